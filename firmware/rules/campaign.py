@@ -1,0 +1,370 @@
+"""The campaign as events: state is the fold of the journal.
+
+Every action is a small event (see codec). `Campaign.act` validates an
+action, applies it with live dice, records the faces it drew into the event
+and appends that event to the journal; `Campaign.apply` replays a recorded
+event with its own faces. The same events always give the same state.
+
+UNDO and REDO are events too, so the journal stays append-only: UNDO moves
+the newest effective action to the redo stack and refolds; REDO re-applies
+it; any other action empties the redo stack.
+
+Core event kinds are 1..31; each rule system owns a range above that
+(hunt 32..63, paths 64..95, expedition 96..127).
+"""
+
+from . import codec
+from . import talisman as tl
+from .dice import Recorder, Replay
+
+# Core event kinds.
+UNDO = 1
+REDO = 2
+CHAR_ADD = 3    # text=name
+TAL_NEW = 4     # cap, policy, link, role, owner, a, b; text=name
+SLASH = 5       # t, k, nofill
+UNSLASH = 6     # t, k
+CLEAR = 7       # t
+TAL_DEL = 8     # t
+TAL_CAP = 9     # t, cap
+DICE = 10       # sides, n: a free roll with no rule attached
+
+MAX_CHARS = 8
+MAX_TALS = 32
+MAGIC = b"DT"
+
+
+class Outcome:
+    """What the last action did, for the screen and the host (not encoded)."""
+
+    def __init__(self, kind, faces=b"", successes=0, verdict=0, margin=0):
+        self.kind = kind
+        self.faces = faces
+        self.successes = successes
+        self.verdict = verdict  # 1 success, 0 failure, 2 tie; meaning per kind
+        self.margin = margin
+        self.notes = []         # short strings: what the action changed
+
+    def note(self, s):
+        self.notes.append(s)
+
+
+class Char:
+    """A character: a name and the system's integer fields (system.CHAR_FIELDS)."""
+
+    def __init__(self, name, vals):
+        self.name = name
+        self.v = vals
+
+
+def _systems():
+    from . import systems
+    return systems
+
+
+class Campaign:
+    """One campaign's state, journal and undo stacks."""
+
+    def __init__(self, system=0, cid=0):
+        self.rules = _systems().get(system)
+        self.system = system
+        self.cid = cid
+        self.events = []   # the journal: every event, UNDO/REDO included
+        self.done = []     # effective actions, oldest first
+        self.undone = []   # redo stack
+        self._base = None  # encoded state the fold starts from (None: a new campaign)
+        self._reset()
+
+    def _reset(self):
+        if self._base is not None:
+            _load_state(self, self._base)
+            return
+        self.nevents = 0
+        self.x = self.rules.new_counters()
+        self.chars = []
+        self.tals = []
+        self.last = None
+        self.rules.setup(self)
+
+    # --- lookups that validate -------------------------------------------
+    def tal(self, t):
+        """The live talisman at index t, or ValueError naming the index."""
+        if not 0 <= t < len(self.tals) or self.tals[t] is None:
+            raise ValueError("no talisman number %d" % t)
+        return self.tals[t]
+
+    def char(self, i):
+        """The character at index i, or ValueError naming the index."""
+        if not 0 <= i < len(self.chars):
+            raise ValueError("no character number %d" % i)
+        return self.chars[i]
+
+    def find(self, role, owner=tl.NONE):
+        """Index of the first live talisman with this role and owner, or -1."""
+        for i, t in enumerate(self.tals):
+            if t is not None and t.role == role and t.owner == owner:
+                return i
+        return -1
+
+    def new_tal(self, name, cap, policy=tl.CLAMP, link=tl.NONE, role=0, owner=tl.NONE, a=0, b=0):
+        """Create a talisman (from inside an apply); returns its index."""
+        if len(self.tals) >= MAX_TALS:
+            raise ValueError("at most %d talismans per campaign" % MAX_TALS)
+        tl.check_new(cap, policy, link, len(self.tals))
+        self.tals.append(tl.Talisman(name, cap, policy, link, role, owner, a, b))
+        return len(self.tals) - 1
+
+    # --- actions -----------------------------------------------------------
+    def act(self, kind, args=(), text="", dice=None, faces=None):
+        """Validate and apply an action; append its event; return its Outcome.
+
+        Dice come from `dice` (a live Dice) or, for dice rolled by hand in
+        the tray, from `faces`. Invalid input raises ValueError and leaves
+        the campaign exactly as it was.
+        """
+        if faces is not None:
+            src = Replay(bytes(faces))
+        elif dice is not None:
+            src = Recorder(dice)
+        else:
+            src = Replay(b"")
+        out = self._do(kind, list(args), text, src)
+        if isinstance(src, Replay) and src.i != len(src.faces):
+            self._rebuild()
+            raise ValueError("%d faces given but the action used %d" % (len(src.faces), src.i))
+        ev = codec.encode_event(kind, args, src.faces if isinstance(src, Replay) else bytes(src.faces), text)
+        self._commit(kind, ev)
+        return out
+
+    def apply(self, ev):
+        """Replay one recorded event (from the journal or a backup)."""
+        kind, args, faces, text = codec.decode_event(ev)
+        src = Replay(faces)
+        out = self._do(kind, args, text, src)
+        if src.i != len(faces):
+            self._rebuild()
+            raise ValueError("event carries %d faces but used %d" % (len(faces), src.i))
+        self._commit(kind, ev)
+        return out
+
+    def _commit(self, kind, ev):
+        self.events.append(ev)
+        self.nevents += 1
+        if kind == UNDO:
+            self.undone.append(self.done.pop())
+        elif kind == REDO:
+            self.done.append(self.undone.pop())
+        else:
+            self.done.append(ev)
+            self.undone = []
+
+    def _do(self, kind, args, text, src):
+        if kind == UNDO:
+            if not self.done:
+                raise ValueError("nothing to undo")
+            n = self.nevents
+            keep = self.done.pop()
+            self._rebuild()
+            self.done.append(keep)
+            self.nevents = n
+            self.last = Outcome(UNDO)
+            return self.last
+        if kind == REDO:
+            if not self.undone:
+                raise ValueError("nothing to redo")
+            k, a, f, t = codec.decode_event(self.undone[-1])
+            self.last = self._do(k, a, t, Replay(f))
+            return self.last
+        try:
+            if kind < 32:
+                out = _core_apply(self, kind, args, text, src)
+            else:
+                out = self.rules.apply(self, kind, args, text, src)
+        except Exception:
+            # Actions validate before they change anything; this refold is the
+            # safety net that keeps a failed action from leaving a trace.
+            self._rebuild()
+            raise
+        self.last = out
+        return out
+
+    def _rebuild(self):
+        """Refold the state from the base over the effective actions."""
+        n = self.nevents
+        self._reset()
+        for ev in self.done:
+            k, a, f, t = codec.decode_event(ev)
+            self.last = self._do(k, a, t, Replay(f))
+        self.nevents = n
+
+    def undo(self):
+        return self.act(UNDO)
+
+    def redo(self):
+        return self.act(REDO)
+
+
+def _core_apply(c, kind, args, text, src):
+    out = Outcome(kind)
+    if kind == CHAR_ADD:
+        if len(c.chars) >= MAX_CHARS:
+            raise ValueError("at most %d characters per campaign" % MAX_CHARS)
+        if not text:
+            raise ValueError("a character needs a name")
+        c.chars.append(Char(text, c.rules.new_char()))
+        c.rules.on_char(c, len(c.chars) - 1)
+        out.note("%s joins" % text)
+    elif kind == TAL_NEW:
+        _need(args, 7, "TAL_NEW takes cap, policy, link, role, owner, a, b")
+        if args[4] != tl.NONE:
+            c.char(args[4])
+        c.new_tal(text, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
+        out.note("talisman %s 0/%d" % (text, args[0]))
+    elif kind == SLASH:
+        _need(args, 3, "SLASH takes talisman, slashes, nofill")
+        tal = c.tal(args[0])
+        if not 1 <= args[1] <= tl.MAX_CAP:
+            raise ValueError("slashes %d is not in 1..%d" % (args[1], tl.MAX_CAP))
+        out.successes = tl.slash(c, args[0], args[1], args[2], src)
+        out.note("%s %d/%d" % (tal.name, tal.n, tal.cap))
+    elif kind == UNSLASH:
+        _need(args, 2, "UNSLASH takes talisman, slashes")
+        tal = c.tal(args[0])
+        if args[1] < 1:
+            raise ValueError("slashes to remove must be at least 1")
+        tl.unslash(tal, args[1])
+        out.note("%s %d/%d" % (tal.name, tal.n, tal.cap))
+    elif kind == CLEAR:
+        _need(args, 1, "CLEAR takes a talisman")
+        c.tal(args[0]).n = 0
+    elif kind == TAL_DEL:
+        _need(args, 1, "TAL_DEL takes a talisman")
+        c.tal(args[0])
+        for t in c.tals:
+            if t is not None and t.link == args[0]:
+                raise ValueError("talisman %d feeds it: delete that one first" % c.tals.index(t))
+        c.tals[args[0]] = None
+    elif kind == TAL_CAP:
+        _need(args, 2, "TAL_CAP takes talisman, capacity")
+        tal = c.tal(args[0])
+        if not 1 <= args[1] <= tl.MAX_CAP:
+            raise ValueError("capacity %d is not in 1..%d" % (args[1], tl.MAX_CAP))
+        tal.cap = args[1]
+        if tal.n > tal.cap:
+            tal.n = tal.cap
+    elif kind == DICE:
+        _need(args, 2, "DICE takes sides, count")
+        sides, n = args
+        if not 2 <= sides <= 100 or not 1 <= n <= 20:
+            raise ValueError("a free roll is 1..20 dice of 2..100 sides")
+        faces = bytearray(n)
+        total = 0
+        for i in range(n):
+            faces[i] = src.d(sides)
+            total += faces[i]
+        out.faces = bytes(faces)
+        out.successes = total
+    else:
+        raise ValueError("unknown event kind %d" % kind)
+    return out
+
+
+def _need(args, n, msg):
+    if len(args) != n:
+        raise ValueError(msg)
+
+
+# --- state encoding --------------------------------------------------------
+
+def encode_state(c):
+    """The campaign's current state (not its journal) as versioned bytes."""
+    out = bytearray(MAGIC)
+    out.append(codec.VERSION)
+    out.append(c.system)
+    put = codec.put_int
+    put(out, c.cid)
+    put(out, c.nevents)
+    put(out, len(c.x))
+    for v in c.x:
+        put(out, v)
+    put(out, len(c.chars))
+    for ch in c.chars:
+        codec.put_text(out, ch.name)
+        put(out, len(ch.v))
+        for v in ch.v:
+            put(out, v)
+    put(out, len(c.tals))
+    for t in c.tals:
+        if t is None:
+            out.append(0)
+            continue
+        out.append(1)
+        codec.put_text(out, t.name)
+        for v in t.fields():
+            put(out, v)
+    return bytes(out)
+
+
+def decode_state(buf):
+    """A Campaign whose fold starts from encoded state `buf` (no undo history)."""
+    if len(buf) < 4 or buf[:2] != MAGIC:
+        raise ValueError("not a Dicetray state (bad magic)")
+    if buf[2] != codec.VERSION:
+        raise ValueError("state schema %d, this firmware reads %d: upgrade the %s"
+                         % (buf[2], codec.VERSION, "firmware" if buf[2] > codec.VERSION else "backup"))
+    c = Campaign(buf[3])
+    c._base = bytes(buf)
+    c._reset()
+    return c
+
+
+def _load_state(c, buf):
+    get = codec.get_int
+    c.system = buf[3]
+    i = 4
+    c.cid, i = get(buf, i)
+    c.nevents, i = get(buf, i)
+    n, i = get(buf, i)
+    c.x = []
+    for _ in range(n):
+        v, i = get(buf, i)
+        c.x.append(v)
+    n, i = get(buf, i)
+    c.chars = []
+    for _ in range(n):
+        name, i = codec.get_text(buf, i)
+        m, i = get(buf, i)
+        vals = []
+        for _ in range(m):
+            v, i = get(buf, i)
+            vals.append(v)
+        c.chars.append(Char(name, vals))
+    n, i = get(buf, i)
+    c.tals = []
+    for _ in range(n):
+        if i >= len(buf):
+            raise ValueError("state truncated in its talismans")
+        live = buf[i]
+        i += 1
+        if not live:
+            c.tals.append(None)
+            continue
+        name, i = codec.get_text(buf, i)
+        f = []
+        for _ in range(8):
+            v, i = get(buf, i)
+            f.append(v)
+        t = tl.Talisman(name, f[0], f[2], f[3], f[4], f[5], f[6], f[7])
+        t.n = f[1]
+        c.tals.append(t)
+    if i != len(buf):
+        raise ValueError("state has %d trailing bytes" % (len(buf) - i))
+    c.last = None
+
+
+def replay(system, events, cid=0):
+    """A new campaign with `events` applied in order."""
+    c = Campaign(system, cid)
+    for ev in events:
+        c.apply(ev)
+    return c

