@@ -43,6 +43,8 @@ class Outcome:
         self.successes = successes
         self.verdict = verdict  # 1 success, 0 failure, 2 tie; meaning per kind
         self.margin = margin
+        self.hidden = 0         # 1: verdict and margin are for the GM's eyes only
+        self.tal = -1           # a talisman the action created or acted on
         self.notes = []         # short strings: what the action changed
 
     def note(self, s):
@@ -73,6 +75,7 @@ class Campaign:
         self.done = []     # effective actions, oldest first
         self.undone = []   # redo stack
         self._base = None  # encoded state the fold starts from (None: a new campaign)
+        self._notes = []   # notes triggers add while an action applies
         self._reset()
 
     def _reset(self):
@@ -175,6 +178,8 @@ class Campaign:
             k, a, f, t = codec.decode_event(self.undone[-1])
             self.last = self._do(k, a, t, Replay(f))
             return self.last
+        self._notes = []
+        drawn = src.drawn()
         try:
             if kind < 32:
                 out = _core_apply(self, kind, args, text, src)
@@ -185,8 +190,16 @@ class Campaign:
             # safety net that keeps a failed action from leaving a trace.
             self._rebuild()
             raise
+        if self._notes:
+            out.notes = out.notes + self._notes
+        if not out.faces:
+            out.faces = src.since(drawn)
         self.last = out
         return out
+
+    def note(self, s):
+        """Add a line to the Outcome of the action being applied (for triggers)."""
+        self._notes.append(s)
 
     def _rebuild(self):
         """Refold the state from the base over the effective actions."""

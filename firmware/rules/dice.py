@@ -145,12 +145,19 @@ class Replay:
 
     def d(self, sides):
         if self.i >= len(self.faces):
-            raise ValueError("event is missing a recorded d%d face" % sides)
+            raise ValueError("the action needs a d%d face and none is left (roll live or key in more faces)" % sides)
         f = self.faces[self.i]
         self.i += 1
         if not 1 <= f <= sides:
             raise ValueError("recorded face %d is not a d%d face" % (f, sides))
         return f
+
+    def drawn(self):
+        return self.i
+
+    def since(self, i):
+        """The faces handed out since drawn() returned i."""
+        return bytes(self.faces[i:self.i])
 
 
 class Recorder:
@@ -164,3 +171,10 @@ class Recorder:
         f = self.dice.d(sides)
         self.faces.append(f)
         return f
+
+    def drawn(self):
+        return len(self.faces)
+
+    def since(self, i):
+        """The faces drawn since drawn() returned i."""
+        return bytes(self.faces[i:])

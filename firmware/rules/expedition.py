@@ -1,39 +1,817 @@
-"""Rules of `expedition` (seed text in shared/seeds). SKELETON: to be filled in."""
+"""Rules of `expedition` (seed 004): d6 pools of 2 + Ability, 4-6 succeeds.
+
+Tests against an Obstacle or a foe, combat checks (damage = margin),
+Toughness with bonus HP and armor blocks, the Down and Out table, turns with
+random encounter checks and usage dice, reactions, morale, Desperate
+Returns, project clocks and rests. Every mechanic is an event kind in
+96..127 (see docs/rules/expedition.md for the table and every reading chosen
+where the seed is silent).
+
+Hot path (no allocation): roll_pool, evaluate, pool, resolve, versus_margin.
+"""
+
+from . import talisman as tl
+from .campaign import Outcome
 
 ID = 2
 NAME = "expedition"
 KINDS = (96, 127)
-CHAR_FIELDS = ()
-COUNTERS = ()
 
 SIDES = 6
 # 4-6 succeeds.
 SUCCESS = bytes((0, 0, 0, 0, 1, 1, 1))
 
+# Per-character integer fields (c.chars[i].v[...]).
+CHAR_FIELDS = ("hp", "max_hp", "bonus_hp", "res", "max_res", "armor", "shield",
+               "spent", "xp", "dead", "rests", "down")
+HP = 0
+MAX_HP = 1
+BONUS = 2
+RES = 3
+MAX_RES = 4
+ARMOR = 5    # 0 none, 1 light (Block 2), 2 heavy (Block 4)
+SHIELD = 6   # 0 none, 1 a shield (Block 2)
+SPENT = 7    # blocks used today: bit 0 armor, bit 1 shield
+XP = 8
+DEAD = 9     # 1: permanently dead
+RESTS = 10   # short rests taken today (0..2)
+DOWN = 11    # Down and Out rolls owed (0: not down)
+
+# Campaign counters (c.x[...]).
+COUNTERS = ("turn", "turn_kind", "freq", "enc_left", "use_left", "day")
+TURN_N = 0
+TURN_KIND = 1   # kind of the last turn: 0 exploration, 1 overland
+FREQ = 2        # an encounter check every FREQ turns (1..3)
+ENC_LEFT = 3    # turns until the next encounter check
+USE_LEFT = 4    # exploration turns until the next usage-die check
+DAY = 5
+
+DEFAULT_FREQ = 2  # an average-density dungeon: every other turn
+USAGE_EVERY = 2   # usage dice are checked every other exploration turn
+
+# Talisman roles.
+USAGE = 1     # cap 5 steps d12..d4 then spent; a = starting die; b = 1 checked on turns
+PROJECT = 2   # cap = ticks (4..10)
+EXTENDED = 3  # cap = successful tests needed; a = failures allowed (0: no limit); b = failures
+
+# Event kinds.
+TEST = 96          # ability, ob, bonus, penalty, helpers, plus_s, minus_s, ext
+VERSUS = 97        # a: ability, bonus, penalty, helpers, plus_s, minus_s; then b: the same
+COMBAT = 98        # see _combat
+DAMAGE = 99        # char, amount, block (1 armor, 2 shield, 3 both)
+VAR_DAMAGE = 100   # char (-1 NPC), dice, block, half
+HEAL = 101         # char, amount
+BONUS_HP = 102     # char, amount
+BONUS_END = 103    # char
+SHEET = 104        # char, hp, max_hp, res, max_res, armor, shield, xp
+USE_RES = 105      # char, amount
+DOWN_OUT = 106     # char, aided
+SHORT_REST = 107   # mask (0: every living character with a rest left)
+LONG_REST = 108    # ()
+TURN = 109         # kind: 0 exploration, 1 overland
+SET_FREQ = 110     # freq 1..3
+ENC_CHECK = 111    # ()
+USAGE_NEW = 112    # sides, owner, per_turn; text=name
+USAGE_ROLL = 113   # talisman
+REACTION = 114     # ()
+MORALE = 115       # sides 6/8/10, mod -1..1
+DISTANCE = 116     # ()
+DESPERATE = 117    # char
+PROJECT_NEW = 118  # ticks, owner; text=name
+PROJECT_TICK = 119  # talisman
+EXT_NEW = 120      # need, max_fail; text=name
+
+MAX_ABILITY = 10
+MAX_BONUS = 2     # "a second bonus die" at most (ganging up adds on top)
+MAX_PENALTY = 2
+MAX_HELPERS = 7   # everyone else at a full table of 8
+MAX_POOL = 20     # dice.MAX_POOL
+MAX_OB = 7
+MAX_S = 6         # +Ns / -Ns
+MAX_GANG = 18
+MAX_POINTS = 99   # HP, bonus HP, resources, one damage or heal
+MAX_XP = 9999
+MAX_OWED = 20     # Down and Out rolls owed (2 faces each; an event holds 64)
+ARMOR_BLOCK = (0, 2, 4)
+SHIELD_BLOCK = 2
+# The six Natural Abilities in the seed's order: a d6 picks a random one.
+ABILITIES = ("Might", "Agility", "Presence", "Acuity", "Knowledge", "Discipline")
+DOWN_TABLE = ("", "", "Learning Opportunity: +1 XP", "Resilience: +1 max HP",
+              "Trauma", "DEATH, painful and grisly", "Lingering Injury: -2 max HP",
+              "Broken Gear: two random items break (artifacts save 2 in 3)",
+              "Lingering Injury: -2 max HP", "DEATH, painful and grisly", "Trauma",
+              "Resilience: +1 max HP", "Learning Opportunity: +1 XP")
+DESPERATE_TABLE = ("", "lose a random artifact (else a mundane item)",
+                   "lose a random Fast Inventory item", "lose half your Cash",
+                   "lose 2 max HP", "lose 1 point from a random Ability",
+                   "dies, messily and in great pain")
+ENCOUNTER = ("nothing", "ENCOUNTER", "sign or sighting")
+REACTIONS = ("aggressive", "cautious", "friendly")
+
 
 def new_counters():
-    return [0] * len(COUNTERS)
+    x = [0] * len(COUNTERS)
+    x[FREQ] = DEFAULT_FREQ
+    x[ENC_LEFT] = DEFAULT_FREQ
+    x[USE_LEFT] = USAGE_EVERY
+    x[DAY] = 1
+    return x
 
 
 def new_char():
-    return [0] * len(CHAR_FIELDS)
+    """A new character: 4 Toughness (the seed's starting HP), no gear."""
+    v = [0] * len(CHAR_FIELDS)
+    v[HP] = 4
+    v[MAX_HP] = 4
+    return v
 
 
 def setup(c):
-    """Create the system's standing talismans in a new campaign."""
+    """No standing talismans: usage dice, projects and extended tests are made on demand."""
 
 
 def on_char(c, i):
-    """A character was added at index i."""
-
-
-def apply(c, kind, args, text, src):
-    raise ValueError("unknown expedition event kind %d" % kind)
+    """Nothing to create per character."""
 
 
 def on_slash(c, t, k, src):
-    """k slashes landed on talisman t."""
+    """No triggers: notes are written by the events themselves."""
 
 
 def on_fill(c, t, src):
-    """Talisman t filled."""
+    """No triggers."""
+
+
+# --- hot path: no allocation ------------------------------------------------
+
+def roll_pool(dice, buf, n):
+    """Roll n d6 into buf[0:n] and return the successes (4-6). No allocation."""
+    return dice.roll(6, n, buf, SUCCESS)
+
+
+# Every byte value's worth when keyed in by hand: 4-6 count 1, a value that
+# is no d6 face counts _BAD, so one table lookup per face both counts and
+# validates (a pool never holds _BAD dice: MAX_POOL < _BAD).
+_BAD = 32
+_EVAL = bytes(SUCCESS[f] if 1 <= f <= 6 else _BAD for f in range(256))
+
+
+def evaluate(buf, n):
+    """Successes among n (<= 20) keyed-in d6 faces in buf[0:n]. No allocation."""
+    if not 0 <= n <= MAX_POOL:
+        raise ValueError("a pool holds 0..%d dice, not %d" % (MAX_POOL, n))
+    t = _EVAL
+    s = 0
+    for i in range(n):
+        s += t[buf[i]]
+    if s >= _BAD:
+        for i in range(n):
+            if t[buf[i]] == _BAD:
+                raise ValueError("face %d is not a d6 face (1..6)" % buf[i])
+    return s
+
+
+def pool(ability, bonus=0, penalty=0, helpers=0):
+    """Dice in a pool: 2 + Ability + bonus - penalty + helping dice, never
+    below 0 (a 0-die pool rolls nothing and scores 0 successes)."""
+    if not 0 <= ability <= MAX_ABILITY:
+        raise ValueError("Ability %d is not in 0..%d" % (ability, MAX_ABILITY))
+    if not 0 <= bonus <= MAX_BONUS:
+        raise ValueError("bonus dice %d is not in 0..%d" % (bonus, MAX_BONUS))
+    if not 0 <= penalty <= MAX_PENALTY:
+        raise ValueError("penalty dice %d is not in 0..%d" % (penalty, MAX_PENALTY))
+    if not 0 <= helpers <= MAX_HELPERS:
+        raise ValueError("helping dice %d is not in 0..%d" % (helpers, MAX_HELPERS))
+    n = 2 + ability + bonus - penalty + helpers
+    if n > MAX_POOL:
+        raise ValueError("a pool of %d dice is over %d" % (n, MAX_POOL))
+    return n if n > 0 else 0
+
+
+def resolve(successes, ob, plus_s=0, minus_s=0):
+    """Margin of an independent test: >= 0 succeeds by that margin (0: the
+    Obstacle met exactly), < 0 fails by -margin. -Ns always removes
+    successes (not below 0); +Ns adds only to a success."""
+    s = successes - minus_s
+    if s < 0:
+        s = 0
+    m = s - ob
+    if m >= 0:
+        return m + plus_s
+    return m
+
+
+def versus_margin(a, b, plus_a=0, minus_a=0, plus_b=0, minus_b=0):
+    """Versus margin from A's side: > 0 A wins by it, < 0 B wins by -it,
+    0 a tie. +Ns only widens a win (never breaks a tie); -Ns always counts."""
+    a -= minus_a
+    if a < 0:
+        a = 0
+    b -= minus_b
+    if b < 0:
+        b = 0
+    m = a - b
+    if m > 0:
+        return m + plus_a
+    if m < 0:
+        return m - plus_b
+    return 0
+
+
+def next_check(c):
+    """(turns until the next encounter check, exploration turns until the
+    next usage-die check) for the home screen."""
+    return c.x[ENC_LEFT], c.x[USE_LEFT]
+
+
+def usage_sides(t):
+    """Current die of a USAGE talisman (12, 10, 8, 6, 4), or 0 when spent."""
+    return 0 if t.n >= t.cap else 12 - 2 * t.n
+
+
+# --- validation helpers ----------------------------------------------------
+
+def _need(args, n, msg):
+    if len(args) != n:
+        raise ValueError(msg)
+
+
+def _rng(v, lo, hi, what):
+    if not lo <= v <= hi:
+        raise ValueError("%s %d is not in %d..%d" % (what, v, lo, hi))
+
+
+def _alive(c, i):
+    ch = c.char(i)
+    if ch.v[DEAD]:
+        raise ValueError("%s is dead" % ch.name)
+    return ch
+
+
+def _who(c, i):
+    return "enemy" if i < 0 else c.chars[i].name
+
+
+def _role(c, t, role, what):
+    tal = c.tal(t)
+    if tal.role != role:
+        raise ValueError("talisman %d is not %s" % (t, what))
+    return tal
+
+
+def _bits(mask):
+    n = 0
+    while mask:
+        n += mask & 1
+        mask >>= 1
+    return n
+
+
+def _check_block(c, i, which):
+    """A requested block must be gear the character has and has not spent today."""
+    _rng(which, 0, 3, "block")
+    v = c.chars[i].v
+    if which & 1 and (not v[ARMOR] or v[SPENT] & 1):
+        raise ValueError("%s has no unspent armor to block with" % c.chars[i].name)
+    if which & 2 and (not v[SHIELD] or v[SPENT] & 2):
+        raise ValueError("%s has no unspent shield to block with" % c.chars[i].name)
+
+
+def _draw(src, n):
+    """Draw n d6 from src (the apply path; the tap records them); successes."""
+    s = 0
+    for _ in range(n):
+        s += SUCCESS[src.d(6)]
+    return s
+
+
+# --- state changes -------------------------------------------------------
+
+def _hurt(c, i, n, which, out):
+    """One damage instance of n to character i (-1: an enemy, only reported):
+    blocks first, then bonus HP, then HP; at 0 HP the character is down."""
+    if i < 0:
+        out.note("enemy takes %d" % n)
+        return
+    if n <= 0:
+        return
+    ch = c.chars[i]
+    v = ch.v
+    blocked = 0
+    if which & 1:
+        blocked += ARMOR_BLOCK[v[ARMOR]]
+        v[SPENT] |= 1
+    if which & 2:
+        blocked += SHIELD_BLOCK
+        v[SPENT] |= 2
+    d = n - blocked
+    if d < 0:
+        d = 0
+    b = d if d < v[BONUS] else v[BONUS]
+    v[BONUS] -= b
+    d -= b
+    if d > 0:
+        if v[HP] == 0:
+            if v[DOWN] < MAX_OWED:
+                v[DOWN] += 1
+        else:
+            v[HP] = v[HP] - d if d < v[HP] else 0
+            if v[HP] == 0:
+                v[DOWN] = 1
+    out.note("%s takes %d%s: HP %d/%d%s" % (
+        ch.name, n, (" (blocked %d, bonus %d)" % (blocked, b)) if blocked or b else "",
+        v[HP], v[MAX_HP], " DOWN AND OUT" if v[HP] == 0 else ""))
+
+
+def _max_hp(c, i, d, out):
+    """Change max HP by d; HP never above max; max HP 0 is permanent death."""
+    v = c.chars[i].v
+    v[MAX_HP] += d
+    if v[MAX_HP] > MAX_POINTS:
+        v[MAX_HP] = MAX_POINTS
+    if v[MAX_HP] <= 0:
+        v[MAX_HP] = 0
+        _die(c, i, out)
+        return
+    if v[HP] > v[MAX_HP]:
+        v[HP] = v[MAX_HP]
+    out.note("%s max HP %d" % (c.chars[i].name, v[MAX_HP]))
+
+
+def _die(c, i, out):
+    v = c.chars[i].v
+    v[DEAD] = 1
+    v[HP] = 0
+    v[DOWN] = 0
+    out.note("%s is dead" % c.chars[i].name)
+
+
+def _trauma(c, i, src, out):
+    a = src.d(6)
+    out.note("%s Trauma: lose 1 %s" % (c.chars[i].name, ABILITIES[a - 1]))
+
+
+# --- events ------------------------------------------------------------------
+
+class _Tap:
+    """Wraps a dice source and keeps every face drawn, for Outcome.faces."""
+
+    def __init__(self, src):
+        self.src = src
+        self.faces = bytearray()
+
+    def d(self, sides):
+        f = self.src.d(sides)
+        self.faces.append(f)
+        return f
+
+
+def apply(c, kind, args, text, src):
+    """Validate and apply one expedition event; returns its Outcome whose
+    faces are every die the event drew, in order."""
+    tap = _Tap(src)
+    out = _apply(c, kind, args, text, tap)
+    out.faces = bytes(tap.faces)
+    return out
+
+
+def _apply(c, kind, args, text, src):
+    if kind == TEST:
+        return _test(c, args, src)
+    if kind == VERSUS:
+        return _versus(c, args, src)
+    if kind == COMBAT:
+        return _combat(c, args, src)
+    out = Outcome(kind)
+    if kind == DAMAGE:
+        _need(args, 3, "DAMAGE takes char, amount, block")
+        i, n, w = args
+        _alive(c, i)
+        _rng(n, 0, MAX_POINTS, "damage")
+        _check_block(c, i, w)
+        _hurt(c, i, n, w if n else 0, out)
+        out.margin = n
+    elif kind == VAR_DAMAGE:
+        _need(args, 4, "VAR_DAMAGE takes char (-1 enemy), dice, block, half")
+        i, n, w, half = args
+        if i != -1:
+            _alive(c, i)
+            _check_block(c, i, w)
+        elif w:
+            raise ValueError("an enemy's blocks are not tracked: block must be 0")
+        _rng(n, 1, MAX_POOL, "damage dice")
+        _rng(half, 0, 1, "half (save for half)")
+        s = _draw(src, n)
+        d = (s + 1) // 2 if half else s  # halves round up
+        out.successes = s
+        out.margin = d
+        _hurt(c, i, d, w if d else 0, out)
+    elif kind == HEAL:
+        _need(args, 2, "HEAL takes char, amount")
+        i, n = args
+        v = _alive(c, i).v
+        _rng(n, 1, MAX_POINTS, "healing")
+        v[HP] = v[HP] + n if v[HP] + n < v[MAX_HP] else v[MAX_HP]
+        out.note("%s HP %d/%d" % (c.chars[i].name, v[HP], v[MAX_HP]))
+    elif kind == BONUS_HP:
+        _need(args, 2, "BONUS_HP takes char, amount")
+        i, n = args
+        v = _alive(c, i).v
+        _rng(n, 1, MAX_POINTS - v[BONUS], "bonus HP")
+        v[BONUS] += n
+        out.note("%s bonus HP %d" % (c.chars[i].name, v[BONUS]))
+    elif kind == BONUS_END:
+        _need(args, 1, "BONUS_END takes char")
+        v = _alive(c, args[0]).v
+        out.note("%s loses %d bonus HP" % (c.chars[args[0]].name, v[BONUS]))
+        v[BONUS] = 0
+    elif kind == SHEET:
+        _sheet(c, args, out)
+    elif kind == USE_RES:
+        _need(args, 2, "USE_RES takes char, amount")
+        i, n = args
+        v = _alive(c, i).v
+        _rng(n, 1, MAX_POINTS, "resources to spend")
+        if n > v[RES]:
+            raise ValueError("%s has %d class resource(s), not %d" % (c.chars[i].name, v[RES], n))
+        v[RES] -= n
+        out.note("%s CR %d/%d" % (c.chars[i].name, v[RES], v[MAX_RES]))
+    elif kind == DOWN_OUT:
+        _down_out(c, args, src, out)
+    elif kind == SHORT_REST:
+        _short_rest(c, args, out)
+    elif kind == LONG_REST:
+        _need(args, 0, "LONG_REST takes no arguments")
+        for ch in c.chars:
+            v = ch.v
+            if v[DEAD]:
+                continue
+            v[HP] = v[MAX_HP]
+            v[RES] = v[MAX_RES]
+            v[SPENT] = 0
+            v[RESTS] = 0
+        c.x[DAY] += 1
+        out.note("day %d: HP, resources and blocks back" % c.x[DAY])
+    elif kind == TURN:
+        _turn(c, args, src, out)
+    elif kind == SET_FREQ:
+        _need(args, 1, "SET_FREQ takes turns between checks")
+        _rng(args[0], 1, 3, "encounter check frequency")
+        c.x[FREQ] = args[0]
+        c.x[ENC_LEFT] = args[0]
+        out.note("encounter check every %d turn(s)" % args[0])
+    elif kind == ENC_CHECK:
+        _need(args, 0, "ENC_CHECK takes no arguments")
+        _encounter(src, out)
+    elif kind == USAGE_NEW:
+        _need(args, 3, "USAGE_NEW takes sides, owner, per_turn")
+        sides, owner, per = args
+        if sides not in (4, 6, 8, 10, 12):
+            raise ValueError("usage die d%d is not d4, d6, d8, d10 or d12" % sides)
+        if owner != tl.NONE:
+            c.char(owner)
+        _rng(per, 0, 1, "per_turn")
+        if not text:
+            raise ValueError("a usage die needs a name (e.g. Torches)")
+        t = c.new_tal(text, 5, tl.CLAMP, tl.NONE, USAGE, owner, sides, per)
+        c.tals[t].n = (12 - sides) // 2
+        out.tal = t
+        out.note("%s d%d" % (text, sides))
+    elif kind == USAGE_ROLL:
+        _need(args, 1, "USAGE_ROLL takes a talisman")
+        tal = _role(c, args[0], USAGE, "a usage die")
+        if usage_sides(tal) == 0:
+            raise ValueError("%s is already spent" % tal.name)
+        out.tal = args[0]
+        _usage(c, args[0], src, out)
+    elif kind == REACTION:
+        _need(args, 0, "REACTION takes no arguments")
+        f = src.d(10)
+        r = 0 if f <= 3 else (1 if f <= 9 else 2)
+        out.margin = r
+        out.note("reaction %d: %s" % (f, REACTIONS[r]))
+    elif kind == MORALE:
+        _need(args, 2, "MORALE takes sides, modifier")
+        sides, mod = args
+        if sides not in (6, 8, 10):
+            raise ValueError("morale die d%d is not d6, d8 or d10" % sides)
+        _rng(mod, -1, 1, "morale modifier")
+        f = src.d(sides)
+        out.successes = f + mod
+        out.verdict = 1 if f + mod >= 5 else 0
+        out.note("morale %d: %s" % (f + mod, "holds" if out.verdict else "breaks"))
+    elif kind == DISTANCE:
+        _need(args, 0, "DISTANCE takes no arguments")
+        f = src.d(6)
+        out.margin = f
+        out.note("distance %d%s" % (f, " (extremely close)" if f == 1 else
+                                    (" (very far)" if f == 6 else "")))
+    elif kind == DESPERATE:
+        _need(args, 1, "DESPERATE takes char")
+        i = args[0]
+        _alive(c, i)
+        f = src.d(6)
+        out.margin = f
+        out.note("%s: %s" % (c.chars[i].name, DESPERATE_TABLE[f]))
+        if f == 4:
+            _max_hp(c, i, -2, out)
+        elif f == 5:
+            _trauma(c, i, src, out)
+        elif f == 6:
+            _die(c, i, out)
+    elif kind == PROJECT_NEW:
+        _need(args, 2, "PROJECT_NEW takes ticks, owner")
+        _rng(args[0], 4, 10, "project ticks")
+        if args[1] != tl.NONE:
+            c.char(args[1])
+        if not text:
+            raise ValueError("a project needs a name")
+        out.tal = c.new_tal(text, args[0], tl.CLAMP, tl.NONE, PROJECT, args[1])
+        out.note("project %s 0/%d" % (text, args[0]))
+    elif kind == PROJECT_TICK:
+        _need(args, 1, "PROJECT_TICK takes a talisman")
+        tal = _role(c, args[0], PROJECT, "a project clock")
+        if tal.filled():
+            raise ValueError("project %s is already complete" % tal.name)
+        tl.slash(c, args[0], 1, False, src)
+        out.tal = args[0]
+        out.note("%s %d/%d%s" % (tal.name, tal.n, tal.cap, " complete" if tal.filled() else ""))
+    elif kind == EXT_NEW:
+        _need(args, 2, "EXT_NEW takes successes needed, failures allowed")
+        _rng(args[0], 1, 20, "successful tests needed")
+        _rng(args[1], 0, 20, "failures allowed (0: unlimited)")
+        if not text:
+            raise ValueError("an extended test needs a name")
+        out.tal = c.new_tal(text, args[0], tl.CLAMP, tl.NONE, EXTENDED, tl.NONE, args[1], 0)
+        out.note("extended %s 0/%d" % (text, args[0]))
+    else:
+        raise ValueError("unknown expedition event kind %d" % kind)
+    return out
+
+
+def _test(c, args, src):
+    _need(args, 8, "TEST takes ability, ob, bonus, penalty, helpers, +s, -s, extended talisman (-1 none)")
+    ab, ob, bon, pen, hel, plus, minus, ext = args
+    n = pool(ab, bon, pen, hel)
+    _rng(ob, 1, MAX_OB, "Obstacle")
+    _rng(plus, 0, MAX_S, "+s")
+    _rng(minus, 0, MAX_S, "-s")
+    tal = None
+    if ext != -1:
+        tal = _role(c, ext, EXTENDED, "an extended test")
+        if tal.filled() or (tal.a and tal.b >= tal.a):
+            raise ValueError("extended test %s is already over" % tal.name)
+    s = _draw(src, n)
+    m = resolve(s, ob, plus, minus)
+    out = Outcome(TEST, b"", s, 1 if m >= 0 else 0, m if m >= 0 else -m)
+    out.note("%d vs Ob %d: %s by %d" % (s, ob, "success" if m >= 0 else "failure", out.margin))
+    if tal is not None:
+        out.tal = ext
+        if m >= 0:
+            tl.slash(c, ext, 1, False, src)
+        else:
+            tal.b += 1
+        out.note("%s %d/%d, %d failed%s" % (
+            tal.name, tal.n, tal.cap, tal.b,
+            " PASSED" if tal.filled() else (" FAILED" if tal.a and tal.b >= tal.a else "")))
+    return out
+
+
+def _side(args, k):
+    """Validate one side (ability, bonus, penalty, helpers) and return its dice."""
+    return pool(args[k], args[k + 1], args[k + 2], args[k + 3])
+
+
+def _versus(c, args, src):
+    _need(args, 12, "VERSUS takes ability, bonus, penalty, helpers, +s, -s for A then for B")
+    na = _side(args, 0)
+    nb = _side(args, 6)
+    for k in (4, 5, 10, 11):
+        _rng(args[k], 0, MAX_S, "+s/-s")
+    sa = _draw(src, na)
+    sb = _draw(src, nb)
+    m = versus_margin(sa, sb, args[4], args[5], args[10], args[11])
+    return _vs_out(VERSUS, sa, sb, m, "A", "B")
+
+
+def _vs_out(kind, sa, sb, m, an, bn):
+    """Outcome of a versus roll: verdict 1 A wins, 0 B wins, 2 tie; margin its size."""
+    out = Outcome(kind, b"", sa, 1 if m > 0 else (0 if m < 0 else 2), m if m >= 0 else -m)
+    if m == 0:
+        out.note("%d vs %d: tie" % (sa, sb))
+    else:
+        out.note("%d vs %d: %s wins by %d" % (sa, sb, an if m > 0 else bn, out.margin))
+    return out
+
+
+def _combat(c, args, src):
+    """A combat check between side A and side B.
+
+    args: a_char, a_ability, a_bonus, a_penalty, a_plus, a_minus,
+          b_char, b_ability, b_bonus, b_penalty, b_plus, b_minus,
+          group, allies, blocks, threat.
+    char -1 is an NPC (its damage is only reported); ability -1 is a
+    helpless side (no roll, result 0, threatens no one, no modifiers).
+    group > 0: A leads a gang of `group` supporters (+1d each); group < 0:
+    A fires into a melee where -group of A's allies are engaged (-1d).
+    allies: bit i set = character i is one of those supporters / engaged
+    allies (the rest are NPCs). blocks: bits 2i (armor) and 2i+1 (shield)
+    of character i, used if that character takes damage. threat: bit 0 A
+    threatens B, bit 1 B threatens A (3 for an ordinary exchange).
+    """
+    _need(args, 16, "COMBAT takes a: char, ability, bonus, penalty, +s, -s; b: the same;"
+                    " group, allies, blocks, threat")
+    ac, bc = args[0], args[6]
+    group, allies, blocks, threat = args[12], args[13], args[14], args[15]
+    _rng(group, -MAX_HELPERS, MAX_GANG, "group (supporters, or -allies in melee)")
+    _rng(threat, 0, 3, "threat")
+    _rng(allies, 0, (1 << len(c.chars)) - 1, "allies mask")
+    if _bits(allies) > (group if group > 0 else -group):
+        raise ValueError("allies names more characters than the group holds")
+    party = allies
+    for who in (ac, bc):
+        if who != -1:
+            _alive(c, who)
+            if party & (1 << who):
+                raise ValueError("%s appears twice in the combat" % c.chars[who].name)
+            party |= 1 << who
+    for i in range(len(c.chars)):
+        if allies & (1 << i):
+            _alive(c, i)
+    if blocks < 0 or blocks >> (2 * len(c.chars)):
+        raise ValueError("blocks mask names characters that do not exist")
+    for i in range(len(c.chars)):
+        w = (blocks >> (2 * i)) & 3
+        if w:
+            if not party & (1 << i):
+                raise ValueError("%s blocks but is not in this combat" % c.chars[i].name)
+            _check_block(c, i, w)
+    dice = [0, 0]
+    for side, k in ((0, 0), (1, 6)):
+        _rng(args[k + 4], 0, MAX_S, "+s")
+        _rng(args[k + 5], 0, MAX_S, "-s")
+        if args[k + 1] == -1:
+            if args[k + 2] or args[k + 3] or args[k + 4] or args[k + 5] or (side == 0 and group):
+                raise ValueError("a helpless side rolls nothing: its modifiers must be 0")
+            continue
+        n = pool(args[k + 1], args[k + 2], args[k + 3], 0)
+        if side == 0:
+            n = n + group if group > 0 else (n - 1 if group < 0 and n > 0 else n)
+            if n > MAX_POOL:
+                raise ValueError("a pool of %d dice is over %d" % (n, MAX_POOL))
+        dice[side] = n
+    if args[1] == -1:
+        threat &= 2
+    if args[7] == -1:
+        threat &= 1
+    sa = _draw(src, dice[0])
+    sb = _draw(src, dice[1])
+    raw = versus_margin(sa, sb, 0, args[5], 0, args[11])
+    m = versus_margin(sa, sb, args[4], args[5], args[10], args[11])
+    out = _vs_out(COMBAT, sa, sb, m, _who(c, ac), _who(c, bc))
+    hit = []  # (char, damage) in order: B, A, supporters
+    if m > 0 and threat & 1:
+        hit.append((bc, m))
+    elif m < 0 and threat & 2:
+        hit.append((ac, -m))
+    elif m == 0:
+        hit.append((bc, 1))
+        hit.append((ac, 1))
+    if group > 0 and (m < 0 and threat & 2 or m == 0):
+        d = 1 if m == 0 else -m
+        for i in range(len(c.chars)):
+            if allies & (1 << i):
+                hit.append((i, d))
+        npcs = group - _bits(allies)
+        if npcs:
+            out.note("%d NPC supporter(s) take %d each" % (npcs, d))
+    for who, d in hit:
+        _hurt(c, who, d, (blocks >> (2 * who)) & 3 if who >= 0 else 0, out)
+    if group < 0 and raw < -3:
+        k = -group
+        f = src.d(k) if k > 1 else 1  # which engaged ally is hit
+        d = _draw(src, 3)
+        pcs = [i for i in range(len(c.chars)) if allies & (1 << i)]
+        out.note("stray shot: 3d = %d to ally %d" % (d, f))
+        if f <= len(pcs):
+            _hurt(c, pcs[f - 1], d, (blocks >> (2 * pcs[f - 1])) & 3, out)
+        else:
+            out.note("NPC ally takes %d" % d)
+    return out
+
+
+def _sheet(c, args, out):
+    _need(args, 8, "SHEET takes char, hp, max_hp, res, max_res, armor, shield, xp")
+    i, hp, mhp, res, mres, arm, sh, xp = args
+    v = _alive(c, i).v
+    _rng(mhp, 1, MAX_POINTS, "max HP")
+    _rng(hp, 0, mhp, "HP")
+    _rng(mres, 0, MAX_POINTS, "max resources")
+    _rng(res, 0, mres, "resources")
+    _rng(arm, 0, 2, "armor (0 none, 1 light, 2 heavy)")
+    _rng(sh, 0, 1, "shield")
+    _rng(xp, 0, MAX_XP, "XP")
+    v[HP], v[MAX_HP], v[RES], v[MAX_RES], v[ARMOR], v[SHIELD], v[XP] = hp, mhp, res, mres, arm, sh, xp
+    if not arm:
+        v[SPENT] &= 2
+    if not sh:
+        v[SPENT] &= 1
+    out.note("%s HP %d/%d CR %d/%d" % (c.chars[i].name, hp, mhp, res, mres))
+
+
+def _down_out(c, args, src, out):
+    _need(args, 2, "DOWN_OUT takes char, aided (1 medical aid, 0 none by the end of the Turn)")
+    i, aided = args
+    v = _alive(c, i).v
+    _rng(aided, 0, 1, "aided")
+    if not v[DOWN]:
+        raise ValueError("%s is not down and out" % c.chars[i].name)
+    if not aided:
+        out.note("no aid by the end of the Turn")
+        _die(c, i, out)
+        return
+    owed = v[DOWN]
+    v[DOWN] = 0
+    for _ in range(owed):
+        r = src.d(6) + src.d(6)
+        out.note("%d: %s" % (r, DOWN_TABLE[r]))
+        out.margin = r
+        if r in (2, 12):
+            v[XP] += 1 if v[XP] < MAX_XP else 0
+        elif r in (3, 11):
+            _max_hp(c, i, 1, out)
+        elif r in (4, 10):
+            _trauma(c, i, src, out)
+        elif r in (5, 9):
+            _die(c, i, out)
+            return
+        elif r in (6, 8):
+            _max_hp(c, i, -2, out)
+            if v[DEAD]:
+                return
+
+
+def _short_rest(c, args, out):
+    _need(args, 1, "SHORT_REST takes a mask of characters (0: everyone who can)")
+    mask = args[0]
+    _rng(mask, 0, (1 << len(c.chars)) - 1, "rest mask")
+    if mask == 0:
+        for i, ch in enumerate(c.chars):
+            if not ch.v[DEAD] and ch.v[RESTS] < 2:
+                mask |= 1 << i
+        if not mask:
+            raise ValueError("no one has a short rest left today: take a long rest")
+    else:
+        for i in range(len(c.chars)):
+            if mask & (1 << i):
+                if _alive(c, i).v[RESTS] >= 2:
+                    raise ValueError("%s had both short rests today" % c.chars[i].name)
+    for i, ch in enumerate(c.chars):
+        if mask & (1 << i):
+            v = ch.v
+            if v[HP] < v[MAX_HP]:
+                v[HP] += 1
+            if v[RES] < v[MAX_RES]:
+                v[RES] += 1
+            v[RESTS] += 1
+            out.note("%s HP %d/%d CR %d/%d" % (ch.name, v[HP], v[MAX_HP], v[RES], v[MAX_RES]))
+
+
+def _encounter(src, out):
+    f = src.d(12)
+    out.margin = f
+    out.verdict = 1 if f <= 2 else (2 if f == 3 else 0)
+    out.note("encounter check %d: %s" % (f, ENCOUNTER[out.verdict]))
+
+
+def _usage(c, t, src, out):
+    tal = c.tals[t]
+    sides = usage_sides(tal)
+    f = src.d(sides)
+    if f <= 2:
+        tl.slash(c, t, 1, False, src)
+        now = usage_sides(tal)
+        out.note("%s d%d rolls %d: %s" % (tal.name, sides, f, ("now d%d" % now) if now else "SPENT"))
+    else:
+        out.note("%s d%d rolls %d" % (tal.name, sides, f))
+
+
+def _turn(c, args, src, out):
+    _need(args, 1, "TURN takes kind (0 exploration, 1 overland)")
+    _rng(args[0], 0, 1, "turn kind (0 exploration, 1 overland)")
+    x = c.x
+    x[TURN_N] += 1
+    x[TURN_KIND] = args[0]
+    out.successes = x[TURN_N]
+    x[ENC_LEFT] -= 1
+    if x[ENC_LEFT] <= 0:
+        x[ENC_LEFT] = x[FREQ]
+        _encounter(src, out)
+    if args[0] == 0:
+        x[USE_LEFT] -= 1
+        if x[USE_LEFT] <= 0:
+            x[USE_LEFT] = USAGE_EVERY
+            for t, tal in enumerate(c.tals):
+                if tal is not None and tal.role == USAGE and tal.b and usage_sides(tal):
+                    _usage(c, t, src, out)
+    out.note("turn %d, next check in %d" % (x[TURN_N], x[ENC_LEFT]))
