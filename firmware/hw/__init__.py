@@ -1,0 +1,1 @@
+"""Hardware layer: board profiles (board.py picks one) and the drivers they use."""

