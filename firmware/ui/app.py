@@ -1,0 +1,259 @@
+"""The app loop: keys -> buttons -> the current screen -> redraw on change
+-> LED ring -> idle.
+
+`App(board, session)` runs the screens over a session (main.py's: the
+campaign plus its store; tests use an in-RAM one) that provides `c` (the
+Campaign), `do(kind, args, text, faces)` (act and make the event durable,
+returning the Outcome; ValueError when the rules refuse), `new_campaign(
+system)`, `bright` / `set_bright(level)` and `warnings` (lines to show at
+boot). The ui never touches flash itself.
+
+Global keys (a screen sees every key first and may take it):
+Roll: roll the builder's pool (from any screen); long Roll: key in faces
+rolled by hand; Back: back; long Back: undo; long OK: redo (on a result:
+the GM view instead).
+
+When nothing happens a loop pass is one buttons.update, two flag tests
+and board.idle: no allocation.
+"""
+
+from hw.keys import K_OK, K_BACK, K_ROLL
+from ui import ring
+from ui.buttons import Buttons, PRESS, LONG, REPEAT
+from ui.screen import Message, NO, DRAW
+from ui.pools import Pool
+from ui.home import Home
+from rules import campaign as cp
+
+IDLE_MS = 30      # poll period when idle (buttons.py sees every stable change)
+FRAME_MS = 40     # LED animation frame period
+ROLL_FRAMES = 12  # one comet turn, then the success/failure flash
+LEVELS = (0, 8, 24, 48, 96)  # LED brightness caps of settings levels 0..4
+
+
+class App:
+    def __init__(self, board, session):
+        self.b = board
+        self.s = session
+        self.fb = board.display
+        self.buttons = Buttons()
+        self.rgb = ring.new(board.leds.n)
+        self.toast = ""
+        self.sel_tal = -1
+        self.anim = -1       # roll animation frame, -1: none
+        self.flash_ok = -1   # 1 success, 0 failure, -1 no flash (hidden verdict)
+        self.dirty = True
+        self.ring_dirty = True
+        self.bright = session.bright
+        ring.set_max(LEVELS[self.bright])
+        self.reset()
+        for title, text in session.warnings:
+            self.push(Message(self, title, text))
+
+    # --- screens ------------------------------------------------------------
+    def reset(self):
+        """Start over on the home screen of the session's campaign."""
+        self.c = self.s.c
+        self.pool = Pool(self.c.system)
+        self.pool.restore(self.c)
+        self.stack = []
+        self.sel_tal = -1
+        self.push(Home(self))
+
+    def top(self):
+        return self.stack[-1]
+
+    def push(self, scr):
+        scr.refresh()
+        self.stack.append(scr)
+        self.dirty = self.ring_dirty = True
+
+    def pop(self):
+        if len(self.stack) > 1:
+            self.stack.pop()
+            if len(self.stack) == 1:
+                # Home always comes back on Roll: press counts stay fixed and
+                # a reboot (which starts there) shows exactly the same screen.
+                self.stack[0].menu.go(0)
+            self.stack[-1].refresh()
+        self.dirty = self.ring_dirty = True
+
+    def open(self, name):
+        """Open a screen by its home-menu name."""
+        if name == "Roll":
+            from ui.builder import Builder as S
+        elif name == "Key in dice":
+            from ui.keyin import KeyIn as S
+        elif name == "Talismans":
+            from ui.talismans import Talismans as S
+        elif name == "Characters":
+            from ui.chars import Chars as S
+        elif name in ("Scenes", "Turns"):
+            from ui.turns import Turns as S
+        elif name == "Log":
+            from ui.log import Log as S
+        else:
+            from ui.settings import Settings as S
+        self.toast = ""
+        self.push(S(self))
+
+    # --- actions --------------------------------------------------------------
+    def act(self, kind, args=(), text="", faces=None):
+        """Apply an action through the session (durable when it returns);
+        a refusal is shown on screen. Returns the Outcome or None."""
+        try:
+            out = self.s.do(kind, args, text, faces)
+        except ValueError as e:
+            self.push(Message(self, "REFUSED", str(e)))
+            return None
+        except OSError as e:
+            self.c = self.s.c
+            self.push(Message(self, "FLASH ERROR", "not saved: %s" % e))
+            return None
+        self.c = self.s.c
+        self.toast = out.notes[-1] if out.notes else ""
+        self.top().refresh()
+        self.dirty = self.ring_dirty = True
+        return out
+
+    def roll(self, faces=None):
+        """Roll the builder's pool (live dice, or faces keyed in by hand)."""
+        from ui.result import Result
+        from ui.keyin import KeyIn
+        while isinstance(self.top(), (Result, KeyIn)):
+            self.stack.pop()
+        try:
+            kind, args, text = self.pool.action(self.c)
+            what = self.pool.desc(self.c)
+        except ValueError as e:
+            self.push(Message(self, "REFUSED", str(e)))
+            return None
+        out = self.act(kind, args, text, faces)
+        if out is None:
+            return None
+        self.push(Result(self, out, what))
+        self.anim = 0
+        self.flash_ok = -1 if getattr(out, "hidden", 0) else (1 if out.verdict == 1 else 0)
+        return out
+
+    def undo(self):
+        return self._undo(cp.UNDO, "Undone")
+
+    def redo(self):
+        return self._undo(cp.REDO, "Redone")
+
+    def _undo(self, kind, word):
+        from ui.result import Result
+        if isinstance(self.top(), Result):
+            self.stack.pop()
+        out = self.act(kind)
+        if out is not None:
+            self.toast = word
+            self.pool.fix(self.c)
+            self.top().refresh()
+        return out
+
+    def new_campaign(self, system):
+        try:
+            self.s.new_campaign(system)
+        except OSError as e:
+            self.push(Message(self, "FLASH ERROR", str(e)))
+            return
+        self.reset()
+        self.toast = "New campaign"
+
+    def set_bright(self, level):
+        level = 0 if level < 0 else (4 if level > 4 else level)
+        self.bright = level
+        ring.set_max(LEVELS[level])
+        self.s.set_bright(level)
+        self.ring_dirty = True
+
+    # --- keys, drawing, LEDs ------------------------------------------------------
+    def handle(self, k, kind):
+        """One button event (buttons.PRESS/LONG/REPEAT/RELEASE)."""
+        if kind == REPEAT:
+            kind = PRESS
+        elif kind != PRESS and kind != LONG:
+            return
+        r = self.top().key(k, kind)
+        if r == NO:
+            if k == K_ROLL:
+                if kind == PRESS:
+                    self.roll()
+                else:
+                    from ui.keyin import KeyIn
+                    self.push(KeyIn(self))
+            elif k == K_BACK:
+                if kind == PRESS:
+                    self.pop()
+                else:
+                    self.undo()
+            elif k == K_OK and kind == LONG:
+                self.redo()
+            else:
+                return
+        self.dirty = True
+
+    def render(self):
+        fb = self.fb
+        fb.fill(0)
+        self.top().draw(fb)
+        fb.show()
+        self.dirty = False
+
+    def dial_tal(self, rgb, t):
+        """The ring as talisman t's dial (off if there is none)."""
+        c = self.c
+        if 0 <= t < len(c.tals) and c.tals[t] is not None:
+            tal = c.tals[t]
+            ring.dial(rgb, tal.n, tal.cap)
+        else:
+            ring.clear(rgb)
+        return True
+
+    def paint(self):
+        """One LED frame: roll animation, else the screen's or the default dial."""
+        rgb = self.rgb
+        if self.anim >= 0:
+            f = self.anim
+            self.anim += 1
+            if f < ROLL_FRAMES:
+                ring.roll(rgb, f)
+            elif self.flash_ok < 0 or not ring.flash(rgb, self.flash_ok, f - ROLL_FRAMES):
+                self.anim = -1
+                self.ring_dirty = True
+                return
+        else:
+            self.ring_dirty = False
+            if not self.top().ring(rgb):
+                self.default_ring(rgb)
+        self.b.leds.write(rgb)
+
+    def default_ring(self, rgb):
+        """hunt: the pressure dial; otherwise the selected talisman."""
+        c = self.c
+        if c.system == 0:
+            from rules.hunt import ROLE_PRESSURE
+            return self.dial_tal(rgb, c.find(ROLE_PRESSURE))
+        return self.dial_tal(rgb, self.sel_tal)
+
+    def step(self):
+        """One loop pass; returns the ms to idle."""
+        bt = self.buttons
+        n = bt.update(self.b.keys(), self.b.ticks_ms())
+        for i in range(n):
+            ev = bt.q[i]
+            self.handle(ev & 0xFF, ev >> 8)
+        if self.dirty:
+            self.render()
+        if self.anim >= 0 or self.ring_dirty:
+            self.paint()
+            return FRAME_MS
+        return IDLE_MS
+
+    def run(self):
+        """The loop, forever (the simulator ends it with SystemExit)."""
+        b = self.b
+        while True:
+            b.idle(self.step())

@@ -1,0 +1,78 @@
+"""Home: the active rule system and its trackers at a glance (hunt:
+tension, pressure and the Sin; paths: open prolonged tests; expedition:
+turn, day, next encounter and usage checks), then the menu.
+"""
+
+from hw.keys import K_UP, K_DOWN, K_OK
+from ui.buttons import PRESS
+from ui.screen import Screen, Menu, row, lr, NO, DRAW
+from rules import hunt, paths, expedition as ex
+
+NAMES = ("HUNT", "PATHS", "EXPEDITION")
+
+
+class Home(Screen):
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.menu = Menu([], 4, 4)
+        self.lines = ["", "", ""]
+        self.head = ""
+
+    def _items(self):
+        it = ["Roll", "Key in dice", "Talismans", "Characters"]
+        if self.app.c.system == 0:
+            it.append("Scenes")
+        elif self.app.c.system == 2:
+            it.append("Turns")
+        it.append("Log")
+        it.append("Settings")
+        return it
+
+    def refresh(self):
+        c = self.app.c
+        self.menu.items = self._items()
+        self.menu.go(self.menu.sel)
+        self.head = lr(NAMES[c.system], "#%d" % c.nevents)
+        L = self.lines
+        L[0] = L[1] = L[2] = ""
+        if c.system == 0:
+            k = 0
+            for role, name in ((hunt.ROLE_TENSION, "Tension"), (hunt.ROLE_PRESSURE, "Pressure"),
+                               (hunt.ROLE_SIN, "Sin")):
+                t = c.find(role)
+                if t >= 0:
+                    tal = c.tals[t]
+                    extra = " pal" if role == hunt.ROLE_SIN and c.x[hunt.X_PALACE] else ""
+                    L[k] = lr(name, "%d/%d%s" % (tal.n, tal.cap, extra))
+                k += 1
+        elif c.system == 1:
+            L[0] = lr("Open tests", str(paths.open_tests(c)))
+            k = 1
+            for t in c.tals:
+                if k < 3 and t is not None and t.role == paths.PROLONGED \
+                        and paths.status(t) == paths.ST_OPEN:
+                    hidden = (t.b >> 9) & 1
+                    L[k] = lr(t.name, "%d/%s" % (t.n, "?" if hidden else str(t.cap)))
+                    k += 1
+        else:
+            enc, use = ex.next_check(c)
+            L[0] = lr("Turn %d" % c.x[ex.TURN_N], "day %d" % c.x[ex.DAY])
+            L[1] = lr("Next encounter", str(enc))
+            L[2] = lr("Next usage", str(use))
+
+    def key(self, k, kind):
+        if kind != PRESS:
+            return NO
+        if k == K_UP or k == K_DOWN:
+            self.menu.move(-1 if k == K_UP else 1)
+            return DRAW
+        if k == K_OK:
+            self.app.open(self.menu.items[self.menu.sel])
+            return DRAW
+        return NO
+
+    def draw(self, fb):
+        row(fb, 0, self.head, True)
+        for r in range(3):
+            row(fb, r + 1, self.lines[r])
+        self.menu.draw(fb)

@@ -1,0 +1,94 @@
+"""Roll result: every face, the successes, the verdict and margin, and the
+Outcome's notes (what the roll changed). Up/Down scroll the notes.
+
+A hidden result (paths hidden difficulty) shows the players only the dice
+and the successes; a long press of OK toggles the GM view with the verdict
+and margin.
+"""
+
+from hw.keys import K_UP, K_DOWN, K_OK
+from ui.buttons import PRESS, LONG
+from ui.screen import Screen, row, lr, wrap, signed, NO, DRAW, KEEP
+
+# Verdict words per event kind: (failure, success, tie/open).
+_WORDS = {32: ("FAILURE", "SUCCESS", ""), 64: ("FAILURE", "SUCCESS", ""),
+          65: ("LOSES", "WINS", ""), 67: ("FAILED", "SUCCEEDED", "OPEN"),
+          96: ("FAILURE", "SUCCESS", ""), 97: ("B WINS", "A WINS", "TIE")}
+
+
+def verdict(out):
+    w = _WORDS.get(out.kind)
+    if w is None:
+        return ""
+    return w[out.verdict] if 0 <= out.verdict <= 2 else ""
+
+
+def face_lines(faces, w=16):
+    """Faces as rows of numbers separated by spaces."""
+    out = []
+    s = ""
+    for f in faces:
+        t = str(f)
+        if s and len(s) + 1 + len(t) > w:
+            out.append(s)
+            s = t
+        else:
+            s = (s + " " + t) if s else t
+    if s or not out:
+        out.append(s or "no dice")
+    return out
+
+
+class Result(Screen):
+    def __init__(self, app, out, what):
+        Screen.__init__(self, app)
+        self.out = out
+        self.what = what  # e.g. "5d6"
+        self.gm = False
+        self.top = 0
+        self._build()
+
+    def _build(self):
+        o = self.out
+        self.lines = face_lines(o.faces)
+        hide = getattr(o, "hidden", 0) and not self.gm
+        v = verdict(o)
+        if hide:
+            self.lines.append(lr("%d succ" % o.successes, "hidden"))
+            self.lines.append("long OK: GM view")
+        else:
+            self.lines.append(lr("%d succ" % o.successes, v))
+            if v:
+                self.lines.append("margin %s%s" % (signed(o.margin), " GM" if self.gm else ""))
+        for n in o.notes:
+            self.lines.extend(wrap(n))
+        self.head = lr("RESULT", self.what)
+
+    def key(self, k, kind):
+        if k == K_OK and kind == LONG:
+            self.gm = not self.gm
+            self._build()
+            return DRAW
+        if kind != PRESS:
+            return NO
+        if k == K_DOWN:
+            if self.top + 7 < len(self.lines):
+                self.top += 1
+                return DRAW
+            return KEEP
+        if k == K_UP:
+            if self.top:
+                self.top -= 1
+                return DRAW
+            return KEEP
+        if k == K_OK:
+            self.app.pop()
+            return DRAW
+        return NO
+
+    def draw(self, fb):
+        row(fb, 0, self.head, True)
+        for r in range(7):
+            i = self.top + r
+            if i < len(self.lines):
+                row(fb, r + 1, self.lines[i])

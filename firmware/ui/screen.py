@@ -1,0 +1,152 @@
+"""Screen base class, a scrolling list widget and text helpers.
+
+The OLED is 128x64 with MicroPython's built-in 8x8 font: a grid of 16
+columns by 8 rows. Every screen draws on that grid only (x and y multiples
+of 8), so tests can read the framebuffer back as text (tests/host/fbtext.py).
+
+A screen's `key(k, kind)` returns NO (not handled: the app applies the
+global keys), DRAW (handled, redraw) or KEEP (handled, nothing changed).
+Strings are built when something changes (`refresh`), not on every frame.
+"""
+
+COLS = 16
+ROWS = 8
+NO = 0
+DRAW = 1
+KEEP = 2
+
+
+def row(fb, r, s, inv=False):
+    """Text s on row r (cut to 16 columns); inv: white bar, black text."""
+    y = r * 8
+    if inv:
+        fb.fill_rect(0, y, 128, 8, 1)
+        fb.text(s[:COLS], 0, y, 0)
+    else:
+        fb.text(s[:COLS], 0, y, 1)
+
+
+def lr(a, b, w=COLS):
+    """a on the left and b right-aligned in w columns (b wins when too long)."""
+    room = w - len(b)
+    if room < 1:
+        return b[:w]
+    a = a[:room - 1] if len(a) >= room else a
+    return a + " " * (room - len(a)) + b
+
+
+def wrap(s, w=COLS):
+    """Break s into lines of at most w columns, at spaces where possible."""
+    out = []
+    while len(s) > w:
+        k = s.rfind(" ", 0, w + 1)
+        if k <= 0:
+            k = w
+        out.append(s[:k])
+        s = s[k:].lstrip()
+    if s:
+        out.append(s)
+    return out
+
+
+def toast(fb, text, r, n):
+    """The last action's note, wrapped onto rows r..r+n-1."""
+    ls = wrap(text)
+    for k in range(n):
+        if k < len(ls):
+            row(fb, r + k, ls[k])
+
+
+def signed(v):
+    return ("+%d" % v) if v > 0 else str(v)
+
+
+class Menu:
+    """A scrolling list of strings on rows r0..r0+h-1; `sel` is inverted."""
+
+    def __init__(self, items, r0, h, sel=0):
+        self.items = items
+        self.r0 = r0
+        self.h = h
+        self.top = 0
+        self.sel = 0
+        self.go(sel)
+
+    def go(self, i):
+        """Select item i (clamped) and scroll it into view."""
+        n = len(self.items)
+        if i >= n:
+            i = n - 1
+        if i < 0:
+            i = 0
+        self.sel = i
+        if i < self.top:
+            self.top = i
+        elif i >= self.top + self.h:
+            self.top = i - self.h + 1
+
+    def move(self, d):
+        """Move the selection by d, wrapping round the ends."""
+        n = len(self.items)
+        if n:
+            self.go((self.sel + d) % n)
+
+    def draw(self, fb, cursor=True):
+        for k in range(self.h):
+            i = self.top + k
+            if i < len(self.items):
+                row(fb, self.r0 + k, self.items[i], cursor and i == self.sel)
+
+
+class Screen:
+    """One screen. Subclasses override refresh, key, draw and ring."""
+
+    title = ""
+
+    def __init__(self, app):
+        self.app = app
+
+    def refresh(self):
+        """Rebuild the strings from the campaign (after an action or on entry)."""
+
+    def key(self, k, kind):
+        """Handle a key event (k: a K_ bit, kind: buttons.PRESS/LONG)."""
+        return NO
+
+    def draw(self, fb):
+        row(fb, 0, self.title)
+
+    def ring(self, rgb):
+        """Paint the LED ring; False: the app paints its default dial."""
+        return False
+
+
+class Message(Screen):
+    """Lines of text (an error, a warning); any short press closes it."""
+
+    def __init__(self, app, title, text):
+        Screen.__init__(self, app)
+        self.title = title
+        self.lines = []
+        for part in text.split("\n"):
+            self.lines.extend(wrap(part))
+        self.top = 0
+
+    def key(self, k, kind):
+        from hw.keys import K_UP, K_DOWN
+        if k == K_DOWN and self.top + 7 < len(self.lines):
+            self.top += 1
+            return DRAW
+        if k == K_UP and self.top:
+            self.top -= 1
+            return DRAW
+        if k & (K_UP | K_DOWN):
+            return KEEP
+        self.app.pop()
+        return DRAW
+
+    def draw(self, fb):
+        row(fb, 0, self.title, True)
+        for r in range(7):
+            if self.top + r < len(self.lines):
+                row(fb, r + 1, self.lines[self.top + r])

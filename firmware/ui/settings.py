@@ -1,0 +1,78 @@
+"""Settings: the rule system of the next campaign, LED brightness (0..4,
+capped by ui/ring.py's MAX scale), undo/redo, and a new campaign behind a
+confirmation (the old campaign stays on flash, in its own directory).
+"""
+
+from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK
+from ui.buttons import PRESS
+from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW, KEEP
+
+SYSTEMS = ("hunt", "paths", "expedition")
+
+
+class Settings(Screen):
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.sys = app.c.system
+        self.menu = Menu([], 1, 6)
+
+    def refresh(self):
+        app = self.app
+        self.menu.items = [lr("System", SYSTEMS[self.sys]), lr("LEDs", "< %d >" % app.bright),
+                           "New campaign", "Undo", "Redo"]
+
+    def key(self, k, kind):
+        if kind != PRESS:
+            return NO
+        app = self.app
+        s = self.menu.sel
+        if k == K_UP or k == K_DOWN:
+            self.menu.move(-1 if k == K_UP else 1)
+            return DRAW
+        if k == K_LEFT or k == K_RIGHT:
+            d = -1 if k == K_LEFT else 1
+            if s == 0:
+                self.sys = (self.sys + d) % 3
+            elif s == 1:
+                app.set_bright(app.bright + d)
+            self.refresh()
+            return DRAW
+        if k == K_OK:
+            if s <= 2:
+                app.push(Confirm(app, self.sys))
+            elif s == 3:
+                app.undo()
+            else:
+                app.redo()
+            return DRAW
+        return NO
+
+    def draw(self, fb):
+        row(fb, 0, "SETTINGS", True)
+        self.menu.draw(fb)
+        toast(fb, self.app.toast, 7, 1)
+
+
+class Confirm(Screen):
+    def __init__(self, app, system):
+        Screen.__init__(self, app)
+        self.system = system
+
+    def key(self, k, kind):
+        if kind != PRESS:
+            return NO
+        if k == K_OK:
+            self.app.new_campaign(self.system)
+            return DRAW
+        if k == K_BACK:
+            self.app.pop()
+            return DRAW
+        return KEEP
+
+    def draw(self, fb):
+        row(fb, 0, "NEW CAMPAIGN?", True)
+        row(fb, 2, "System " + SYSTEMS[self.system])
+        row(fb, 3, "The current one")
+        row(fb, 4, "stays on flash.")
+        row(fb, 6, "OK: start")
+        row(fb, 7, "Back: cancel")

@@ -1,0 +1,117 @@
+"""Talismans: every live talisman with its slashes; Right slashes one,
+Left removes one (core SLASH/UNSLASH events, so triggers fire: a full
+hunt Tension carries into Pressure and the Sin's capacity grows). OK on a
+talisman opens Clear / Delete; the last row '+ new' creates a clock with
+a capacity. The ring shows the talisman under the cursor.
+"""
+
+from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK
+from ui.buttons import PRESS
+from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW, KEEP
+from rules import campaign as cp
+
+
+class Talismans(Screen):
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.menu = Menu([], 1, 5)
+        self.idx = []
+
+    def refresh(self):
+        c = self.app.c
+        self.idx = []
+        items = []
+        for i, t in enumerate(c.tals):
+            if t is not None:
+                self.idx.append(i)
+                items.append(lr(t.name, "%d/%d" % (t.n, t.cap)))
+        self.idx.append(-1)
+        items.append("+ new")
+        self.menu.items = items
+        self.menu.go(self.menu.sel)
+        self.app.sel_tal = self.idx[self.menu.sel]
+
+    def key(self, k, kind):
+        if kind != PRESS:
+            return NO
+        app = self.app
+        if k == K_UP or k == K_DOWN:
+            self.menu.move(-1 if k == K_UP else 1)
+            app.sel_tal = self.idx[self.menu.sel]
+            app.ring_dirty = True
+            return DRAW
+        t = self.idx[self.menu.sel]
+        if k == K_RIGHT and t >= 0:
+            app.act(cp.SLASH, (t, 1, 0))
+            return DRAW
+        if k == K_LEFT and t >= 0:
+            app.act(cp.UNSLASH, (t, 1))
+            return DRAW
+        if k == K_OK:
+            app.push(NewTal(app) if t < 0 else TalMenu(app, t))
+            return DRAW
+        return NO
+
+    def draw(self, fb):
+        row(fb, 0, lr("TALISMANS", "%d" % (len(self.idx) - 1)), True)
+        self.menu.draw(fb)
+        toast(fb, self.app.toast, 6, 2)
+
+    def ring(self, rgb):
+        return self.app.dial_tal(rgb, self.app.sel_tal)
+
+
+class TalMenu(Screen):
+    def __init__(self, app, t):
+        Screen.__init__(self, app)
+        self.t = t
+        self.menu = Menu(["Clear", "Delete"], 2, 2)
+
+    def key(self, k, kind):
+        if kind != PRESS:
+            return NO
+        if k == K_UP or k == K_DOWN:
+            self.menu.move(1)
+            return DRAW
+        if k == K_OK:
+            app = self.app
+            app.pop()
+            app.act(cp.CLEAR if self.menu.sel == 0 else cp.TAL_DEL, (self.t,))
+            return DRAW
+        return NO
+
+    def draw(self, fb):
+        t = self.app.c.tals[self.t]
+        row(fb, 0, t.name if t is not None else "-", True)
+        self.menu.draw(fb)
+
+
+class NewTal(Screen):
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.cap = 4
+
+    def key(self, k, kind):
+        if kind != PRESS:
+            return NO
+        if k == K_LEFT and self.cap > 1:
+            self.cap -= 1
+            return DRAW
+        if k == K_RIGHT and self.cap < 64:
+            self.cap += 1
+            return DRAW
+        if k == K_OK:
+            app = self.app
+            n = 1
+            for t in app.c.tals:
+                if t is not None and t.name.startswith("Clock"):
+                    n += 1
+            app.pop()
+            app.act(cp.TAL_NEW, (self.cap, 0, -1, 0, -1, 0, 0), "Clock %d" % n)
+            return DRAW
+        return KEEP if k & (K_UP | K_DOWN) else NO
+
+    def draw(self, fb):
+        row(fb, 0, "NEW TALISMAN", True)
+        row(fb, 2, lr("Capacity", "< %d >" % self.cap))
+        row(fb, 7, "OK: create")

@@ -1,0 +1,258 @@
+"""User journeys on the whole firmware (main.py, unmodified) in the desktop
+simulator: real MicroPython, scripted button presses in virtual time, a
+fresh flash directory per journey.
+
+For each rule system: build a roll and read its odds on the screen (OCR of
+the framebuffer, tests/host/fbtext.py), roll and read the result, slash a
+talisman until it fills (hunt: tension carries into pressure and the Sin's
+capacity grows), undo; then power off and on with the same flash: the same
+home screen and the same campaign. The state is checked three ways: the
+screen text, the digest main.py prints when the run ends, and the store on
+the flash directory read back on the host with the same rules core.
+"""
+
+import binascii
+import os
+import sys
+
+import pytest
+
+from dicetray.rules import campaign as cp
+from dicetray.rules import codec, odds
+from dicetray.sim.vm import Simulator
+from dicetray.sim.script import parse
+
+import fbtext
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIRMWARE = os.path.join(ROOT, "firmware")
+
+class Sim(Simulator):
+    """Screenshots kept in memory (display and LEDs) instead of PNG files."""
+
+    def __init__(self, *a, **kw):
+        Simulator.__init__(self, *a, **kw)
+        self.shots = {}
+
+    def screenshot(self, path):
+        self.shots[path] = (self.display, self.leds)
+
+
+SLOT = 300      # ms per tap: held 100 ms, then the firmware's debounce and a frame
+LONG_SLOT = 1400
+
+
+def script(steps):
+    """Script text from steps: 'KEY', 'KEY long' or 'shot NAME'."""
+    t = 400
+    out = []
+    for s in steps:
+        if s.startswith("shot "):
+            out.append("%d screenshot %s" % (t, s[5:]))
+            t += 20
+        elif s.endswith(" long"):
+            out.append("%d %s" % (t, s))
+            t += LONG_SLOT
+        else:
+            out.append("%d %s" % (t, s))
+            t += SLOT
+    out.append("%d quit" % (t + 200))
+    return "\n".join(out)
+
+
+def run(flash, steps):
+    sim = Sim(FIRMWARE, str(flash), script=parse(script(steps)), virtual=True, paced=False)
+    code = sim.run()
+    assert code == 0, sim.output
+    state = [ln.split()[1] for ln in sim.output.splitlines() if ln.startswith("STATE ")]
+    assert state, sim.output
+    return sim, binascii.unhexlify(state[-1])
+
+
+def screen(sim, name):
+    return fbtext.lines(sim.shots[name][0])
+
+
+def stored(flash, n=None):
+    """(state bytes, events) read from the flash directory with the firmware's
+    own store module, for the current campaign (highest cN)."""
+    sys.path.insert(0, FIRMWARE)
+    try:
+        import store
+    finally:
+        sys.path.remove(FIRMWARE)
+    base = os.path.join(str(flash), "dicetray")
+    if n is None:
+        n = max(int(d[1:]) for d in os.listdir(base) if d[0] == "c" and d[1:].isdigit())
+    st = store.Store(store.OsFs(), os.path.join(base, "c%d" % n))
+    state, events, rep = st.open()
+    st.close()
+    assert rep.errors == []
+    return state, events
+
+
+def rebuilt(flash):
+    """The campaign rebuilt on the host from the store, as main.py does."""
+    state, events = stored(flash)
+    c = cp.decode_snapshot(state, cp.UNDO_DEPTH)
+    for ev in events:
+        c.apply(ev)
+    return c, events
+
+
+def tal(c, name):
+    for t in c.tals:
+        if t is not None and t.name == name:
+            return t
+    raise AssertionError("no talisman %s" % name)
+
+
+def rolls(events, kinds):
+    return [codec.decode_event(e) for e in events if e[0] in kinds]
+
+
+def face_text(faces):
+    return " ".join(str(f) for f in faces)
+
+
+def check_reboot(tmp_path, sim, digest, home_shot):
+    """Power off, power on with the same flash: same home screen, same state."""
+    sim2, digest2 = run(tmp_path, ["shot boot"])
+    assert digest2 == digest
+    assert screen(sim2, "boot") == screen(sim, home_shot)
+
+
+def test_hunt_journey(tmp_path):
+    steps = ["shot home0",
+             "OK", "DOWN", "RIGHT", "RIGHT", "DOWN", "RIGHT", "shot builder",   # skill 2, adv 1
+             "ROLL", "shot result",
+             "BACK", "BACK", "DOWN", "DOWN", "OK",                              # talismans
+             "DOWN", "RIGHT", "RIGHT", "shot tension2", "RIGHT", "shot slashed",
+             "BACK long", "shot undone",
+             "BACK", "shot home1"]
+    sim, digest = run(tmp_path, steps)
+    home = screen(sim, "home0")
+    assert home[0].startswith("HUNT") and home[1] == "Tension      0/3"
+    assert home[2] == "Pressure     0/6" and home[3] == "Sin          0/8"
+    b = screen(sim, "builder")
+    assert b[0] == "ROLL         3d6"
+    assert b[2] == "Skill          2" and b[3] == "Advantage      1"
+    assert b[7] == "Odds " + odds.fmt_permille(odds.builder_odds(0, 3, 1))  # 87.5%
+
+    c, events = rebuilt(tmp_path)
+    assert cp.encode_state(c) == digest
+    (kind, args, faces, text), = rolls(events, (32,))
+    assert args == [-1, 2, 1, 0, 0, 0, -1] and len(faces) == 3
+    r = screen(sim, "result")
+    s = sum(1 for f in faces if f >= 4)
+    assert r[1] == face_text(faces)
+    assert r[2].startswith("%d succ" % s) and r[2].endswith("SUCCESS" if s else "FAILURE")
+
+    assert "Tension      2/3" in screen(sim, "tension2")
+    sl = screen(sim, "slashed")
+    assert "Pressure     1/6" in sl and "Tension      0/3" in sl
+    assert "Sin          0/9" in sl                          # Sin capacity 8 -> 9
+    assert sl[6:8] == ["Pressure 1/6:", "Sin capacity 9"]    # the trigger's note
+    un = screen(sim, "undone")
+    assert "Pressure     0/6" in un and "Tension      2/3" in un and "Sin          0/8" in un
+    assert un[6] == "Undone"
+    assert tal(c, "Tension").n == 2 and tal(c, "Pressure").n == 0 and tal(c, "Sin").cap == 8
+    assert events[-1] == codec.encode_event(cp.UNDO)
+    assert screen(sim, "home1")[1] == "Tension      2/3"
+    check_reboot(tmp_path, sim, digest, "home1")
+
+
+def test_paths_journey(tmp_path):
+    steps = ["UP", "OK", "RIGHT", "OK", "OK", "shot home0",                    # settings: paths
+             "DOWN", "DOWN", "OK", "OK", "OK", "shot created",                   # + new, cap 4
+             "RIGHT", "RIGHT", "RIGHT", "RIGHT", "shot full", "BACK long", "shot undone",
+             "BACK", "OK",                                                      # builder
+             "DOWN", "DOWN", "RIGHT", "shot builder",                            # skill 2: 3d12
+             "DOWN", "DOWN", "DOWN", "DOWN", "DOWN", "RIGHT", "shot hidden_on",  # hidden
+             "ROLL", "shot result", "OK long", "shot gm",
+             "BACK", "BACK", "shot home1"]
+    sim, digest = run(tmp_path, steps)
+    home = screen(sim, "home0")
+    assert home[0].startswith("PATHS") and home[1] == "Open tests     0"
+    assert "Clock 1      0/4" in screen(sim, "created")
+    assert "Clock 1      4/4" in screen(sim, "full")
+    assert "Clock 1      3/4" in screen(sim, "undone")
+    b = screen(sim, "builder")
+    assert b[0] == "ROLL        3d12"
+    assert b[7] == "Odds " + odds.fmt_permille(odds.builder_odds(1, 3, 1))
+    assert screen(sim, "hidden_on")[7] == b[7]  # hiding the difficulty changes no odds
+
+    c, events = rebuilt(tmp_path)
+    assert cp.encode_state(c) == digest
+    assert tal(c, "Clock 1").n == 3
+    (kind, args, faces, text), = rolls(events, (64,))
+    assert args == [-1, 2, 1, 0, 0, 1, 1] and len(faces) == 3
+    s = sum((0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2)[f] for f in faces)
+    r = screen(sim, "result")
+    assert r[1] == face_text(faces)
+    assert r[2].startswith("%d succ" % s) and r[2].endswith("hidden")
+    assert not any("SUCCESS" in ln or "FAILURE" in ln for ln in r)   # players see no verdict
+    g = screen(sim, "gm")
+    assert g[2].endswith("SUCCESS" if s >= 1 else "FAILURE")
+    assert g[3] == "margin %s GM" % ("%+d" % (s - 1) if s != 1 else "0")
+    check_reboot(tmp_path, sim, digest, "home1")
+
+
+def test_expedition_journey(tmp_path):
+    steps = ["UP", "OK", "RIGHT", "RIGHT", "OK", "OK", "shot home0",          # expedition
+             "OK", "DOWN", "RIGHT", "shot builder",                              # ability 2: 4d6
+             "ROLL", "shot result", "BACK",
+             "ROLL long", "DOWN", "OK", "OK", "OK", "OK", "shot keyed4", "OK", "shot keyed",
+             "BACK", "BACK",
+             "DOWN", "DOWN", "DOWN", "DOWN", "OK", "OK", "OK", "shot turns", "BACK",  # 2 turns
+             "DOWN", "DOWN", "OK", "OK", "RIGHT", "RIGHT", "OK",                    # clock cap 6
+             "RIGHT", "RIGHT", "RIGHT", "RIGHT", "RIGHT", "RIGHT", "shot full",
+             "BACK long", "shot undone", "BACK", "shot home1"]
+    sim, digest = run(tmp_path, steps)
+    home = screen(sim, "home0")
+    assert home[0].startswith("EXPEDITION")
+    assert home[1:4] == ["Turn 0     day 1", "Next encounter 2", "Next usage     2"]
+    b = screen(sim, "builder")
+    assert b[0] == "ROLL         4d6"
+    assert b[7] == "Odds " + odds.fmt_permille(odds.builder_odds(2, 4, 1))  # 93.8%
+
+    c, events = rebuilt(tmp_path)
+    assert cp.encode_state(c) == digest
+    live, keyed = rolls(events, (96,))
+    assert live[1] == [2, 1, 0, 0, 0, 0, 0, -1] and len(live[2]) == 4
+    r = screen(sim, "result")
+    s = sum(1 for f in live[2] if f >= 4)
+    assert r[1] == face_text(live[2]) and r[2].startswith("%d succ" % s)
+    # Physical roll: four 6s keyed in, read by the same rules, logged with its faces.
+    assert screen(sim, "keyed4")[1] == "6 6 6 6"
+    assert keyed[2] == b"\x06\x06\x06\x06" and keyed[1] == live[1]
+    k = screen(sim, "keyed")
+    assert k[1] == "6 6 6 6" and k[2] == "4 succ   SUCCESS" and k[3] == "margin +3"
+
+    t = screen(sim, "turns")
+    assert t[0] == "TURN 2 day 1"
+    turns = rolls(events, (109,))
+    assert len(turns) == 2 and len(turns[0][2]) == 0 and len(turns[1][2]) == 1  # d12 on turn 2
+    d12 = turns[1][2][0]
+    word = "ENCOUNTER" if d12 <= 2 else ("sign or sighting" if d12 == 3 else "nothing")
+    assert " ".join(t[5:8]).startswith("encounter check %d:" % d12)
+    assert word.split()[0] in " ".join(t[5:8])
+    assert "Clock 1      6/6" in screen(sim, "full")
+    assert "Clock 1      5/6" in screen(sim, "undone")
+    assert tal(c, "Clock 1").n == 5 and c.x[0] == 2
+    check_reboot(tmp_path, sim, digest, "home1")
+
+
+def test_long_session_survives_garbage_collections(tmp_path):
+    """Five minutes of table time, a roll every 5 s: the heap fills and is
+    collected many times (hw/simboard.py keeps collections at a safe point);
+    the run ends cleanly and every roll is on flash."""
+    lines = []
+    for k in range(60):
+        t = 1000 + 5000 * k
+        lines += ["%d ROLL" % t, "%d BACK" % (t + 1500)]
+    lines.append("%d quit" % 302000)
+    sim = Sim(FIRMWARE, str(tmp_path), script=parse("\n".join(lines)), virtual=True, paced=False)
+    assert sim.run() == 0, sim.output
+    c, events = rebuilt(tmp_path)
+    assert sum(1 for ev in events if ev[0] == 32) == 60  # hunt ROLL events

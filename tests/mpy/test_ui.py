@@ -1,0 +1,259 @@
+"""Screen logic of the device app (ui/) on a fake board and an in-RAM
+session: runs under pytest on CPython and on MicroPython (tests/mpy_run.py).
+
+The fake display keeps the 16x8 text grid the screens draw on, so the
+tests read the screen as text; the full firmware with the real framebuffer
+is covered by tests/host/test_journeys.py in the simulator.
+"""
+
+from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
+from rules import campaign as cp, hunt, paths, expedition, odds
+from rules.dice import Dice
+from ui.buttons import PRESS, LONG
+from ui import app as uiapp, pools
+
+
+class FakeFB:
+    """Enough of framebuf for the screens: text on the 8x8 grid."""
+
+    def __init__(self):
+        self.rows = [""] * 8
+        self.inv = [False] * 8
+        self.shows = 0
+
+    def fill(self, c):
+        self.rows = [""] * 8
+        self.inv = [False] * 8
+
+    def fill_rect(self, x, y, w, h, c):
+        self.inv[y // 8] = bool(c)
+
+    def text(self, s, x, y, c=1):
+        r = y // 8
+        line = self.rows[r]
+        col = x // 8
+        line = line + " " * (col - len(line)) if len(line) < col else line
+        self.rows[r] = (line[:col] + s + line[col + len(s):]).rstrip()
+
+    def show(self):
+        self.shows += 1
+
+
+class FakeLeds:
+    def __init__(self):
+        self.n = 12
+        self.last = None
+        self.writes = 0
+
+    def write(self, rgb):
+        self.last = bytes(rgb)
+        self.writes += 1
+
+
+class FakeBoard:
+    def __init__(self):
+        self.display = FakeFB()
+        self.leds = FakeLeds()
+        self.raw = 0
+        self.now = 0
+
+    def keys(self):
+        return self.raw
+
+    def ticks_ms(self):
+        return self.now
+
+    def idle(self, ms):
+        self.now += ms
+
+
+class RamSession:
+    """The app's session without flash: events kept in `log`."""
+
+    def __init__(self, system=0):
+        self.c = cp.Campaign(system, 7)
+        self.dice = Dice(1)
+        self.bright = 3
+        self.warnings = []
+        self.log = []
+
+    def do(self, kind, args=(), text="", faces=None):
+        out = self.c.act(kind, args, text, dice=None if faces is not None else self.dice,
+                         faces=faces)
+        self.log.append(self.c.events[-1])
+        return out
+
+    def new_campaign(self, system):
+        self.c = cp.Campaign(system, 8)
+
+    def set_bright(self, level):
+        self.bright = level
+
+
+def make(system=0):
+    b = FakeBoard()
+    s = RamSession(system)
+    a = uiapp.App(b, s)
+    a.render()
+    return a, b, s
+
+
+def press(a, *keys):
+    for k in keys:
+        a.handle(k, PRESS)
+    a.render()
+    return a.fb.rows
+
+
+def long(a, k):
+    a.handle(k, LONG)
+    a.render()
+    return a.fb.rows
+
+
+def test_home_hunt_trackers_and_menu():
+    a, b, s = make()
+    rows = b.display.rows
+    assert rows[0].startswith("HUNT") and rows[0].endswith("#0")
+    assert rows[1] == "Tension      0/3" and rows[2] == "Pressure     0/6"
+    assert rows[3] == "Sin          0/8" and rows[4] == "Roll" and b.display.inv[4]
+
+
+def test_builder_odds_follow_each_change():
+    a, b, s = make()
+    rows = press(a, K_OK)
+    assert rows[0] == "ROLL         0d6" or rows[0] == "ROLL     2d6 low"
+    assert rows[7] == "Odds " + odds.fmt_permille(odds.builder_odds(0, 0, 1))
+    rows = press(a, K_DOWN, K_RIGHT, K_RIGHT, K_RIGHT)  # skill 3
+    assert rows[0] == "ROLL         3d6"
+    assert rows[7] == "Odds 87.5%"
+    rows = press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_RIGHT)  # hard
+    assert rows[7] == "Odds " + odds.fmt_permille(odds.builder_odds(0, 3, 1, 1))
+
+
+def test_roll_from_any_screen_logs_before_showing():
+    a, b, s = make()
+    press(a, K_DOWN, K_DOWN, K_OK)  # talismans
+    rows = press(a, K_ROLL)
+    assert rows[0].startswith("RESULT")
+    assert len(s.log) == 1 and s.log[0][0] == hunt.ROLL
+    out = s.c.last
+    assert rows[1] == " ".join(str(f) for f in out.faces)
+    assert a.anim == 0  # the ring animation started
+
+
+def test_slash_carries_and_long_back_undoes():
+    a, b, s = make()
+    press(a, K_DOWN, K_DOWN, K_OK, K_DOWN)
+    rows = press(a, K_RIGHT, K_RIGHT, K_RIGHT)
+    assert "Pressure     1/6" in rows and "Sin          0/9" in rows
+    assert rows[6:8] == ["Pressure 1/6:", "Sin capacity 9"]
+    rows = long(a, K_BACK)
+    assert "Tension      2/3" in rows and "Sin          0/8" in rows and rows[6] == "Undone"
+    rows = long(a, K_OK)  # redo
+    assert "Pressure     1/6" in rows and rows[6] == "Redone"
+
+
+def test_refusal_is_shown_and_changes_nothing():
+    a, b, s = make()
+    press(a, K_OK, K_DOWN, K_DOWN, K_DOWN, K_RIGHT)  # divine agony with nobody rolling
+    rows = press(a, K_OK)
+    assert rows[0] == "REFUSED" and "divine agony" in " ".join(rows)
+    assert s.log == [] and s.c.nevents == 0
+    rows = press(a, K_OK)  # dismissed: back on the builder
+    assert rows[0].startswith("ROLL")
+
+
+def test_hidden_difficulty_needs_gm_view():
+    a, b, s = make(1)
+    press(a, K_OK, K_DOWN, K_DOWN, K_RIGHT)
+    for _ in range(5):
+        press(a, K_DOWN)
+    press(a, K_RIGHT)  # hidden
+    assert a.pool.v["hidden"] == 1
+    rows = press(a, K_ROLL)
+    text = " ".join(rows)
+    assert "hidden" in text and "SUCCESS" not in text and "FAILURE" not in text
+    rows = long(a, K_OK)
+    v = "SUCCESS" if s.c.last.verdict else "FAILURE"
+    assert rows[2].endswith(v) and rows[3].endswith("GM")
+
+
+def test_key_in_faces_by_hand():
+    a, b, s = make()
+    press(a, K_OK, K_DOWN, K_RIGHT, K_RIGHT)  # skill 2: 2d6
+    rows = long(a, K_ROLL)
+    assert rows[0].startswith("KEY IN") and rows[4].startswith("0 of 2")
+    press(a, K_DOWN, K_OK)  # a 6
+    press(a, K_DOWN, K_DOWN, K_DOWN, K_OK)  # a 3
+    rows = press(a, K_LEFT)  # remove the 3
+    assert rows[1] == "6" and rows[4].startswith("1 of 2")
+    press(a, K_OK)  # the 3 again
+    rows = press(a, K_OK)
+    assert rows[0].startswith("RESULT") and rows[1] == "6 3" and rows[2].endswith("SUCCESS")
+    assert s.c.last.faces == b"\x06\x03"
+
+
+def test_paths_helpers_decide_the_faces_needed():
+    c = cp.Campaign(1)
+    p = pools.Pool(1)
+    p.v["pskill"], p.v["path"], p.v["h1"] = 2, 1, 2
+    assert p.need(c, b"") == 2 + 3
+    assert p.need(c, b"\x0c\x0c") == 2 + 3 + 2    # 4 successes, capped at Skill 2
+    assert p.need(c, b"\x01\x07") == 2 + 3 + 1
+    # odds with a helper lie between the bare pool and the pool + cap
+    lo = odds.builder_odds(1, 3, 3)
+    hi = odds.builder_odds(1, 5, 3)
+    p.v["diff"] = 3
+    pm = int(p.odds(c).split()[1][:-1].replace(".", ""))
+    assert lo < pm < hi
+
+
+def test_expedition_turns_show_the_check():
+    a, b, s = make(2)
+    assert b.display.rows[1] == "Turn 0     day 1"
+    press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_OK)
+    rows = press(a, K_OK, K_OK)
+    assert rows[0] == "TURN 2 day 1"
+    assert " ".join(rows[5:8]).startswith("encounter check")
+    assert s.c.x[expedition.TURN_N] == 2
+
+
+def test_settings_new_campaign_behind_confirmation():
+    a, b, s = make()
+    press(a, K_UP, K_OK, K_RIGHT)  # settings, system -> paths
+    rows = press(a, K_OK)
+    assert rows[0] == "NEW CAMPAIGN?"
+    rows = press(a, K_BACK)
+    assert rows[0] == "SETTINGS" and s.c.system == 0
+    rows = press(a, K_OK, K_OK)
+    assert rows[0].startswith("PATHS") and s.c.system == 1
+    press(a, K_UP, K_OK, K_DOWN, K_LEFT)
+    assert s.bright == 2
+
+
+def test_idle_loop_draws_nothing_and_allocates_nothing():
+    a, b, s = make()
+    a.step()
+    a.step()
+    shows, writes = b.display.shows, b.leds.writes
+    try:
+        import micropython
+    except ImportError:
+        micropython = None
+    if not hasattr(micropython, "heap_lock"):  # CPython (even with a stub module)
+        micropython = None
+    if micropython is not None:
+        micropython.heap_lock()
+    try:
+        for _ in range(50):
+            ms = a.step()
+            b.now += ms
+    finally:
+        if micropython is not None:
+            micropython.heap_unlock()
+    assert b.display.shows == shows and b.leds.writes == writes
+    b.raw = K_DOWN
+    for _ in range(3):
+        b.now += a.step()
+    assert b.display.shows == shows + 1  # a key: one redraw
