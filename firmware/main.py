@@ -1,166 +1,26 @@
 """Dicetray firmware entry point: runs at boot (the simulator imports it).
 
-Boot: find the board (hw.board.detect), open the campaign's store on the
-board's flash, rebuild the campaign (its snapshot, then every journal event
-after it), and run the app (ui/app.py) on the screen it left.
-
-Flash layout under ROOT:
-    cN/          the store of campaign N (store/: journal + snapshots);
-                 the highest N is the current campaign
-    nN/          staging for a new campaign N, renamed to cN/ once its
-                 first snapshot is on flash (a power cut leaves cN-1 current)
-    ui.txt       device settings (bright=N)
-
-Every action: Campaign.act, then Store.append of its event, before any
-screen reports it; every SNAP_EVERY events a snapshot (encode_snapshot:
-the state with its undo window, so undo reaches as far back after a
-reboot as before it). When the simulator ends the run, the state digest is
-printed: `STATE <hex of encode_state>`.
+Boot: find the board (hw.board.detect), open the campaign on its flash
+(session.py: the newest snapshot, then every journal event after it) and
+run the app (ui/app.py) on the screen it left. When the simulator ends the
+run, the state digest is printed: `STATE <hex of encode_state>`.
 """
 
 import binascii
 
 from hw.board import detect
 from rules import campaign as cp
-from rules.dice import Dice
-import store
-
-ROOT = "/dicetray"
-SNAP_EVERY = 100
-KEEP_EVENTS = 64   # events kept in RAM for the log after a snapshot
-
-
-class Session:
-    """The campaign and its store (the app's `session`)."""
-
-    def __init__(self, board):
-        self.board = board
-        fs = board.fs
-        self.fs = fs if hasattr(fs, "sync") else store.OsFs()
-        self.kind = getattr(fs, "kind", None)  # a board that knows its filesystem says so
-        self.dice = Dice(board.seed())
-        self.warnings = []
-        self.bright = 3
-        self.st = None
-        self.fs.mkdir(ROOT)
-        self._load_settings()
-        self.n = self._current()
-        if self.n == 0:
-            self.new_campaign(0)
-        else:
-            self.load()
-
-    # --- campaigns on flash ---------------------------------------------
-    def _current(self):
-        best = 0
-        for name in self.fs.listdir(ROOT):
-            if len(name) > 1 and name[0] == "c" and name[1:].isdigit():
-                k = int(name[1:])
-                if k > best:
-                    best = k
-        return best
-
-    def load(self):
-        """Open campaign n's store and rebuild the campaign from it."""
-        if self.st is not None:
-            self.st.close()
-        self.st = store.Store(self.fs, "%s/c%d" % (ROOT, self.n), self.kind)
-        state, events, rep = self.st.open()
-        errs = list(rep.errors)
-        c = None
-        if state is not None:
-            try:
-                c = cp.decode_snapshot(state, cp.UNDO_DEPTH, True)
-            except ValueError as e:
-                errs.append("snapshot unreadable: %s" % e)
-        if c is None:
-            c = cp.Campaign(0, self._cid(), cp.UNDO_DEPTH)
-        for k in range(len(events)):
-            try:
-                c.apply(events[k])
-            except ValueError as e:
-                errs.append("event %d not replayed: %s" % (rep.seq - len(events) + k + 1, e))
-        self.c = c
-        if errs:
-            self.warnings.append(("STORE DAMAGE", "\n".join(errs)))
-        for n in rep.notes:
-            if "not littlefs" in n:
-                self.warnings.append(("FILESYSTEM", n))
-
-    def _cid(self):
-        return self.board.seed() & 0x1FFFFFFF  # an encodable int (< 2**29)
-
-    def new_campaign(self, system):
-        """Start campaign n+1 of `system`; the old one stays on flash."""
-        n = self.n + 1
-        stage = "%s/n%d" % (ROOT, n)
-        self.fs.mkdir(stage)
-        for name in self.fs.listdir(stage):  # a staging dir a power cut left
-            self.fs.remove(stage + "/" + name)
-        c = cp.Campaign(system, self._cid(), cp.UNDO_DEPTH)
-        st = store.Store(self.fs, stage, self.kind)
-        st.open()
-        st.snapshot(cp.encode_snapshot(c), 0)
-        st.close()
-        self.fs.rename(stage, "%s/c%d" % (ROOT, n))
-        self.n = n
-        self.load()
-
-    # --- actions -----------------------------------------------------------
-    def do(self, kind, args=(), text="", faces=None):
-        """Act, then append the event to the journal; returns the Outcome
-        once the event is on flash. ValueError: refused, nothing changed."""
-        c = self.c
-        out = c.act(kind, args, text, dice=None if faces is not None else self.dice,
-                    faces=faces)
-        try:
-            self.st.append(c.events[-1])
-        except Exception:
-            self.load()  # RAM back to what the flash holds
-            raise
-        if self.st.seq % SNAP_EVERY == 0:
-            self.snapshot()
-        if len(c.events) > 2 * KEEP_EVENTS:
-            del c.events[:KEEP_EVENTS]  # RAM: the log shows the recent ones
-        return out
-
-    def snapshot(self):
-        self.st.snapshot(cp.encode_snapshot(self.c), self.st.seq)
-
-    # --- settings ------------------------------------------------------------
-    def _load_settings(self):
-        try:
-            f = self.fs.open(ROOT + "/ui.txt", "r")
-            try:
-                for line in f.read().split("\n"):
-                    if line.startswith("bright="):
-                        self.bright = max(0, min(4, int(line[7:])))
-            finally:
-                f.close()
-        except (OSError, ValueError):
-            pass
-
-    def set_bright(self, level):
-        self.bright = level
-        try:
-            f = self.fs.open(ROOT + "/ui.tmp", "w")
-            f.write("bright=%d\n" % level)
-            self.fs.sync(f)
-            f.close()
-            try:
-                self.fs.remove(ROOT + "/ui.txt")
-            except OSError:
-                pass
-            self.fs.rename(ROOT + "/ui.tmp", ROOT + "/ui.txt")
-        except OSError:
-            pass  # a setting, not campaign data: keep running
 
 
 def boot():
     """Find the board, rebuild the campaign; returns the app, ready to run."""
+    from session import Session
     from ui.app import App
+    from link.server import Link
     board = detect()
-    return App(board, Session(board))
+    app = App(board, Session(board))
+    app.link = Link(app)  # the host link on the board's serial port (docs/protocol.md)
+    return app
 
 
 def _ended(app):
@@ -174,7 +34,8 @@ def _ended(app):
 # hw/simboard.py).
 app = boot()
 try:
-    app.run()
+    app.run()  # returns when the host ends the link session (END): the REPL follows
 except SystemExit:
     _ended(app)
     raise
+app.s.st.close()

@@ -226,12 +226,21 @@ class Campaign:
         self._notes.append(s)
 
     def _rebuild(self):
-        """Refold the state from the base over the effective actions."""
+        """Refold the state over the effective actions: from the window's
+        midpoint when it holds (at most depth - 1 actions to refold), else
+        from the base."""
         n = self.nevents
-        self._reset()
-        for ev in self.done:
-            k, a, f, t = codec.decode_event(ev)
-            self.last = self._do(k, a, t, Replay(f))
+        k = self.depth
+        start = 0
+        if k and self._mid is not None and len(self.done) >= k:
+            _load_state(self, self._mid)
+            start = k
+        else:
+            self._reset()
+        done = self.done
+        for j in range(start, len(done)):
+            kind, a, f, t = codec.decode_event(done[j])
+            self.last = self._do(kind, a, t, Replay(f))
         self.nevents = n
 
     def undo(self):
@@ -360,16 +369,16 @@ def decode_state(buf, depth=None, journal=True):
 
 
 def encode_snapshot(c):
-    """The campaign with its undo window: the base state, the effective
-    actions since it and the redo stack. What the store keeps on flash."""
+    """The campaign with its undo window: its current state, the base state
+    and midpoint of the window, the effective actions since the base and
+    the redo stack. What the store keeps on flash: loading it refolds
+    nothing, so boot costs one decode_state."""
     out = bytearray(SNAP_MAGIC)
     out.append(codec.VERSION)
     out.append(c.system)
-    base = c._base if c._base is not None else b""
-    codec.put_int(out, c.cid)
-    codec.put_int(out, c.nevents)
-    codec.put_int(out, len(base))
-    out.extend(base)
+    for b in (encode_state(c), c._base or b"", c._mid or b""):
+        codec.put_int(out, len(b))
+        out.extend(b)
     for evs in (c.done, c.undone):
         codec.put_int(out, len(evs))
         for ev in evs:
@@ -379,18 +388,16 @@ def encode_snapshot(c):
 
 
 def decode_snapshot(buf, depth=None, journal=False):
-    """Rebuild a Campaign from encode_snapshot bytes (state refolded)."""
+    """Rebuild a Campaign from encode_snapshot bytes (no refold)."""
     _check_header(buf, SNAP_MAGIC, "snapshot")
-    c = Campaign(buf[3], 0, depth, journal)
     get = codec.get_int
-    c.cid, i = get(buf, 4)
-    n, i = get(buf, i)
-    m, i = get(buf, i)
-    if m:
+    i = 4
+    parts = []
+    for _ in range(3):
+        m, i = get(buf, i)
         if i + m > len(buf):
-            raise ValueError("snapshot truncated in its base state")
-        _check_header(buf[i:i + m], MAGIC, "state")
-        c._base = bytes(buf[i:i + m])
+            raise ValueError("snapshot truncated in its states")
+        parts.append(bytes(buf[i:i + m]))
         i += m
     lists = ([], [])
     for evs in lists:
@@ -403,17 +410,14 @@ def decode_snapshot(buf, depth=None, journal=False):
             i += m
     if i != len(buf):
         raise ValueError("snapshot has %d trailing bytes" % (len(buf) - i))
+    state, base, mid = parts
+    for b in parts:
+        if b:
+            _check_header(b, MAGIC, "state")
+    c = decode_state(state, depth, journal)
+    c._base = base or None
+    c._mid = mid or None
     c.done, c.undone = lists
-    c.nevents = n
-    c._rebuild()
-    if depth and len(c.done) >= depth:
-        # The state after done[:depth] is the next base: fold to it once.
-        keep = c.done
-        c.done = keep[:depth]
-        c._rebuild()
-        c._mid = encode_state(c)
-        c.done = keep
-        c._rebuild()
     return c
 
 

@@ -29,6 +29,10 @@ def put_int(out, v):
 
 def get_int(buf, i):
     """Read a zigzag varint at buf[i]; return (value, next index)."""
+    if i < len(buf):
+        b = buf[i]
+        if b < 0x80:  # the common case: one byte, -64..63
+            return (b >> 1) ^ -(b & 1), i + 1
     z = 0
     shift = 0
     while True:

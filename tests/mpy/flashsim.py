@@ -103,13 +103,30 @@ class FlashSim:
     def rename(self, a, b):
         if self.dead:
             raise PowerCut()
+        if a in self.dirs:
+            return self._rename_dir(a, b)
         if a not in self.files:
             raise OSError(2)
-        if b in self.files:
+        if b in self.files or b in self.dirs:
             raise OSError(17)  # EEXIST: never rely on rename-over
         self._meta()
         self.files[b] = self.files.pop(a)
         self.synced[b] = self.synced.pop(a)
+        self.renames += 1
+
+    def _rename_dir(self, a, b):
+        """A directory moves whole, in one metadata commit (atomic)."""
+        if b in self.files or b in self.dirs:
+            raise OSError(17)
+        self._meta()
+        pre = a + "/"
+        for d in [d for d in self.dirs if d == a or d.startswith(pre)]:
+            self.dirs.remove(d)
+            self.dirs.add(b + d[len(a):])
+        for p in [p for p in self.files if p.startswith(pre)]:
+            q = b + p[len(a):]
+            self.files[q] = self.files.pop(p)
+            self.synced[q] = self.synced.pop(p)
         self.renames += 1
 
     def remove(self, p):
@@ -124,8 +141,12 @@ class FlashSim:
     def listdir(self, d):
         if self.dead:
             raise PowerCut()
-        pre = d + "/"
-        return [p[len(pre):] for p in self.files if p.startswith(pre)]
+        pre = d.rstrip("/") + "/"
+        names = []
+        for p in list(self.files) + list(self.dirs):
+            if p.startswith(pre) and "/" not in p[len(pre):] and p[len(pre):]:
+                names.append(p[len(pre):])
+        return names
 
     def size(self, p):
         if self.dead:

