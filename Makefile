@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test bench firmware clean
+.PHONY: test bench firmware sim clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run.py
+
+# The device on the desktop; extra options: make sim ARGS="--flash DIR --seed 7"
+sim: $(STAMP)
+	$(PY) -m dicetray.sim $(ARGS)
 
 firmware: $(STAMP)
 	$(PY) tools/build.py

@@ -150,10 +150,13 @@ class Campaign:
         self._commit(kind, ev)
         return out
 
-    def apply(self, ev):
-        """Replay one recorded event (from the journal or a backup)."""
+    def apply(self, ev, source=Replay):
+        """Replay one recorded event (from the journal or a backup).
+
+        `source` builds the dice source from the event's faces: a Replay
+        subclass can watch every die (the host's dice statistics do)."""
         kind, args, faces, text = codec.decode_event(ev)
-        src = Replay(faces)
+        src = source(faces)
         out = self._do(kind, args, text, src)
         if src.i != len(faces):
             self._rebuild()

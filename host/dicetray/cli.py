@@ -1,0 +1,210 @@
+"""The `dicetray` command. One subcommand per job; each registers itself in
+COMMANDS with a function that adds its parser and sets `run`:
+
+    dicetray odds SYSTEM --pool N [--hard] [--target K | --versus M] [--json]
+
+The device and backup commands live in commands.py (its register()); the
+simulator in sim/ (`dicetray sim ...` passes its arguments through).
+
+Exit status: 0 done, 2 bad arguments (one line on stderr naming the
+argument and what is allowed).
+"""
+
+import argparse
+import json
+import sys
+
+from . import odds
+
+try:  # the installed distribution's version (works however it was installed)
+    from importlib.metadata import version as _dist_version
+    __version__ = _dist_version("dicetray")
+except Exception:  # running from a bare checkout
+    __version__ = "unknown"
+
+PROG = "dicetray"
+
+
+class UsageError(Exception):
+    """A bad argument: reported as one line and exit status 2."""
+
+    def __init__(self, message, prog=PROG):
+        Exception.__init__(self, message)
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    # argparse prints the whole usage before an error; one line is enough
+    # (and `--help` still shows the usage).
+    def error(self, message):
+        raise UsageError(message, self.prog)
+
+
+def build_parser():
+    """The top-level parser with every subcommand."""
+    p = _Parser(prog=PROG, description="Dicetray host tool: odds, backup, restore, "
+                "export, live watch, remote actions, deploy and the simulator.")
+    p.add_argument("--version", action="version", version="%(prog)s " + __version__)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for add in COMMANDS:
+        add(sub)
+    return p
+
+
+def main(argv=None):
+    """Entry point of the `dicetray` script; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["sim"]:
+        return _sim_main(argv[1:])
+    parser = build_parser()
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as e:  # --help, --version
+            return e.code or 0
+        return args.run(args) or 0
+    except UsageError as e:
+        sys.stderr.write("%s: error: %s\n" % (e.prog, e))
+        return 2
+    except BrokenPipeError:  # `dicetray odds ... | head`
+        return 0
+
+
+# --- dicetray odds -----------------------------------------------------------
+
+ODDS = PROG + " odds"
+
+def _add_odds(sub):
+    p = sub.add_parser(
+        "odds", help="exact odds of a dice pool",
+        description="Exact odds of a pool: the probability of each number of "
+        "successes, of reaching a target, or of winning a versus/opposed roll.")
+    p.add_argument("system", metavar="SYSTEM", help="hunt, paths or expedition")
+    p.add_argument("--pool", type=int, required=True, metavar="N",
+                   help="dice in the pool (hunt 0..9, 0 = 2d6 keep lower; "
+                   "paths 1..12; expedition 1..15)")
+    p.add_argument("--hard", action="store_true", help="hunt: a hard roll (only 6 succeeds)")
+    p.add_argument("--target", "--difficulty", "--ob", dest="target", type=int, metavar="K",
+                   help="successes needed (hunt 1..9, paths difficulty 1..7, expedition Ob 1..7)")
+    p.add_argument("--versus", type=int, metavar="M",
+                   help="opposing pool (paths: opposed test, the first pool initiates; "
+                   "expedition: versus test)")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object, probabilities as reduced 'num/den' ('0/1', '1/1')")
+    p.set_defaults(run=_run_odds)
+
+
+def _check_odds(args):
+    """Validate; return the system number. Raises UsageError."""
+    try:
+        s = odds.system_number(args.system)
+    except ValueError as e:
+        raise UsageError(str(e), ODDS)
+    name = odds.NAMES[s]
+    lo, hi = odds.core.POOL[s]
+    if not lo <= args.pool <= hi:
+        hint = ""
+        if s == odds.core.HUNT and args.pool < 0:
+            hint = " (a pool of 0 or fewer dice rolls 2d6 keep lower: use 0)"
+        raise UsageError("--pool %d is outside %d..%d for %s%s"
+                         % (args.pool, lo, hi, name, hint), ODDS)
+    if args.hard and s != odds.core.HUNT:
+        raise UsageError("--hard is only for hunt, not %s" % name, ODDS)
+    if args.target is not None and args.versus is not None:
+        raise UsageError("give --target or --versus, not both (a roll is against "
+                         "a target or against another pool)", ODDS)
+    if args.target is not None:
+        tlo, thi = odds.core.TARGET[s]
+        if not tlo <= args.target <= thi:
+            raise UsageError("--target %d is outside %d..%d for %s"
+                             % (args.target, tlo, thi, name), ODDS)
+    if args.versus is not None:
+        rng = odds.core.VERSUS[s]
+        if rng is None:
+            raise UsageError("--versus: hunt has no versus roll (use --target)", ODDS)
+        if not rng[0] <= args.versus <= rng[1]:
+            raise UsageError("--versus %d is outside %d..%d for %s"
+                             % (args.versus, rng[0], rng[1], name), ODDS)
+    return s
+
+
+def _describe(s, pool, hard):
+    sides, table = odds.core._table(s, int(hard))
+    first = min(f for f in range(1, sides + 1) if table[f])
+    what = ("only %d succeeds" % first if first == sides else "%d+ succeeds" % first)
+    if max(table) > 1:
+        what += ", a %d is worth %d" % (sides, table[sides])
+    dice = "2d%d keep the lower" % sides if pool == 0 else "%dd%d" % (pool, sides)
+    return "%s%s: %s, %s" % (odds.NAMES[s], " (hard)" if hard else "", dice, what)
+
+
+def _pct(f):
+    return "%.2f%%" % (100.0 * f.numerator / f.denominator)
+
+
+def _run_odds(args):
+    s = _check_odds(args)
+    fs = odds.fraction_str
+    dist = odds.distribution(s, args.pool, args.hard)
+    out = {"system": odds.NAMES[s], "pool": args.pool, "hard": bool(args.hard),
+           "successes": {str(k): fs(p) for k, p in enumerate(dist)}}
+    if args.target is not None:
+        out["target"] = args.target
+        p = sum(dist[args.target:], odds.Fraction(0))
+        out["p_success"] = fs(p)
+    if args.versus is not None:
+        out["versus"] = args.versus
+        other = odds.distribution(s, args.versus)
+        out["versus_successes"] = {str(k): fs(p) for k, p in enumerate(other)}
+        w, t, l = odds.versus(s, args.pool, args.versus)
+        out.update(p_win=fs(w), p_tie=fs(t), p_lose=fs(l))
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    lines = [_describe(s, args.pool, args.hard)]
+    lines += _table_lines(dist)
+    if args.target is not None:
+        lines.append("P(at least %d success%s) = %s = %s" % (
+            args.target, "" if args.target == 1 else "es", out["p_success"], _pct(p)))
+    if args.versus is not None:
+        kind = "opposed test, first pool initiates" if s == odds.core.PATHS else "versus test"
+        lines.append("")
+        lines.append("versus %s (%s)" % (_describe(s, args.versus, False), kind))
+        lines += _table_lines(other)
+        lines.append("")
+        for label, f in (("win", w), ("tie", t), ("lose", l)):
+            lines.append("%-4s %22s %9s" % (label, fs(f), _pct(f)))
+    print("\n".join(lines))
+    return 0
+
+
+def _table_lines(dist):
+    rows = ["%9s %22s %9s" % ("successes", "probability", "percent")]
+    for k, p in enumerate(dist):
+        rows.append("%9d %22s %9s" % (k, odds.fraction_str(p), _pct(p)))
+    return rows
+
+
+# --- dicetray sim ---------------------------------------------------------------
+
+def _add_sim(sub):
+    # Listed for --help; main() hands `dicetray sim ...` to the simulator's
+    # own parser whole (argparse cannot pass options like --help through).
+    sub.add_parser("sim", help="run the firmware on the desktop (real MicroPython)", add_help=False)
+
+
+def _sim_main(argv):
+    from .sim import main as sim_main
+    return sim_main(argv)
+
+
+def _add_device_commands(sub):
+    from . import commands
+    commands.register(sub)
+
+
+COMMANDS = [_add_odds, _add_device_commands, _add_sim]
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,830 @@
+"""Device and backup subcommands of `dicetray` (wired in by cli.py):
+
+    status [--json]                    backup [--json]
+    backups [--json] | backups show ID [--json] | backups diff ID1 ID2 [--json]
+    restore ID [--dry-run] [--yes] [--force-system] [--force-schema]
+    export --format csv|json [--output FILE] [--backup ID]
+    watch                              stats [--backup ID] [--plot FILE.png] [--json]
+    roll --pool N [--target K] [--hard] [--char I] [--tal T]
+    slash T [K] [--nofill]  unslash T [K]  rest  turn  undo  redo  risk
+    dice SIDES [N]  char NAME  act KIND [ARGS...] [--text T]  deploy
+
+`register(subparsers)` adds them; each sets `run(args) -> exit status`.
+Every device command takes --port (auto-detect without it), every backup
+command --db (the database file; default under $DICETRAY_HOME).
+Exit status: 0 done, 1 device or data error (or the device refused an
+action), 2 usage error; errors are one line on stderr naming what was
+wrong and what to do.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+from . import backup as bk
+from . import export as ex
+from .progress import Progress
+from .rules import campaign as cp
+from .rules import codec, systems
+
+PROG = "dicetray"
+
+
+class Usage(Exception):
+    """A bad argument (exit 2)."""
+
+
+class Fail(Exception):
+    """A device or data error (exit 1)."""
+
+
+def open_device(port=None, timeout=2.0, **kw):
+    """Open the device (tests replace this function)."""
+    try:
+        from .link.client import Device
+    except ImportError as e:
+        raise Fail("the device link (dicetray.link.client) is not available (%s): "
+                   "update dicetray" % e)
+    return Device.open(port=port, timeout=timeout, **kw)
+
+
+def _is_device_error(e):
+    return type(e).__name__ == "DeviceError"
+
+
+def _wrap(name, fn):
+    def run(args):
+        try:
+            return fn(args) or 0
+        except Usage as e:
+            sys.stderr.write("%s %s: error: %s\n" % (PROG, name, e))
+            return 2
+        except (Fail, bk.StoreError) as e:
+            sys.stderr.write("%s %s: error: %s\n" % (PROG, name, e))
+            return 1
+        except BrokenPipeError:
+            return 0
+        except Exception as e:
+            if _is_device_error(e):
+                sys.stderr.write("%s %s: device error: %s\n" % (PROG, name, e))
+                return 1
+            raise
+    return run
+
+
+class _Dev:
+    """`with _Dev(args) as dev:` opens the device named by --port and closes it."""
+
+    def __init__(self, args):
+        self.port = getattr(args, "port", None)
+        self.timeout = getattr(args, "timeout", 2.0)
+        self.dev = None
+        # restore --force-schema must reach a device whose schema differs
+        self.kw = {"check_schema": False} if getattr(args, "force_schema", False) else {}
+
+    def __enter__(self):
+        self.dev = open_device(self.port, self.timeout, **self.kw)
+        return self.dev
+
+    def __exit__(self, *exc):
+        try:
+            self.dev.close()
+        except Exception:
+            pass
+        return False
+
+
+def _store(args):
+    return bk.BackupStore(getattr(args, "db", None))
+
+
+def _print_json(obj):
+    sys.stdout.write(json.dumps(obj, sort_keys=True) + "\n")
+
+
+def _sysno(info):
+    try:
+        return systems.number(info["system"])
+    except ValueError as e:
+        raise Fail("the device reports %s" % e)
+
+
+def _device_state(dev):
+    """The device's campaign (decoded from its snapshot)."""
+    snap = bk.snapshot_bytes(dev.snapshot())
+    try:
+        return cp.decode_snapshot(snap, None, False)
+    except ValueError as e:
+        raise Fail("the device's snapshot does not decode (%s): upgrade the host tool or "
+                   "the firmware so they match" % e)
+
+
+# --- status, backup, backups -------------------------------------------------
+
+def _status(args):
+    with _Dev(args) as dev:
+        info = dev.info()
+    if args.json:
+        _print_json(info)
+        return 0
+    print("device    %s (firmware %s, protocol %s, schema %s)" % (
+        info.get("device"), info.get("firmware"), info.get("protocol"), info.get("schema")))
+    print("campaign  %s (%s)" % (info.get("campaign"), info.get("system")))
+    first = info.get("first", 1)
+    print("events    %s%s" % (info.get("events"),
+                              "" if first <= 1 else " (events before %d compacted)" % first))
+    return 0
+
+
+def _backup(args):
+    st = _store(args)
+    with _Dev(args) as dev, Progress("fetching events") as p:
+        r = st.take(dev, progress=p)
+    b = {x["id"]: x for x in st.list()}[r.backup]
+    out = {"backup": r.backup, "new": not r.duplicate, "campaign": r.cid, "system": b["system"],
+           "first": b["first"], "last": r.last, "fetched": r.fetched, "notes": r.notes,
+           "database": st.path}
+    if args.json:
+        _print_json(out)
+        return 0
+    for n in r.notes:
+        print("note: " + n)
+    if r.duplicate:
+        print("no change since backup %d (campaign %d, %s, event %d): no new version"
+              % (r.backup, r.cid, b["system"], r.last))
+    else:
+        print("backup %d: campaign %d (%s), events %d..%d, %d fetched from the device"
+              % (r.backup, r.cid, b["system"], b["first"], r.last, r.fetched))
+    return 0
+
+
+def _when(t):
+    import time
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+
+
+def _backups(args):
+    if args.sub == "show":
+        return _show(args)
+    if args.sub == "diff":
+        return _diff(args)
+    st = _store(args)
+    rows = st.list()
+    bad = st.incomplete()
+    if args.json:
+        _print_json({"database": st.path, "backups": rows, "incomplete": bad})
+        return 0
+    if not rows:
+        print("no backups in %s: take one with `dicetray backup`" % st.path)
+    else:
+        print("%4s  %-10s %-10s %-13s %-19s %s" % ("ID", "CAMPAIGN", "SYSTEM", "EVENTS", "CREATED",
+                                                  "NOTE"))
+        for r in rows:
+            note = r["gap"]
+            if r["parent"] is not None and not note:
+                note = "lineage %d (from %d at event %d)" % (r["lineage"], r["parent"], r["fork"])
+            print("%4d  %-10d %-10s %-13s %-19s %s" % (
+                r["id"], r["campaign"], r["system"], "%d..%d" % (r["first"], r["last"]),
+                _when(r["created"]), note[:60]))
+    if bad:
+        sys.stderr.write("note: %d interrupted backup%s never completed (ignored)\n"
+                         % (bad, "" if bad == 1 else "s"))
+    return 0
+
+
+def _summary(b):
+    c = b.fold()
+    t = ex.trackers(c)
+    return {"backup": b.id, "campaign": b.cid, "system": ex.system_name(b.system),
+            "schema": b.schema, "first": b.first, "last": b.last,
+            "events": len(b.events), "base": b.base_seq, "gap": b.gap, "device": b.device,
+            "firmware": b.firmware, "created": b.created, "state_sha256": b.state_sha,
+            "trackers": t}
+
+
+def _tracker_lines(t, system):
+    out = []
+    if t["counters"]:
+        out.append("counters  " + ", ".join("%s %s" % kv for kv in t["counters"].items()))
+    for ch in t["characters"]:
+        out.append("char %d %-10s %s" % (ch["index"], ch["name"],
+                                         ", ".join("%s %s" % kv for kv in ch["fields"].items())))
+    for tl in t["talismans"]:
+        out.append("tal %2d %-12s %d/%d%s" % (tl["index"], tl["name"], tl["n"], tl["cap"],
+                                               "" if tl["owner"] < 0 else " (char %d)" % tl["owner"]))
+    return out
+
+
+def _show(args):
+    st = _store(args)
+    s = _summary(st.load(args.id))
+    if args.json:
+        _print_json(s)
+        return 0
+    print("backup %d: campaign %d (%s, schema %d), events %d..%d%s" % (
+        s["backup"], s["campaign"], s["system"], s["schema"], s["first"], s["last"],
+        "" if not s["base"] else ", folded from the device snapshot at %d" % s["base"]))
+    print("taken %s from %s (firmware %s)" % (_when(s["created"]), s["device"], s["firmware"]))
+    if s["gap"]:
+        print("note: " + s["gap"])
+    for line in _tracker_lines(s["trackers"], s["system"]):
+        print(line)
+    return 0
+
+
+def diff_trackers(a, b):
+    """Human lines of what changed from trackers `a` to trackers `b`."""
+    out = []
+    for k, v in b["counters"].items():
+        if a["counters"].get(k) != v:
+            out.append("counter %s: %s -> %s" % (k, a["counters"].get(k), v))
+    ac = {c["index"]: c for c in a["characters"]}
+    for ch in b["characters"]:
+        old = ac.pop(ch["index"], None)
+        if old is None:
+            out.append("character %d %s joins" % (ch["index"], ch["name"]))
+            continue
+        for k, v in ch["fields"].items():
+            if old["fields"].get(k) != v:
+                out.append("%s %s: %s -> %s" % (ch["name"], k, old["fields"].get(k), v))
+    for ch in ac.values():
+        out.append("character %d %s is gone" % (ch["index"], ch["name"]))
+    at = {t["index"]: t for t in a["talismans"]}
+    for t in b["talismans"]:
+        old = at.pop(t["index"], None)
+        if old is None:
+            out.append("talisman %d %s new: %d/%d" % (t["index"], t["name"], t["n"], t["cap"]))
+        elif old != t:
+            what = ["%d/%d -> %d/%d" % (old["n"], old["cap"], t["n"], t["cap"])]
+            for k in ("name", "policy", "link", "role", "owner", "a", "b"):
+                if old[k] != t[k]:
+                    what.append("%s %s -> %s" % (k, old[k], t[k]))
+            out.append("talisman %d %s: %s" % (t["index"], t["name"], ", ".join(what)))
+    for t in at.values():
+        out.append("talisman %d %s deleted" % (t["index"], t["name"]))
+    return out
+
+
+def _diff(args):
+    st = _store(args)
+    a, b = st.load(args.id1), st.load(args.id2)
+    if (a.cid, a.system) != (b.cid, b.system):
+        raise Fail("backups %d and %d are of different campaigns (%d %s, %d %s): nothing to "
+                   "compare event by event" % (a.id, b.id, a.cid, ex.system_name(a.system),
+                                               b.cid, ex.system_name(b.system)))
+    ta, tb = ex.trackers(a.fold()), ex.trackers(b.fold())
+    # Events: b's events after the last one both hold in common.
+    common = min(a.last, b.last)
+    for s in range(max(a.first, b.first), min(a.last, b.last) + 1):
+        if a.events[s - a.first] != b.events[s - b.first]:
+            common = s - 1
+            break
+    evs = [ex.event_record(b.system, s, b.events[s - b.first])
+           for s in range(max(common + 1, b.first), b.last + 1)]
+    dropped = max(0, a.last - common)
+    out = {"from": a.id, "to": b.id, "common": common, "events": evs,
+           "dropped": dropped, "changes": diff_trackers(ta, tb)}
+    if args.json:
+        _print_json(out)
+        return 0
+    print("backup %d (events to %d) -> backup %d (events to %d)" % (a.id, a.last, b.id, b.last))
+    if dropped:
+        print("histories split after event %d: %d event%s of backup %d are not in backup %d"
+              % (common, dropped, "" if dropped == 1 else "s", a.id, b.id))
+    print("%d event%s:" % (len(evs), "" if len(evs) == 1 else "s"))
+    for e in evs:
+        print("  %5d %-10s %s%s%s" % (e["seq"], e["name"], " ".join(map(str, e["args"])),
+                                      " faces " + " ".join(map(str, e["faces"])) if e["faces"] else "",
+                                      " '%s'" % e["text"] if e["text"] else ""))
+    print("changes:" if out["changes"] else "no tracker changes")
+    for line in out["changes"]:
+        print("  " + line)
+    return 0
+
+
+# --- restore -----------------------------------------------------------------
+
+def _confirm(question, yes):
+    """True to go ahead: --yes, or 'y' typed on a terminal. Fail without a tty."""
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        raise Fail("refusing to restore without confirmation: stdin is not a terminal; "
+                   "add --yes to go ahead")
+    sys.stderr.write(question + " [y/N] ")
+    sys.stderr.flush()
+    return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+
+def _restore(args):
+    st = _store(args)
+    b = st.load(args.id)
+    bsys = ex.system_name(b.system)
+    with _Dev(args) as dev:
+        info = dev.info()
+        problems = []
+        if info["schema"] != b.schema:
+            if not args.force_schema:
+                raise Fail("backup %d has state schema %d, the device reads %d: upgrade the %s, "
+                           "or --force-schema" % (b.id, b.schema, info["schema"],
+                                                  "firmware" if b.schema > info["schema"]
+                                                  else "backup (take it again with this tool)"))
+            problems.append("schema %d over %d (forced)" % (b.schema, info["schema"]))
+        if info["system"] != bsys:
+            if not args.force_system:
+                raise Fail("backup %d is a %s campaign, the device runs %s: --force-system "
+                           "to replace it anyway" % (b.id, bsys, info["system"]))
+            problems.append("system %s replaces %s (forced)" % (bsys, info["system"]))
+        dc = _device_state(dev)
+        backed = [r for r in st.list() if r["campaign"] == dc.cid and r["last"] == dc.nevents
+                  and r["state_sha256"] == bk.sha(cp.encode_state(dc))]
+        lines = ["device  %s: campaign %d (%s), %d events" % (
+                     info.get("device"), dc.cid, info["system"], dc.nevents),
+                 "backup  %d: campaign %d (%s), %d events (%d..%d)" % (
+                     b.id, b.cid, bsys, b.last, b.first, b.last)]
+        if not backed and dc.nevents:
+            lines.append("warning: the device's current campaign is in no backup: "
+                         "`dicetray backup` first to keep it")
+        if dc.system == b.system:
+            ch = diff_trackers(ex.trackers(dc), ex.trackers(b.fold()))
+            lines.append("%d tracker change%s:" % (len(ch), "" if len(ch) == 1 else "s"))
+            lines += ["  " + x for x in ch]
+        lines += ["note: " + p for p in problems]
+        print("\n".join(lines))
+        if args.dry_run:
+            print("dry run: nothing sent")
+            return 0
+        if not _confirm("replace the device's campaign with backup %d?" % b.id, args.yes):
+            print("restore cancelled: the device is unchanged")
+            return 1
+        snap, events, seq, first = st.restore_payload(b.id)
+        with Progress("sending backup %d" % b.id, total=len(events)) as p:
+            new = dev.restore(snap, events, seq, first=first, progress=p)
+        seq = first + len(events) - 1
+        # Read it back and compare.
+        got = _device_state(dev)
+        want = b.fold()
+        errs = []
+        if new.get("events", got.nevents) != seq or got.nevents != seq:
+            errs.append("it reports %d events, the backup has %d" % (got.nevents, seq))
+        if cp.encode_state(got) != cp.encode_state(want):
+            errs.append("its state differs from the backup's")
+        if not errs:
+            with Progress("reading back events", total=len(events)) as p:
+                back = dev.events(first - 1, p)
+            if [bytes(e) for e in back] != events:
+                errs.append("its events %d..%d differ from the backup's" % (first, seq))
+        if errs:
+            raise Fail("restore of backup %d did not verify: the device %s; the backup is "
+                       "unchanged: restore again or onto another device" % (b.id, "; ".join(errs)))
+    print("restored backup %d: campaign %d (%s), %d events, verified (state and events)"
+          % (b.id, b.cid, bsys, seq))
+    return 0
+
+
+# --- export, stats -------------------------------------------------------------
+
+def _source(args, st=None):
+    """(system, cid, state, events, first, base) from --backup ID or the device."""
+    if getattr(args, "backup", None) is not None:
+        b = (st or _store(args)).load(args.backup)
+        return b.system, b.cid, b.state, b.events, b.first, b.base_snap, b.base_seq
+    with _Dev(args) as dev:
+        info = dev.info()
+        first = info.get("first", 1)
+        snap = bk.snapshot_bytes(dev.snapshot())
+        with Progress("fetching events", total=info["events"]) as p:
+            evs = [bytes(e) for e in dev.events(first - 1, p)]
+    c = cp.decode_snapshot(snap, None, False)
+    return c.system, c.cid, cp.encode_state(c), evs, first, (snap if first > 1 else None), \
+        (c.nevents if first > 1 else 0)
+
+
+def _write_out(text, path):
+    if not path or path == "-":
+        sys.stdout.write(text)
+        return
+    tmp = path + ".tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise Fail("cannot write %s (%s): choose another --output" % (path, e.strerror))
+
+
+def _export(args):
+    system, cid, state, events, first, _b, _s = _source(args)
+    doc = ex.document(system, cid, state, events, first)
+    _write_out(ex.render(doc, args.format), args.output)
+    return 0
+
+
+def _stats(args):
+    from . import stats
+    system, cid, _state, events, first, base, base_seq = _source(args)
+    if base is None and first > 1:
+        raise Fail("the log starts at event %d: stats need the state before it" % first)
+    rep = stats.report(system, cid, base, events[base_seq - first + 1:] if base else events)
+    if base:
+        rep["note"] = "events %d..%d only (earlier ones were compacted before the backup)" % (
+            base_seq + 1, first + len(events) - 1)
+    if args.plot:
+        try:
+            stats.plot(rep, args.plot)
+        except RuntimeError as e:
+            raise Fail(str(e))
+        except OSError as e:
+            raise Fail("cannot write %s (%s)" % (args.plot, e.strerror))
+    if args.json:
+        _print_json(rep)
+        return 0
+    if rep.get("note"):
+        print("note: " + rep["note"])
+    print("dice fairness (chi-square against a fair die):")
+    if not rep["dice"]:
+        print("  no dice rolled")
+    for d in rep["dice"]:
+        print("  d%-3d %6d faces  chi2 %8.3f  df %2d  p %s   %s" % (
+            d["sides"], d["rolls"], d["chi2"], d["df"], "-" if d["p"] is None else "%.4f" % d["p"],
+            " ".join(map(str, d["counts"]))))
+    print("success rates:")
+    for ch in rep["characters"]:
+        print("  %-12s %4d rolls  %4d successes  %s" % (
+            ch["name"], ch["rolls"], ch["successes"],
+            "-" if ch["rate"] is None else "%.1f%%" % (100 * ch["rate"])))
+    if args.plot:
+        print("histogram: %s" % args.plot)
+    return 0
+
+
+# --- watch -----------------------------------------------------------------------
+
+def _outcome_line(system, seq, ev, out):
+    kind, args, faces, text = codec.decode_event(ev)
+    s = "%5d %-10s" % (seq, ex.kind_name(system, kind))
+    if out is not None and out.faces:
+        s += " [%s]" % " ".join(map(str, out.faces))
+    if out is not None and out.notes:
+        s += " " + "; ".join(out.notes)
+    elif text:
+        s += " " + text
+    return s
+
+
+def _watch(args):
+    tty = sys.stdout.isatty()
+    with _Dev(args) as dev:
+        c = _device_state(dev)
+        system = c.system
+        recent = []
+        if tty:
+            _draw(c, recent)
+        else:
+            print("watching campaign %d (%s) from event %d; Ctrl-C stops"
+                  % (c.cid, ex.system_name(system), c.nevents))
+            sys.stdout.flush()
+        try:
+            for seq, ev in dev.subscribe():
+                ev = bytes(ev)
+                if seq <= c.nevents:
+                    continue
+                if seq != c.nevents + 1:   # missed some: start over from the device
+                    c = _device_state(dev)
+                    line = "%5d (resynchronised)" % seq
+                else:
+                    try:
+                        out = c.apply(ev)
+                    except ValueError as e:
+                        c = _device_state(dev)
+                        out = None
+                        line = "%5d (not replayed: %s; resynchronised)" % (seq, e)
+                    else:
+                        line = _outcome_line(system, seq, ev, out)
+                recent.append(line)
+                del recent[:-12]
+                if tty:
+                    _draw(c, recent)
+                else:
+                    print(line)
+                    sys.stdout.flush()
+        except KeyboardInterrupt:
+            pass
+    if tty:
+        sys.stdout.write("\n")
+    return 0
+
+
+def _draw(c, recent):
+    t = ex.trackers(c)
+    lines = ["Dicetray: campaign %d (%s), event %d" % (c.cid, ex.system_name(c.system), c.nevents), ""]
+    lines += _tracker_lines(t, c.system)
+    lines += ["", "recent:"] + (recent or ["  (waiting for the table)"])
+    sys.stdout.write("\x1b[H\x1b[2J" + "\n".join(lines) + "\n")
+    sys.stdout.flush()
+
+
+# --- remote actions ------------------------------------------------------------
+
+def roll_event(system, pool, target=None, hard=False, char=-1, tal=-1):
+    """(kind, args) of a pool roll in `system`; Usage names a bad value."""
+    if system == systems.HUNT:
+        if not 0 <= pool <= 6:
+            raise Usage("--pool %d: hunt rolls 0..6 dice (skill 0..3 + advantages 0..3; 0 = 2d6 "
+                        "keep the lower; divine agony: use `act ROLL`)" % pool)
+        if target is not None and not 1 <= target <= 9:
+            raise Usage("--target %d is outside 1..9 for hunt" % target)
+        skill = min(pool, 3)
+        return 32, (char, skill, pool - skill, 0, 0, 1 if hard else 0, tal)
+    if hard:
+        raise Usage("--hard is only for hunt; the device runs %s" % systems.NAMES[system])
+    if tal != -1:
+        raise Usage("--tal is only for hunt (a talisman the successes slash)")
+    if system == systems.PATHS:
+        if not 1 <= pool <= 12:
+            raise Usage("--pool %d is outside 1..12 for paths (Skill 0..6 + Path 0..6)" % pool)
+        t = 1 if target is None else target
+        if not 1 <= t <= 7:
+            raise Usage("--target %d is outside 1..7 (the difficulty) for paths" % t)
+        skill = min(pool, 6)
+        return 64, (char, skill, pool - skill, 0, 0, t, 0)
+    if not 1 <= pool <= 15:
+        raise Usage("--pool %d is outside 1..15 for expedition" % pool)
+    if char != -1:
+        raise Usage("--char: an expedition test names no character")
+    t = 1 if target is None else target
+    if not 1 <= t <= 7:
+        raise Usage("--target %d is outside 1..7 (the Obstacle) for expedition" % t)
+    ability = max(0, min(pool - 2, 10))
+    rest = pool - 2 - ability
+    penalty = -rest if rest < 0 else 0
+    bonus = min(max(rest, 0), 2)
+    helpers = max(rest, 0) - bonus
+    return 96, (ability, t, bonus, penalty, helpers, 0, 0, -1)
+
+
+def _action(build, cmd):
+    """A remote command: `build(args, info)` -> (kind, args, text)."""
+    def run(args):
+        with _Dev(args) as dev:
+            info = dev.info()
+            system = _sysno(info)
+            kind, a, text = build(args, system)
+            try:
+                r = dev.act(kind, tuple(a), text)
+            except Exception as e:
+                if not _is_device_error(e):
+                    raise
+                if args.json:
+                    _print_json({"refused": str(e), "kind": kind, "args": list(a)})
+                sys.stderr.write("%s %s: refused by the device: %s\n" % (PROG, cmd, e))
+                return 1
+        if args.json:
+            _print_json(r)
+            return 0
+        name = ex.kind_name(system, kind)
+        line = "event %s: %s" % (r.get("seq"), name)
+        if r.get("faces"):
+            line += " [%s]" % " ".join(map(str, r["faces"]))
+        if kind in (32, 64, 65, 96, 97, 98):
+            v = {1: "success", 0: "failure", 2: "tie"}.get(r.get("verdict"), "?")
+            line += ": %s success%s, %s (margin %s)" % (r.get("successes"),
+                                                      "" if r.get("successes") == 1 else "es",
+                                                      v, r.get("margin"))
+            if kind == 32 and getattr(args, "target", None) is not None:
+                ok = r.get("successes", 0) >= args.target
+                line += "; target %d %s" % (args.target, "reached" if ok else "missed")
+        print(line)
+        for n in r.get("notes") or ():
+            print("  " + n)
+        return 0
+    return run
+
+
+def _b_roll(args, system):
+    k, a = roll_event(system, args.pool, args.target, args.hard, args.char, args.tal)
+    return k, a, ""
+
+
+def _b_slash(args, system):
+    return cp.SLASH, (args.tal, args.k, 1 if args.nofill else 0), ""
+
+
+def _b_unslash(args, system):
+    return cp.UNSLASH, (args.tal, args.k), ""
+
+
+def _b_rest(args, system):
+    if system == systems.HUNT:
+        return 39, tuple(args.codes or ()), ""
+    if system == systems.EXPEDITION:
+        if args.long:
+            return 108, (), ""
+        return 107, (args.mask,), ""
+    raise Usage("paths has no rest event; the device runs paths")
+
+
+def _b_turn(args, system):
+    if system == systems.EXPEDITION:
+        return 109, (1 if args.overland else 0,), ""
+    if system == systems.HUNT:
+        return 34, (1 if args.combat else 0,), ""  # a scene passes
+    raise Usage("paths has no turn event; the device runs paths")
+
+
+def _b_risk(args, system):
+    if system != systems.HUNT:
+        raise Usage("risk is a hunt die; the device runs %s" % systems.NAMES[system])
+    return 33, (args.char,), ""
+
+
+def _b_dice(args, system):
+    return cp.DICE, (args.sides, args.n), ""
+
+
+def _b_char(args, system):
+    return cp.CHAR_ADD, (), args.name
+
+
+def _b_act(args, system):
+    try:
+        k = ex.kind_number(system, args.kind)
+    except ValueError as e:
+        raise Usage(str(e))
+    return k, tuple(args.args), args.text
+
+
+def _simple(kind):
+    return lambda args, system: (kind, (), "")
+
+
+# --- deploy --------------------------------------------------------------------
+
+def _deploy(args):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if not os.path.exists(os.path.join(root, "tools", "deploy.py")):
+        raise Fail("deploy needs tools/deploy.py from a Dicetray source checkout "
+                   "(not found under %s): run it from the repository" % root)
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    try:
+        from tools import deploy
+    except Exception as e:
+        raise Fail("tools/deploy.py does not load (%s)" % e)
+    argv = [args.port or "auto"]
+    if args.board:
+        argv += ["--board", args.board]
+    if args.dry_run:
+        argv.append("--dry-run")
+    return deploy.main(argv)
+
+
+# --- registration ----------------------------------------------------------------
+
+def _port(p):
+    p.add_argument("--port", metavar="PORT",
+                   help="the device's serial port (default: auto-detect one board or simulator)")
+    p.add_argument("--timeout", type=float, default=2.0, metavar="S",
+                   help="seconds to wait for each answer (default 2)")
+
+
+def _db(p, **kw):
+    p.add_argument("--db", metavar="FILE", **kw,
+                   help="backup database (default: $DICETRAY_HOME/%s)" % bk.DB_NAME)
+
+
+def _json(p, what="one JSON object on stdout", **kw):
+    p.add_argument("--json", action="store_true", help=what, **kw)
+
+
+def register(sub):
+    """Add every command of this module to an argparse subparsers object."""
+    def add(name, fn, help, **kw):
+        p = sub.add_parser(name, help=help, description=help, **kw)
+        p.set_defaults(run=_wrap(name, fn))
+        return p
+
+    p = add("status", _status, "the device's firmware, rule system, campaign and event count")
+    _port(p)
+    _json(p)
+
+    p = add("backup", _backup, "back up the device's campaign (incremental, deduplicated)")
+    _port(p)
+    _db(p)
+    _json(p)
+
+    p = add("backups", _backups, "list backups; `backups show ID`, `backups diff ID1 ID2`")
+    _db(p)
+    _json(p)
+    bs = p.add_subparsers(dest="sub", metavar="show|diff", parser_class=type(p))
+    q = bs.add_parser("show", help="a backup's campaign, system, events and trackers")
+    q.add_argument("id", type=int, metavar="ID")
+    _db(q, default=argparse.SUPPRESS)  # keep `backups --db X show 1` working
+    _json(q, default=argparse.SUPPRESS)
+    q = bs.add_parser("diff", help="events and tracker changes between two backups")
+    q.add_argument("id1", type=int, metavar="ID1")
+    q.add_argument("id2", type=int, metavar="ID2")
+    _db(q, default=argparse.SUPPRESS)
+    _json(q, default=argparse.SUPPRESS)
+    p.set_defaults(sub=None)
+
+    p = add("restore", _restore, "put a backup on a device (verified by reading it back)")
+    p.add_argument("id", type=int, metavar="ID")
+    p.add_argument("--dry-run", action="store_true", help="show what would change; send nothing")
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--force-system", action="store_true",
+                   help="restore even if the device runs another rule system")
+    p.add_argument("--force-schema", action="store_true",
+                   help="restore even if the device reads another state schema")
+    _port(p)
+    _db(p)
+
+    p = add("export", _export, "the campaign's events and state as CSV or JSON "
+            "(the campaign alone: identical wherever it lives)")
+    p.add_argument("--format", choices=("csv", "json"), required=True)
+    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default stdout)")
+    p.add_argument("--backup", type=int, metavar="ID", help="export a backup instead of the device")
+    _port(p)
+    _db(p)
+
+    p = add("watch", _watch, "a live view of the table (trackers and rolls); Ctrl-C stops")
+    _port(p)
+
+    p = add("stats", _stats, "dice fairness (chi-square, p-value) and success rates")
+    p.add_argument("--plot", metavar="FILE.png", help="also draw a histogram PNG (matplotlib)")
+    p.add_argument("--backup", type=int, metavar="ID", help="a backup instead of the device")
+    _port(p)
+    _db(p)
+    _json(p)
+
+    def action(name, build, help):
+        p = sub.add_parser(name, help=help, description=help)
+        p.set_defaults(run=_wrap(name, _action(build, name)))
+        _port(p)
+        _json(p, "the device's answer as one JSON object")
+        return p
+
+    p = action("roll", _b_roll, "roll a pool in the device's rule system "
+               "(hunt ROLL, paths TEST, expedition TEST)")
+    p.add_argument("--pool", type=int, required=True, metavar="N")
+    p.add_argument("--target", type=int, metavar="K",
+                   help="successes needed (hunt), difficulty (paths), Obstacle (expedition)")
+    p.add_argument("--hard", action="store_true", help="hunt: only a 6 succeeds")
+    p.add_argument("--char", type=int, default=-1, metavar="I", help="the acting character")
+    p.add_argument("--tal", type=int, default=-1, metavar="T",
+                   help="hunt: a task or the Sin the successes slash")
+    p = action("slash", _b_slash, "slash a talisman")
+    p.add_argument("tal", type=int, metavar="T")
+    p.add_argument("k", type=int, nargs="?", default=1, metavar="K")
+    p.add_argument("--nofill", action="store_true", help="may not fill the last slash")
+    p = action("unslash", _b_unslash, "remove slashes from a talisman")
+    p.add_argument("tal", type=int, metavar="T")
+    p.add_argument("k", type=int, nargs="?", default=1, metavar="K")
+    p = action("rest", _b_rest, "rest (hunt REST with spend codes; expedition short or long rest)")
+    p.add_argument("codes", type=int, nargs="*", metavar="CODE",
+                   help="hunt: 2 spend codes per character (0 bursts, 1 stress, 2+t hook t)")
+    p.add_argument("--long", action="store_true", help="expedition: a long rest")
+    p.add_argument("--mask", type=int, default=0, help="expedition: characters resting (bits)")
+    p = action("turn", _b_turn, "a turn passes (expedition TURN; hunt: a scene ends)")
+    p.add_argument("--overland", action="store_true", help="expedition: an overland turn")
+    p.add_argument("--combat", action="store_true", help="hunt: the next scene is a fight")
+    action("undo", _simple(cp.UNDO), "undo the last action")
+    action("redo", _simple(cp.REDO), "redo the last undone action")
+    p = action("risk", _b_risk, "hunt: the admin's risk die")
+    p.add_argument("--char", type=int, default=-1, metavar="I")
+    p = action("dice", _b_dice, "a free roll with no rule attached")
+    p.add_argument("sides", type=int)
+    p.add_argument("n", type=int, nargs="?", default=1)
+    p = action("char", _b_char, "add a character")
+    p.add_argument("name")
+    p = action("act", _b_act, "any event of the device's rule system, by name or number")
+    p.add_argument("kind", metavar="KIND")
+    p.add_argument("args", type=int, nargs="*", metavar="ARG")
+    p.add_argument("--text", default="")
+
+    p = add("deploy", _deploy, "build the firmware (.mpy) and copy it to a board with mpremote")
+    p.add_argument("--port", metavar="PORT", help="what `mpremote connect` takes (default auto)")
+    p.add_argument("--board", metavar="NAME", help="write board=NAME to /config.txt")
+    p.add_argument("--dry-run", action="store_true", help="build and print the steps only")
+
+
+def main(argv=None):
+    """Run one of these commands standalone (tests; cli.py wires the real one)."""
+
+    class P(argparse.ArgumentParser):
+        def error(self, message):
+            raise Usage(message)
+
+    p = P(prog=PROG)
+    sub = p.add_subparsers(dest="command", parser_class=P)
+    sub.required = True
+    register(sub)
+    try:
+        args = p.parse_args(argv)
+    except Usage as e:
+        sys.stderr.write("%s: error: %s\n" % (PROG, e))
+        return 2
+    except SystemExit as e:
+        return e.code or 0
+    return args.run(args)

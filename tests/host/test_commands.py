@@ -1,0 +1,173 @@
+"""The device/backup subcommands against a fake device: output, --json,
+exit statuses (0 / 1 device or data / 2 usage), restore safety, watch."""
+import json
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from fake_device import FakeDevice, play  # noqa: E402
+
+from dicetray import commands  # noqa: E402
+from dicetray.rules import campaign as cp  # noqa: E402
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
+    devs = {"dev": play(FakeDevice(system=0, cid=4242), 40)}
+    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: devs[port or "dev"])
+    return devs
+
+
+def run(capsys, *argv):
+    code = commands.main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_status_json(env, capsys):
+    code, out, err = run(capsys, "status", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["events"] == 40 and d["system"] == "hunt" and d["campaign"] == 4242
+    assert "firmware" in d
+
+
+def test_backup_then_list_show_diff(env, capsys):
+    assert run(capsys, "backup")[0] == 0
+    code, out, _ = run(capsys, "backup")
+    assert code == 0 and "no change since backup 1" in out
+    play(env["dev"], 12, seed=4)
+    code, out, _ = run(capsys, "backup", "--json")
+    d = json.loads(out)
+    assert d["backup"] == 2 and d["new"] and d["fetched"] == 13 and d["last"] == 52
+    code, out, _ = run(capsys, "backups", "--json")
+    assert [b["id"] for b in json.loads(out)["backups"]] == [1, 2]
+    code, out, _ = run(capsys, "backups", "show", "2")
+    assert code == 0 and "campaign 4242 (hunt" in out and "char 0 Ada" in out and "Tension" in out
+    code, out, _ = run(capsys, "backups", "diff", "1", "2", "--json")
+    d = json.loads(out)
+    assert [e["seq"] for e in d["events"]] == list(range(41, 53)) and d["dropped"] == 0
+    code, out, _ = run(capsys, "backups", "show", "9")
+    assert code == 1
+
+
+def test_remote_actions(env, capsys):
+    code, out, _ = run(capsys, "roll", "--pool", "3", "--char", "0")
+    assert code == 0 and out.startswith("event 41: ROLL [") and "success" in out
+    code, out, err = run(capsys, "slash", "17")
+    assert code == 1 and "refused by the device: no talisman number 17" in err
+    code, out, _ = run(capsys, "undo", "--json")
+    assert code == 0 and json.loads(out)["seq"] == 42
+    code, out, err = run(capsys, "roll", "--pool", "12")
+    assert code == 2 and "outside" in err or "0..6" in err
+    code, out, err = run(capsys, "rest")  # hunt: 2 codes per character needed
+    assert code == 1 and "REST takes 2 spend codes" in err
+    assert run(capsys, "turn")[0] == 0
+    code, out, _ = run(capsys, "act", "FACE", "5")
+    assert code == 0 and env["dev"].c.x[0] == 5
+    assert run(capsys, "roll")[0] == 2  # --pool is required
+
+
+def test_roll_maps_to_each_system(env, capsys):
+    for system, kind in ((1, 64), (2, 96)):
+        env["dev"] = play(FakeDevice(system=system), 5)
+        code, out, _ = run(capsys, "roll", "--pool", "4", "--target", "2", "--json")
+        assert code == 0 and env["dev"].calls[-1][1] == kind
+        code, out, err = run(capsys, "roll", "--pool", "4", "--hard")
+        assert code == 2 and "only for hunt" in err
+    assert commands.roll_event(2, 15) == (96, (10, 1, 2, 0, 1, 0, 0, -1))
+    assert commands.roll_event(2, 1, 3) == (96, (0, 3, 0, 1, 0, 0, 0, -1))
+    assert commands.roll_event(1, 9, 3, char=1) == (64, (1, 6, 3, 0, 0, 3, 0))
+    assert commands.roll_event(0, 0) == (32, (-1, 0, 0, 0, 0, 0, -1))
+
+
+def test_restore_safety_and_verification(env, capsys, monkeypatch, tmp_path):
+    assert run(capsys, "backup")[0] == 0
+    fresh = env["other"] = FakeDevice(system=0, cid=1)
+    before = cp.encode_snapshot(fresh.c)
+    # no tty, no --yes: refused, nothing sent
+    monkeypatch.setattr(sys, "stdin", open(os.devnull))
+    code, out, err = run(capsys, "restore", "1", "--port", "other")
+    assert code == 1 and "--yes" in err and cp.encode_snapshot(fresh.c) == before
+    code, out, err = run(capsys, "restore", "1", "--port", "other", "--dry-run")
+    assert code == 0 and "dry run" in out and "backup  1: campaign 4242" in out
+    assert not any(c[0] == "restore" for c in fresh.calls if isinstance(c, tuple))
+    code, out, err = run(capsys, "restore", "1", "--port", "other", "--yes")
+    assert code == 0 and "verified" in out
+    assert fresh.events(0) == env["dev"].events(0)
+    assert cp.encode_state(fresh.c) == cp.encode_state(env["dev"].c)
+    # another rule system: refused unless forced
+    paths = env["p"] = FakeDevice(system=1)
+    code, out, err = run(capsys, "restore", "1", "--port", "p", "--yes")
+    assert code == 1 and "--force-system" in err and paths.c.system == 1
+    code, out, err = run(capsys, "restore", "1", "--port", "p", "--yes", "--force-system")
+    assert code == 0 and paths.c.system == 0
+    # a device that answers the restore but does not hold it: detected
+    bad = env["bad"] = FakeDevice(system=0)
+    real = bad.restore
+
+    def lossy(snap, events, seq, first=1, progress=None):  # damages the first event
+        info = real(snap, events, seq, first)
+        bad.journal[0] = cp.codec.encode_event(cp.CHAR_ADD, (), b"", "Eve")
+        return info
+    bad.restore = lossy
+    code, out, err = run(capsys, "restore", "1", "--port", "bad", "--yes")
+    assert code == 1 and "did not verify" in err
+
+
+def test_watch_plain_lines_and_ctrl_c(env, capsys):
+    dev = env["dev"]
+    c = cp.Campaign(0, dev.c.cid)
+    for ev in dev.journal:
+        c.apply(ev)
+    new = []
+    for _ in range(3):
+        dev.act(cp.DICE, (6, 2))
+        new.append((dev.c.nevents, dev.journal[-1]))
+    # the watcher starts from the snapshot taken now: replay the 3 as pushes
+    snap = cp.encode_snapshot(c)
+    dev.snapshot = lambda: snap
+
+    def pushes():
+        yield from new
+        raise KeyboardInterrupt
+    dev.subscribe = pushes
+    code, out, err = run(capsys, "watch")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("watching campaign 4242")
+    assert len(lines) == 4 and "DICE" in lines[1] and lines[1].split()[0] == "41"
+    assert dev.closed
+
+
+def test_errors_are_one_line(env, capsys, monkeypatch):
+    code, out, err = run(capsys, "backups", "diff", "1")
+    assert code == 2 and err.count("\n") == 1
+    code, out, err = run(capsys, "export", "--format", "xml")
+    assert code == 2 and "invalid choice" in err
+    code, out, err = run(capsys, "backups", "show", "3")
+    assert code == 1 and "no backup 3" in err and err.count("\n") == 1
+
+
+def test_device_error_exit_1(env, capsys, monkeypatch):
+    class DeviceError(Exception):
+        pass
+
+    def boom(port, timeout, **kw):
+        raise DeviceError("no Dicetray found: plug one in or give --port")
+    monkeypatch.setattr(commands, "open_device", boom)
+    code, out, err = run(capsys, "status")
+    assert code == 1 and "no Dicetray found" in err and err.count("\n") == 1
+
+
+def test_deploy_dry_run_is_delegated(env, capsys, monkeypatch):
+    import types
+    seen = []
+    fake = types.ModuleType("tools.deploy")
+    fake.main = lambda argv: seen.append(argv) or 0
+    monkeypatch.setitem(sys.modules, "tools.deploy", fake)
+    import tools
+    monkeypatch.setattr(tools, "deploy", fake, raising=False)
+    assert run(capsys, "deploy", "--port", "/dev/ttyACM0", "--dry-run")[0] == 0
+    assert seen == [["/dev/ttyACM0", "--dry-run"]]
