@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test bench firmware sim clean
+.PHONY: test bench firmware sim deploy typecheck clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,8 +13,18 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 test: $(STAMP)
+	$(PY) tools/typecheck.py
 	$(PY) -m pytest
 	$(PY) tests/mpy_run.py
+
+# The firmware against the Raspberry Pi Pico's MicroPython stubs (mypy).
+typecheck: $(STAMP)
+	$(PY) tools/typecheck.py
+
+# Build and copy the firmware to a board: make deploy PORT=/dev/ttyACM0 [BOARD=macropad]
+deploy: $(STAMP)
+	@test -n "$(PORT)" || { echo "usage: make deploy PORT=/dev/ttyACM0 [BOARD=macropad]"; exit 2; }
+	$(PY) tools/deploy.py $(PORT) $(if $(BOARD),--board $(BOARD))
 
 bench: $(STAMP)
 	$(PY) bench/run.py

@@ -102,6 +102,21 @@ def device_figures():
                                   "  ok (< 65,536)" if high < 65536 else "  OVER 65,536"))
 
 
+def store_boot():
+    """Fuel to open the store on MicroPython (tests/host/test_store_host.py
+    builds the flash images): a bare journal, and a snapshot + 100 events."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
+    from test_store_host import _OPEN_EACH, _OPEN_LIST, boot_fuel
+    f1 = boot_fuel(2_500, None, _OPEN_EACH)[0]
+    f2 = boot_fuel(5_000, None, _OPEN_EACH)[0]
+    per = (f2 - f1) // 2_500
+    fs = boot_fuel(10_000, 9_900, _OPEN_LIST)[0]
+    print("Store open on MicroPython (store code as .py, compiled in both runs):")
+    print("  journal only: %s fuel per record (2,500 -> %s, 5,000 -> %s); 10,000 projected %s"
+          % (format(per, ","), format(f1, ","), format(f2, ","), format(f1 + per * 7_500, ",")))
+    print("  snapshot at 9,900 + 100 records: %s fuel" % format(fs, ","))
+
+
 def main():
     compile_firmware(os.path.join(ROOT, MPY_DIR))
     core()
@@ -109,6 +124,8 @@ def main():
     scenarios.report_sizes()
     print()
     device_figures()
+    print()
+    store_boot()
     print()
     import icepool_compare
     icepool_compare.main()

@@ -9,6 +9,7 @@ run, the state digest is printed: `STATE <hex of encode_state>`.
 import binascii
 
 from hw.board import detect
+from hw.keys import K_OK
 from rules import campaign as cp
 
 
@@ -18,6 +19,10 @@ def boot():
     from ui.app import App
     from link.server import Link
     board = detect()
+    if board.keys() & K_OK:
+        # OK held at power-on: the builder's self-test (every key, LED, pixel).
+        from ui import selftest
+        selftest.run(board)
     app = App(board, Session(board))
     app.link = Link(app)  # the host link on the board's serial port (docs/protocol.md)
     return app

@@ -18,7 +18,10 @@ from rules.dice import Dice
 import store
 
 ROOT = "/dicetray"
-SNAP_EVERY = 32   # = the undo window: boot replays at most 31 events
+# Boot replays at most SNAP_EVERY - 1 events; each snapshot also starts a
+# journal segment, which littlefs stores in an erase block of its own: 64
+# balances the two (see docs/store.md).
+SNAP_EVERY = 64
 KEEP_EVENTS = 64   # events kept in RAM for the log after a snapshot
 
 
@@ -56,7 +59,7 @@ class Session:
         """Open campaign n's store and rebuild the campaign from it."""
         if self.st is not None:
             self.st.close()
-        self.st = store.Store(self.fs, "%s/c%d" % (ROOT, self.n), self.kind)
+        self.st = store.Store(self.fs, "%s/c%d" % (ROOT, self.n), self.kind, store.JOURNAL_KEEP)
         state, events, rep = self.st.open()
         errs = list(rep.errors)
         c = None
@@ -90,7 +93,7 @@ class Session:
         for name in self.fs.listdir(stage):  # a staging dir a power cut left
             self.fs.remove(stage + "/" + name)
         c = cp.Campaign(system, self._cid(), cp.UNDO_DEPTH)
-        st = store.Store(self.fs, stage, self.kind)
+        st = store.Store(self.fs, stage, self.kind, store.JOURNAL_KEEP)
         st.open()
         st.snapshot(cp.encode_snapshot(c), 0)
         st.close()

@@ -15,7 +15,7 @@ leds (n, write(rgb)), keys(), ticks_ms(), idle(ms), seed(), fs, serial.
 
 import sys
 
-PROFILES = {"sim": "simboard", "pico": "pico"}
+PROFILES = {"sim": "simboard", "pico": "pico", "macropad": "macropad"}
 
 
 def _config_name(opener):

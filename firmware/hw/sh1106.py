@@ -1,4 +1,5 @@
-"""SH1106 OLED over I2C: the SSD1306 driver with SH1106 addressing.
+"""SH1106 OLED over I2C (SH1106) or 4-wire SPI (SH1106_SPI): the SSD1306
+driver with SH1106 addressing.
 
 Differences that matter (SH1106 datasheet): page addressing only (no 0x20
 mode or 0x21/0x22 windows); the RAM is 132 columns wide and a 128-pixel
@@ -56,3 +57,53 @@ class SH1106(SSD1306):
 
 
 SH1106_I2C = SH1106
+
+
+class SH1106_SPI(SH1106):
+    """SH1106 on 4-wire SPI (the Adafruit MacroPad RP2040's panel).
+
+    `spi` is a machine.SPI (mode 0, up to 10 MHz); `dc`, `res`, `cs` are
+    machine.Pin objects (data/command, reset, chip select). The driver
+    above stages an I2C control byte (0x00 commands, 0x40 data) in front
+    of every transaction; here it selects the D/C line instead and the
+    bytes after it go out on the bus, through views cached per length so
+    show() stays allocation-free as over I2C.
+    """
+
+    def __init__(self, width, height, spi, dc, res, cs, external_vcc=False):
+        self.spi = spi
+        self.dc = dc
+        self.res = res
+        self.cs = cs
+        dc.init(dc.OUT, value=0)
+        res.init(res.OUT, value=1)
+        cs.init(cs.OUT, value=1)
+        self._v1 = {}  # id of a staged view -> the same bytes minus the control byte
+        self.reset()
+        super().__init__(width, height, None, 0, external_vcc)
+
+    def reset(self):
+        """Pulse the panel's reset line (its RAM and settings are lost)."""
+        import time
+        self.res(1)
+        time.sleep_ms(1)
+        self.res(0)
+        time.sleep_ms(10)
+        self.res(1)
+        self._stale = True
+
+    def _send(self, buf):
+        n = len(buf)
+        k = self._v1.get(id(buf))
+        if k is None:
+            # One of the driver's cached views (commands, data spans) is
+            # seen once per length; the init sequence is a one-off bytes.
+            k = memoryview(buf)[1:]
+            if isinstance(buf, memoryview):
+                self._v1[id(buf)] = k
+        self.cs(1)
+        self.dc(1 if buf[0] & 0x40 else 0)
+        self.cs(0)
+        self.spi.write(k)
+        self.cs(1)
+        self.bytes_total = (self.bytes_total + n - 1) & 0x3FFFFFFF

@@ -45,6 +45,8 @@ def call(name, *args):
         err = r.get("error", "host call failed")
         if err.startswith("SimExit"):
             raise SystemExit(0)
+        if err.startswith("KeyboardInterrupt"):
+            raise KeyboardInterrupt  # a Ctrl-C came in on the serial port
         raise RuntimeError(name + ": " + err)
     v = r.get("value")
     if isinstance(v, dict) and "oserror" in v:
@@ -182,7 +184,15 @@ class SimFS:
 
 
 class SimSerial:
-    """The device serial port: a pseudo-terminal on the host."""
+    """The device serial port: a pseudo-terminal on the host, which behaves
+    like a board's USB serial: a 0x03 byte raises KeyboardInterrupt (while
+    kbd_intr(3), the default) instead of arriving, bytes pass raw (no
+    line-ending translation) and the REPL takes the port when main.py ends
+    (link/repl.py)."""
+
+    def kbd_intr(self, c):
+        """micropython.kbd_intr(c) for this port: -1 lets 0x03 through as data."""
+        call("serial_intr", c)
 
     def read_into(self, buf):
         """Non-blocking: copy up to len(buf) waiting bytes into buf; returns n."""

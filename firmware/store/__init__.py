@@ -10,8 +10,12 @@ Files under the store's root directory (seq = records counted from 1):
 `open()` loads the newest valid snapshot and replays the segments from its
 seq on; `append()` is durable when it returns; `snapshot()` writes a new
 generation beside the old, swaps it in with a rename (never over an
-existing file) and compacts: the two newest snapshot generations and the
-segments from the older one on are kept. See docs/store.md.
+existing file) and compacts: the two newest snapshot generations are kept,
+and the journal segments from the older one on; a store made with
+`keep=N` also keeps the N events before that (the device keeps its whole
+journal, so the host can back up from any seq: `first()`). `start()` begins
+an empty store at a seq > 0 (a restore of a campaign whose early journal is
+gone). See docs/store.md.
 """
 
 from . import journal
@@ -19,6 +23,12 @@ from . import snapshot as snap
 from .fs import OsFs, check_fs, LITTLEFS, FAT, HOST, UNKNOWN  # noqa: F401
 
 BLOCK = 4096        # erase block of the board's flash
+# Events of journal the device keeps below the compaction floor (Store(keep=)),
+# so the host can back up incrementally from any seq. A segment (one per
+# snapshot, 64 events with session.SNAP_EVERY) takes an erase block on
+# littlefs: 6,000 events are about 94 blocks (376 KB) of the Pico's ~1.4 MB
+# filesystem. Older events live on in the host's backups.
+JOURNAL_KEEP = 6000
 META_PER_BLOCK = 16  # littlefs metadata commits (256-byte prog units) per erase
 
 
@@ -58,8 +68,9 @@ def _parse(name, prefix, ext):
 class Store:
     """Journal + snapshots under directory `root` of filesystem `fs`."""
 
-    def __init__(self, fs, root, kind=None):
+    def __init__(self, fs, root, kind=None, keep=0):
         self.fs = fs
+        self.keep = keep        # events of old journal kept below the compaction floor
         self.root = root
         self.kind = check_fs(root, kind if kind is not None else getattr(fs, "kind", None))
         self.seq = 0            # last record written or recovered
@@ -264,14 +275,39 @@ class Store:
         floor = keep[0] if len(keep) == 2 else 0
         self.snaps = keep
         names = sorted(self.fs.listdir(self.root))
-        for nm in names:
-            b = _parse(nm, "j", "log")
-            if 0 <= b < floor and nm != self._seg:
+        bases = [b for b in (_parse(nm, "j", "log") for nm in names) if 0 <= b < floor]
+        cut = floor - self.keep  # segments wholly at or below it go (the oldest first)
+        for i in range(len(bases)):
+            nxt = bases[i + 1] if i + 1 < len(bases) else floor
+            nm = _name("j", bases[i], "log")
+            if nxt <= cut and nm != self._seg:
                 self._remove(nm)
         for nm in names:
             s = _parse(nm, "s", "snp")
             if (0 <= s < floor) or _parse(nm, "s", "tmp") >= 0:
                 self._remove(nm)
+
+    def start(self, state, seq):
+        """Begin an empty store at event `seq`: its snapshot `state` stands
+        for events 1..seq, which this store will never hold."""
+        if self.seq or self.snaps:
+            raise ValueError("start() needs an empty store")
+        self.seq = seq
+        self._seg, self._new, self._len = _name("j", seq, "log"), True, 0
+        self.snapshot(state, seq)
+
+    def first(self):
+        """The oldest event seq the journal on flash still holds (seq + 1 if none)."""
+        lo = self.seq
+        for nm in self.fs.listdir(self.root):
+            b = _parse(nm, "j", "log")
+            if 0 <= b < lo:
+                lo = b
+        return lo + 1
+
+    def segments(self):
+        """Bases of the journal segments on flash, ascending."""
+        return sorted([b for b in (_parse(nm, "j", "log") for nm in self.fs.listdir(self.root)) if b >= 0])
 
     def close(self):
         """Close the open segment (appends reopen it)."""

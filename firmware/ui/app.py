@@ -44,6 +44,8 @@ class App:
         self.flash_ok = -1   # 1 success, 0 failure, -1 no flash (hidden verdict)
         self.dirty = True
         self.ring_dirty = True
+        self.link = None     # link.server.Link when a host can talk to us (main.boot)
+        self.live = True     # False: run() returns (the host ended the session)
         self.bright = session.bright
         ring.set_max(LEVELS[self.bright])
         self.reset()
@@ -153,6 +155,20 @@ class App:
             self.top().refresh()
         return out
 
+    def remote(self, kind, out):
+        """An action the host applied through the session: show it."""
+        self.c = self.s.c
+        self.toast = out.notes[-1] if out.notes else ""
+        if kind == cp.UNDO or kind == cp.REDO:
+            self.pool.fix(self.c)
+        self.top().refresh()
+        self.dirty = self.ring_dirty = True
+
+    def restored(self):
+        """The host swapped in a restored campaign."""
+        self.reset()
+        self.toast = "Restored"
+
     def new_campaign(self, system):
         try:
             self.s.new_campaign(system)
@@ -240,6 +256,7 @@ class App:
 
     def step(self):
         """One loop pass; returns the ms to idle."""
+        busy = self.link is not None and self.link.poll()
         bt = self.buttons
         n = bt.update(self.b.keys(), self.b.ticks_ms())
         for i in range(n):
@@ -249,11 +266,12 @@ class App:
             self.render()
         if self.anim >= 0 or self.ring_dirty:
             self.paint()
-            return FRAME_MS
-        return IDLE_MS
+            return 1 if busy else FRAME_MS
+        return 1 if busy else IDLE_MS  # 1: answer the host's next request soon
 
     def run(self):
-        """The loop, forever (the simulator ends it with SystemExit)."""
+        """The loop, until the host ends the link session (the simulator
+        ends it with SystemExit)."""
         b = self.b
-        while True:
+        while self.live:
             b.idle(self.step())

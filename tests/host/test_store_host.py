@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -102,7 +103,9 @@ def test_power_cut_sweep_on_micropython():
     cuts = edge + stride
     kept = dropped = 0
     try:
-        with ProcessPoolExecutor(max_workers=2) as ex:
+        # spawn, not fork: this pytest process may already run wasmtime
+        # threads (other tests), and a forked child would deadlock on them.
+        with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as ex:
             for d, k in ex.map(_batch, jobs):
                 dropped += d
                 kept += k
@@ -185,24 +188,12 @@ def boot_fuel(count, snap_at, body):
     return base.fuel_remaining - full.fuel_remaining, int(got[0]), got[1], got[2]
 
 
-def test_boot_cost_of_ten_thousand_events():
-    # A 10,000-event journal leaves ~80 bytes of garbage per record in
-    # this VM, which cannot collect (see tests/mpy/test_store.py): open
-    # 2,500 and 5,000 records, check the cost is linear and extrapolate.
-    # The snapshot case (snapshot at 9,900, 100 records after) is measured
-    # at its full size.
-    f1, n1, _, ok1 = boot_fuel(2_500, None, _OPEN_EACH)
-    f2, n2, _, ok2 = boot_fuel(5_000, None, _OPEN_EACH)
-    fl, nl, _, okl = boot_fuel(5_000, None, _OPEN_LIST)
+def test_boot_recovers_long_journals_on_micropython():
+    # Opening a long journal, and a snapshot with the events after it, on
+    # MicroPython: every event comes back. The fuel these cost is a
+    # benchmark figure (`make bench`, bench/run.py), not asserted here.
+    f1, n1, snap1, ok1 = boot_fuel(2_500, None, _OPEN_EACH)
     fs, ns, snap, oks = boot_fuel(10_000, 9_900, _OPEN_LIST)
-    assert (n1, n2, nl, ns, snap) == (2_500, 5_000, 5_000, 100, "9900")
-    assert ok1 == ok2 == okl == oks == "True"
-    per = (f2 - f1) // 2_500
-    fixed = f1 - per * 2_500
-    ten = fixed + per * 10_000
-    print("boot: fixed %d fuel + %d per record (each); 2,500 -> %d, 5,000 -> %d; "
-          "10,000 projected %d; 5,000 as a list %d; snapshot 9,900 + 100 records %d"
-          % (fixed, per, f1, f2, ten, fl, fs))
-    assert 0 < fixed < 5_000_000 and per < 40_000, (fixed, per)
-    assert fl < f2                      # collecting a list costs no more than a callback
-    assert fs * 20 < ten                # a snapshot makes boot short
+    assert (n1, snap1, ns, snap) == (2_500, "-1", 100, "9900")
+    assert ok1 == oks == "True"
+    assert 0 < fs < f1

@@ -92,6 +92,11 @@ def main(argv=None):
         sim.quitting = True  # the next host call ends the run
 
     old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    from ..link.ports import register_sim
+    try:
+        announced = register_sim(serial.path)  # `dicetray` finds the simulator by it
+    except OSError:
+        announced = None
     try:
         if term is not None:
             with term:
@@ -104,6 +109,11 @@ def main(argv=None):
         for s, h in old.items():
             signal.signal(s, h)
         serial.close()
+        if announced:
+            try:
+                os.remove(announced)
+            except OSError:
+                pass
     if sim.output:
         (err if code else sys.stdout).write(sim.output)
     if code:

@@ -34,6 +34,9 @@ sys.path.insert(0, '/input')
 
 
 class _Crash:
+    def __init__(self):
+        self.crashed = False
+
     def __enter__(self):
         return self
 
@@ -41,18 +44,47 @@ class _Crash:
         if exc is None or isinstance(exc, SystemExit):
             return False
         sys.print_exception(exc)
+        if isinstance(exc, KeyboardInterrupt):
+            return True  # Ctrl-C on the serial port: the REPL follows, as on a board
+        self.crashed = True
         import host
         host.call('sim_crash', '{"args": []}')
         return True
 
 
-with _Crash():
-    import main
+_base = list(sys.modules)
+_mode = 0
+while True:
+    if _mode == 0:
+        _c = _Crash()
+        with _c:
+            import main
+        if _c.crashed:
+            break
+    # The REPL beside the app (link/repl.py): main.py ended or Ctrl-C
+    # interrupted it. Firmware without it ends the run here.
+    try:
+        from link import repl as _repl
+    except ImportError:
+        break
+    _mode = _repl.run(_mode)
+    for _k in list(sys.modules):
+        if _k not in _base:
+            del sys.modules[_k]
 """
 
 
 class SimExit(Exception):
     """Raised by a host function to end the run (the guest sees SystemExit)."""
+
+
+class KeyboardInterruptSim(Exception):
+    """Raised by a host function when a Ctrl-C (0x03) came in on the serial
+    port: the guest raises KeyboardInterrupt (hw/simboard.py call), as a
+    board's USB serial does while kbd_intr is 3."""
+
+
+SERIAL_RING = 512  # the board's USB stdin ring: the pty keeps what does not fit
 
 
 class Simulator:
@@ -94,6 +126,9 @@ class Simulator:
         self.crashed = False
         self.output = ""
         self.screenshots = []
+        self.rx = bytearray()       # serial bytes read from the pty, not yet by the guest
+        self.intr_char = 3          # micropython.kbd_intr: -1 passes 0x03 through
+        self._intr = False          # a Ctrl-C is pending
 
     # -- clock and the host's own loop --
 
@@ -123,6 +158,26 @@ class Simulator:
                 self.redraw()
         if self.quitting:
             raise SimExit("run over")
+        self._serial_fill()
+        if self._intr:
+            self._intr = False
+            raise KeyboardInterruptSim("Ctrl-C on the serial port")
+
+    def _serial_fill(self):
+        """Move what the client sent into the guest's ring, as the board's
+        USB stack does: a Ctrl-C byte (while kbd_intr is on) is not stored
+        and a KeyboardInterrupt is due; the bytes around it are kept."""
+        if self.serial is None or len(self.rx) >= SERIAL_RING:
+            return
+        data = self.serial.read(SERIAL_RING - len(self.rx))
+        if not data:
+            return
+        if self.intr_char >= 0:
+            c = bytes((self.intr_char,))
+            if c in data:
+                data = data.replace(c, b"")
+                self._intr = True
+        self.rx += data
 
     def _wait(self, seconds):
         end = time.monotonic() + seconds
@@ -218,8 +273,18 @@ class Simulator:
         self._dirty = True
 
     def serial_read(self, n):
-        data = self.serial.read(int(n)) if self.serial is not None and n > 0 else b""
+        self._serial_fill()
+        if self._intr:
+            self._intr = False
+            raise KeyboardInterruptSim("Ctrl-C on the serial port")
+        n = max(0, int(n))
+        data = bytes(self.rx[:n])
+        del self.rx[:n]
         return base64.b64encode(data).decode() if data else ""
+
+    def serial_intr(self, c):
+        """micropython.kbd_intr(c) for the serial port (-1: off)."""
+        self.intr_char = int(c)
 
     def serial_write(self, b64):
         if self.serial is not None:
@@ -232,7 +297,8 @@ class Simulator:
         """Every host function the guest may call, by name."""
         fns = {"sim_info": self.sim_info, "keys": self.keys, "idle": self.idle,
                "seed": self.seed, "i2c": self.i2c, "leds": self.leds_, "serial_read": self.serial_read,
-               "serial_write": self.serial_write, "sim_crash": self.sim_crash}
+               "serial_write": self.serial_write, "serial_intr": self.serial_intr,
+               "sim_crash": self.sim_crash}
         fns.update(self.flash.functions())
         return fns
 

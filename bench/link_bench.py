@@ -1,0 +1,145 @@
+"""Link figures over the simulator's pseudo-terminal (docs/protocol.md).
+
+measure() -> dict, main() prints it:
+- a backup-like transfer of a 5,000-event campaign (handshake, info,
+  snapshot, every event): seconds, payload and wire bytes, bytes/s;
+- the raw throughput of the same pty in the same run: the simulated
+  device writing plain bytes to it as fast as it can (from its REPL, after
+  an END), and the kernel pty alone (a fresh openpty pair);
+- the bytes on the wire (both ways) to fetch 10 new events (info + events).
+"""
+
+import os
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
+sys.path.insert(0, os.path.join(ROOT, "host"))
+
+import linkutil  # noqa: E402
+from dicetray.link.client import Device  # noqa: E402
+from dicetray.rules import campaign as cp  # noqa: E402
+
+N_EVENTS = 5000
+RAW_BYTES = 64 << 10   # the REPL runs with the collector off: a heap's worth
+
+
+def kernel_pty_rate(nbytes=8 << 20):
+    """Bytes/s through a raw pty pair, writer and reader in two threads."""
+    import tty
+    m, s = os.openpty()
+    tty.setraw(s)
+    chunk = b"x" * 4096
+
+    def writer():
+        left = nbytes
+        while left > 0:
+            left -= os.write(m, chunk[:min(left, 4096)])
+
+    t0 = time.perf_counter()
+    th = threading.Thread(target=writer)
+    th.start()
+    got = 0
+    while got < nbytes:
+        got += len(os.read(s, 65536))
+    th.join()
+    dt = time.perf_counter() - t0
+    os.close(m)
+    os.close(s)
+    return nbytes / dt
+
+
+RAW_CODE = b"""from hw import simboard
+s = simboard.SimSerial()
+b = b'x' * 1024
+for i in range(%d):
+    s.write(b)
+s.write(b'!END!')
+"""
+
+
+def device_pty_rate(dev, nbytes=RAW_BYTES):
+    """The simulated device writing plain bytes to its serial port (from the
+    raw REPL, after END); the host reads as fast as it can. Returns
+    (bytes/s received, bytes received of nbytes)."""
+    dev.end_session()
+    dev.t.drain(0.2, 3)
+    dev.t.write(b"\r\x01")
+    dev.t.drain(0.2, 3)
+    dev.t.write(RAW_CODE % (nbytes // 1024) + b"\x04")
+    got = b""
+    t0 = None
+    end = time.monotonic() + 60
+    while b"!END!" not in got[-64:] and time.monotonic() < end:
+        d = dev.t.read(0.5)
+        if d and t0 is None:
+            t0 = time.perf_counter()
+        got += d
+    dt = time.perf_counter() - (t0 or time.perf_counter())
+    dev.t.write(b"\x02")
+    dev.t.drain(0.2, 2)
+    n = got.count(b"x")
+    return (n / dt if dt > 0 else 0.0), n
+
+
+def measure():
+    tmp = tempfile.mkdtemp(prefix="dicetray-linkbench-")
+    flash = os.path.join(tmp, "flash")
+    c = linkutil.write_flash(flash, N_EVENTS)
+    sim = linkutil.Sim(flash)
+    r = {"events": N_EVENTS}
+    try:
+        t0 = time.perf_counter()
+        dev = Device.open(sim.port, timeout=5)
+        r["open_s"] = time.perf_counter() - t0   # includes the simulator finishing its boot
+        t0 = time.perf_counter()
+        s0 = dev.wire
+        info = dev.info()
+        seq, snap = dev.snapshot()
+        evs = dev.events(0)
+        dt = time.perf_counter() - t0
+        s1 = dev.wire
+        assert len(evs) == N_EVENTS and evs == c.events and snap == cp.encode_snapshot(c)
+        payload = len(snap) + sum(len(e) for e in evs)
+        wire = (s1[0] - s0[0]) + (s1[1] - s0[1])
+        r.update(backup_s=dt, payload_bytes=payload, wire_bytes=wire,
+                 payload_rate=payload / dt, wire_rate=(s1[1] - s0[1]) / dt)
+        for _ in range(10):
+            dev.act(cp.DICE, (6, 3))
+        w0 = dev.wire
+        i2 = dev.info()
+        new = dev.events(info["events"])
+        w1 = dev.wire
+        assert len(new) == 10 and i2["events"] == N_EVENTS + 10
+        r.update(incr_wire_bytes=(w1[0] - w0[0]) + (w1[1] - w0[1]),
+                 incr_payload_bytes=sum(len(e) for e in new))
+        rate, n = device_pty_rate(dev)
+        r.update(device_pty_rate=rate, device_pty_bytes=n, device_pty_asked=RAW_BYTES)
+        dev.close()
+    finally:
+        sim.stop()
+    r["kernel_pty_rate"] = kernel_pty_rate()
+    return r
+
+
+def main():
+    r = measure()
+    print("link: backup of a %d-event campaign over the simulator's pty" % r["events"])
+    print("  handshake %.2f s (with the boot), then info + snapshot + events:" % r["open_s"])
+    print("  %.2f s; %d payload bytes (%.0f B/s), %d bytes on the wire (device->host %.0f B/s)"
+          % (r["backup_s"], r["payload_bytes"], r["payload_rate"], r["wire_bytes"], r["wire_rate"]))
+    print("  raw pty, same run: simulated device writing plain bytes %.0f B/s (%d of %d arrived); "
+          "kernel pty alone %.0f B/s" % (r["device_pty_rate"], r["device_pty_bytes"],
+                                         r["device_pty_asked"], r["kernel_pty_rate"]))
+    print("  link payload rate = %.1f%% of the device's raw serial rate"
+          % (100.0 * r["payload_rate"] / max(r["device_pty_rate"], 1)))
+    print("link: fetching 10 new events (info + events): %d bytes on the wire (%d bytes of events)"
+          % (r["incr_wire_bytes"], r["incr_payload_bytes"]))
+    return r
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""DIY Raspberry Pi Pico / Pico 2 (RP2040 / RP2350) board profile.
+
+Pins come from hw/pins.py (PICO): a 128x64 SSD1306 or SH1106 on I2C0
+(GP4 SDA, GP5 SCL, 400 kHz), seven buttons to GND with the internal
+pull-ups, a 12-LED WS2812 ring on GP22, an optional piezo on GP18.
+
+/config.txt on the flash may hold, one per line:
+    board=pico          (read by hw/board.py)
+    display=sh1106      (default ssd1306: both answer at 0x3C, the bus
+                         cannot tell them apart)
+    leds=0              (no ring fitted: NullLeds)
+"""
+
+import os
+import time
+
+from hw import pins
+from hw.leds import NeoPixelLeds, NullLeds
+
+
+def config(key, default=None, opener=open):
+    """The value of `key=` in /config.txt, else `default`."""
+    try:
+        f = opener("/config.txt", "r")
+    except OSError:
+        return default
+    try:
+        for line in f.read().split("\n"):
+            line = line.strip()
+            if line.startswith(key + "="):
+                return line[len(key) + 1:].strip() or default
+    finally:
+        f.close()
+    return default
+
+
+class UsbSerial:
+    """The USB CDC port (MicroPython's stdin/stdout), non-blocking reads.
+    The poll object is made on first use, so building a Board never
+    touches stdin."""
+
+    def __init__(self):
+        self._poll = None
+
+    def read_into(self, buf):
+        """Copy up to len(buf) waiting bytes into buf without blocking; returns n."""
+        import sys
+        p = self._poll
+        if p is None:
+            import select
+            p = self._poll = select.poll()
+            p.register(sys.stdin, select.POLLIN)
+        n = 0
+        inp = sys.stdin.buffer  # bytes, not text: the link protocol is binary
+        while n < len(buf) and p.poll(0):
+            c = inp.read(1)
+            if not c:
+                break
+            buf[n] = c[0]
+            n += 1
+        return n
+
+    def write(self, b):
+        """Send bytes to the host."""
+        import sys
+        sys.stdout.buffer.write(b)
+        return len(b)
+
+
+class Board:
+    """The DIY Pico tray (see hw/board.py for the interface)."""
+
+    name = "pico"
+    PINS = pins.BOARDS["pico"]
+
+    def __init__(self):
+        import machine
+        self.machine = machine
+        self._setup_keys(machine.Pin, pins.keys(self.PINS))
+        self.display = self._display(machine)
+        self.leds = self._leds(machine)
+        self.fs = os
+        self.serial = UsbSerial()
+
+    def _setup_keys(self, Pin, keymap):
+        """Inputs with pull-ups; keys() reads them (active low)."""
+        self._kpins = tuple(Pin(g, Pin.IN, Pin.PULL_UP) for g, _b in keymap)
+        self._kbits = tuple(b for _g, b in keymap)
+
+    def _display(self, machine):
+        bus, freq = pins.PICO_I2C
+        i2c = machine.I2C(bus, sda=machine.Pin(pins.gpio(self.PINS, "SDA")),
+                          scl=machine.Pin(pins.gpio(self.PINS, "SCL")), freq=freq)
+        found = i2c.scan()
+        addr = 0x3D if 0x3D in found and 0x3C not in found else 0x3C
+        if addr not in found:
+            raise RuntimeError("no OLED on I2C%d (GP%d SDA, GP%d SCL): found %r; check "
+                               "wiring and power" % (bus, pins.gpio(self.PINS, "SDA"),
+                                                     pins.gpio(self.PINS, "SCL"), found))
+        if config("display", "ssd1306") == "sh1106":
+            from hw.sh1106 import SH1106
+            return SH1106(128, 64, i2c, addr)
+        from hw.ssd1306 import SSD1306
+        return SSD1306(128, 64, i2c, addr)
+
+    def _leds(self, machine):
+        if config("leds", "1") == "0":
+            return NullLeds(pins.PICO_LEDS)
+        return NeoPixelLeds(pins.gpio(self.PINS, "RING"), pins.PICO_LEDS)
+
+    def keys(self):
+        """Raw bitmask of the pressed keys (hw/keys.py bits): a pressed
+        button pulls its pin to GND."""
+        m = 0
+        kb = self._kbits
+        i = 0
+        for p in self._kpins:
+            if not p.value():
+                m |= kb[i]
+            i += 1
+        return m
+
+    def ticks_ms(self):
+        """time.ticks_ms(): wraps at 2**30, compare with ticks_diff."""
+        return time.ticks_ms()
+
+    def idle(self, ms):
+        """Wait until the next poll."""
+        time.sleep_ms(ms)
+
+    def seed(self):
+        """A PRNG seed < 2**30 from the chip's hardware entropy."""
+        b = os.urandom(4)
+        return (b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24)

@@ -1,0 +1,542 @@
+"""The device side of the link: reads request frames from the board's
+serial port, answers them, pushes live events (docs/protocol.md).
+
+`Link(app).poll()` runs once per app loop pass: it reads what waits on the
+port (never blocking), answers every whole request in it and pushes new
+events to a subscribed host; it returns True while the host is talking so
+the loop polls fast. Actions from the host go through the session's do(),
+like button presses: the answer leaves only once the event is on flash.
+
+At most once: the last request's (seq, CRC) and its answer line are kept;
+the same request again (a host retry) gets that line again and is not
+applied again.
+"""
+
+import json
+from binascii import crc32, hexlify
+
+from . import frame as fr
+from rules import campaign as cp
+from rules import codec
+from rules.systems import NAMES
+import store
+from store import journal
+
+try:
+    from session import SNAP_EVERY   # staged stores snapshot like the live one
+except ImportError:
+    SNAP_EVERY = 32
+
+FIRMWARE = "0.1.0"
+MAX_SNAP = 16384   # a restore's snapshot: a few KB; refused beyond this
+QUIET_MS = 250     # the loop polls fast this long after the host's last frame
+PUSH_MAX = 4       # event frames pushed per loop pass (the port drops a flood)
+TICKS_MASK = (1 << 30) - 1
+
+
+class _Full(Exception):
+    """A page is full: stops a journal scan early."""
+
+
+def _room():
+    return fr.MAX_ANS_PAYLOAD - 16  # an events or snapshot page, after its varints
+
+
+class Link:
+    """The link on `port` (default: the board's serial) for App `app`."""
+
+    def __init__(self, app, port=None):
+        self.app = app
+        self.s = app.s
+        self.port = port if port is not None else app.b.serial
+        self.rx = bytearray(128)
+        self.lines = fr.Lines(fr.MAX_REQ)
+        self.kseq = -1         # the last request: seq and CRC of its text...
+        self.kcrc = 0
+        self.last = None       # ...and its answer line
+        self.t = -QUIET_MS     # ticks of the host's last frame
+        self.bad = 0           # frames dropped: torn, corrupt or too long
+        self.retried = 0       # requests answered from the cache
+        self.sub = False
+        self.pushed = 0        # last event seq pushed to the subscriber
+        self.snap = None       # (seq, bytes) served page by page
+        self.stage = None      # a restore in progress (see _r_begin)
+        self.clock = None      # (unix seconds, ticks) of the last clock set
+        self.ending = False
+        self._id = None
+        self._jbuf = None
+        # An events scan in progress (_collect, _take): attributes, not
+        # locals, so the frames stay small.
+        self._cseq = self._csince = self._croom = self._cn = self._cmost = 0
+        self._cout = bytearray()
+        self._segst = None     # the store whose segment list is cached...
+        self._segkey = None    # ...its current segment name then...
+        self._segl = []        # ...and the list
+
+    # --- the loop ---------------------------------------------------------------
+    def poll(self):
+        """Serve the port once; True while the host is active."""
+        port = self.port
+        rx = self.rx
+        now = self.app.b.ticks_ms()
+        k = 0
+        n = port.read_into(rx)
+        while n:
+            self.t = now
+            self.lines.push(rx, n, self._line)
+            k += 1
+            if k >= 8:
+                break
+            n = port.read_into(rx)
+        st = self.s.st
+        if self.sub and self.pushed < st.seq:
+            self._push()
+        if self.ending:
+            self.ending = False
+            self.app.live = False   # App.run returns: main.py ends, the REPL takes the port
+        return ((now - self.t) & TICKS_MASK) < QUIET_MS
+
+    def _line(self, text):
+        if text is None:
+            self.bad += 1
+            self.port.write(fr.encode(fr.ERR, 0, ("request frame longer than %d bytes refused"
+                                                   % fr.MAX_REQ).encode()))
+            return
+        try:
+            typ, seq, p = fr.decode(text)
+        except ValueError:
+            self.bad += 1      # torn or corrupt: the host retries after its timeout
+            return
+        if typ & fr.ANSWER:
+            return             # an answer or push: our own, echoed back
+        k = crc32(text)
+        if seq == self.kseq and k == self.kcrc and self.last is not None:
+            self.retried += 1
+            self.port.write(self.last)
+            return
+        try:
+            line = fr.encode(typ | fr.ANSWER, seq, self._dispatch(typ, p))
+        except ValueError as e:
+            line = self._err(seq, str(e))
+        except OSError as e:
+            line = self._err(seq, "flash error: %s" % e)
+        self.kseq = seq
+        self.kcrc = k
+        self.last = line
+        self.port.write(line)
+
+    def _err(self, seq, msg):
+        return fr.encode(fr.ERR, seq, msg.encode()[:fr.MAX_ANS_PAYLOAD])
+
+    def _dispatch(self, typ, p):
+        if typ == fr.INFO:
+            return self._info()
+        if typ == fr.EVENTS:
+            return self._events(p)
+        if typ == fr.SNAP:
+            return self._snap(p)
+        if typ == fr.ACT:
+            return self._act(p)
+        if typ == fr.HELLO:
+            return self._hello(p)
+        if typ == fr.SUB:
+            since = codec.get_int(p, 0)[0]
+            head = self.s.st.seq
+            if since > head or (since >= 0 and since < self._first() - 1):
+                raise ValueError("subscribe since %d: the device holds events %d..%d"
+                                 % (since, self._first(), head))
+            self.sub = True
+            self.pushed = head if since < 0 else since
+            return _ints(head)
+        if typ == fr.UNSUB:
+            self.sub = False
+            return b""
+        if typ == fr.CLOCK:
+            try:
+                t = json.loads(bytes(p))["unix"]
+            except (ValueError, KeyError, TypeError):
+                raise ValueError("CLOCK needs JSON {\"unix\": seconds}")
+            self.clock = (t, self.app.b.ticks_ms())
+            return b""
+        if typ == fr.R_BEGIN:
+            return self._r_begin(p)
+        if typ == fr.R_SNAP:
+            return self._r_snap(p)
+        if typ == fr.R_EVENTS:
+            return self._r_events(p)
+        if typ == fr.R_COMMIT:
+            return self._r_commit()
+        if typ == fr.R_ABORT:
+            self._r_abort()
+            return b""
+        if typ == fr.END:
+            self._r_abort()
+            self.sub = False
+            self.s.st.close()
+            self.ending = True
+            return b""
+        raise ValueError("unknown request type %d: this firmware speaks protocol %d "
+                         "(upgrade the firmware if the host is newer)" % (typ, fr.PROTOCOL))
+
+    # --- requests ---------------------------------------------------------------
+    def _hello(self, p):
+        try:
+            d = json.loads(bytes(p))
+            proto = d["protocol"]
+        except (ValueError, KeyError, TypeError):
+            raise ValueError("HELLO needs JSON {\"protocol\": n}")
+        if proto != fr.PROTOCOL:
+            raise ValueError("protocol mismatch: the host speaks %d, this firmware %d: upgrade the %s"
+                             % (proto, fr.PROTOCOL, "firmware (dicetray deploy)" if proto > fr.PROTOCOL
+                                else "host tool (pip install -U dicetray)"))
+        self.sub = False
+        self._r_abort()
+        return self._info()
+
+    def info(self):
+        """The handshake/info fields (a dict)."""
+        st = self.s.st
+        c = self.s.c
+        d = {"device": self.device_id(), "firmware": FIRMWARE, "protocol": fr.PROTOCOL,
+             "schema": codec.VERSION, "system": NAMES[c.system], "campaign": c.cid,
+             "events": st.seq, "first": self._first(), "slot": self.s.n, "bad": self.bad,
+             "retried": self.retried, "board": self.app.b.name}
+        if self.clock is not None:
+            d["clock"] = self.clock[0] + ((self.app.b.ticks_ms() - self.clock[1]) & TICKS_MASK) // 1000
+        return d
+
+    def _info(self):
+        return json.dumps(self.info()).encode()
+
+    def device_id(self):
+        """A stable id: the chip's unique id, else one kept on the flash."""
+        if self._id is None:
+            try:
+                import machine
+                self._id = hexlify(machine.unique_id()).decode()
+            except (ImportError, AttributeError):
+                self._id = self._stored_id()
+        return self._id
+
+    def _stored_id(self):
+        fs = self.s.fs
+        path = self._root() + "/id.txt"
+        try:
+            f = fs.open(path, "r")
+            try:
+                v = f.read().strip()
+            finally:
+                f.close()
+            if v:
+                return v
+        except OSError:
+            pass
+        v = "%s-%08x" % (self.app.b.name, self.app.b.seed() & 0x3FFFFFFF)
+        f = fs.open(path, "w")
+        f.write(v)
+        fs.sync(f)
+        f.close()
+        return v
+
+    def _root(self):
+        r = self.s.st.root
+        return r[:r.rfind("/")]
+
+    def _snap(self, p):
+        off = codec.get_int(p, 0)[0]
+        if off == 0 or self.snap is None:
+            self.snap = (self.s.st.seq, cp.encode_snapshot(self.s.c))
+        seq, data = self.snap
+        if not 0 <= off <= len(data):
+            raise ValueError("snapshot offset %d is outside 0..%d" % (off, len(data)))
+        out = bytearray(_ints(seq, len(data), off))
+        out.extend(data[off:off + _room()])
+        return out
+
+    def _events(self, p):
+        since = codec.get_int(p, 0)[0]
+        st = self.s.st
+        head = st.seq
+        first = self._first()
+        if since < first - 1:
+            raise ValueError("events %d..%d are no longer on the device (its journal starts "
+                             "at %d): back up from %d" % (since + 1, first - 1, first, first - 1))
+        if since > head:
+            raise ValueError("since %d is beyond the device's last event %d" % (since, head))
+        out = bytearray()
+        n = self._collect(since, _room(), out, 255)
+        return _ints(since + 1, n, head) + out
+
+    def _collect(self, since, room, out, most):
+        """Append (varint len, event) of events since+1.. to out while they
+        fit in `room` bytes (at most `most`); returns how many."""
+        evs = self.s.c.events if self.s.c.journal else ()
+        back = self.s.st.seq - since
+        if back <= len(evs):  # the recent ones are in RAM
+            return self._from_ram(evs, len(evs) - back, room, out, most)
+        # Small frames and few locals from here on: a collection in the
+        # simulator must never find a big frame active (hw/simboard.py).
+        self._csince = since
+        self._croom = room
+        self._cout = out
+        self._cn = 0
+        self._cmost = most
+        try:
+            for b in self._segs():
+                if b >= self._start(since):
+                    self._scan(b)
+        except _Full:
+            pass
+        self._cout = bytearray()
+        return self._cn
+
+    def _from_ram(self, evs, i, room, out, most):
+        n = 0
+        while i < len(evs) and n < most and len(out) + len(evs[i]) + 2 <= room:
+            codec.put_int(out, len(evs[i]))
+            out.extend(evs[i])
+            n += 1
+            i += 1
+        return n
+
+    def _start(self, since):
+        start = 0
+        for b in self._segs():
+            if b <= since:
+                start = b
+        return start
+
+    def _scan(self, b):
+        st = self.s.st
+        self._cseq = b
+        if self._jbuf is None:
+            self._jbuf = bytearray(journal.CHUNK)
+        journal.scan(st.fs, st.root + "/" + store._name("j", b, "log"), b, self._take, self._jbuf)
+
+    def _segs(self):
+        """The store's journal segment bases, listed once per segment change."""
+        st = self.s.st
+        if self._segst is not st or self._segkey != st._seg:
+            self._segl = st.segments()
+            self._segst = st
+            self._segkey = st._seg
+        return self._segl
+
+    def _first(self):
+        segs = self._segs()
+        seq = self.s.st.seq
+        return (segs[0] if segs and segs[0] < seq else seq) + 1
+
+    def _take(self, ev):
+        self._cseq += 1
+        if self._cseq <= self._csince:
+            return
+        out = self._cout
+        if len(out) + len(ev) + 2 > self._croom or self._cn >= self._cmost:
+            raise _Full()
+        codec.put_int(out, len(ev))
+        out.extend(ev)
+        self._cn += 1
+
+    def _push(self):
+        for _ in range(PUSH_MAX):
+            if self.pushed >= self.s.st.seq:
+                return
+            out = bytearray(_ints(self.pushed + 1))
+            k = len(out)
+            if not self._collect(self.pushed, fr.MAX_ANS_PAYLOAD, out, 1):
+                return
+            n, i = codec.get_int(out, k)   # drop the length: a push holds one event
+            self.pushed += 1
+            self.port.write(fr.encode(fr.PUSH, 0, out[:k] + out[i:]))
+
+    def _act(self, p):
+        try:
+            d = json.loads(bytes(p))
+            kind = d["kind"]
+            args = d.get("args", ())
+            text = d.get("text", "")
+            faces = d.get("faces")
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise ValueError("ACT needs JSON {\"kind\": n, \"args\": [..], \"text\": s}")
+        if not isinstance(kind, int) or not isinstance(text, str):
+            raise ValueError("ACT kind must be an int and text a string")
+        for a in args:
+            if not isinstance(a, int):
+                raise ValueError("ACT args must be ints")
+        if faces is not None:
+            faces = bytes(faces)
+        out = self.s.do(kind, args, text, faces)   # on flash when it returns
+        self.app.remote(kind, out)
+        return json.dumps({"seq": self.s.st.seq, "kind": out.kind, "successes": out.successes,
+                           "verdict": out.verdict, "margin": out.margin,
+                           "faces": list(out.faces), "notes": out.notes,
+                           "hidden": out.hidden}).encode()
+
+    # --- restore ----------------------------------------------------------------
+    def _r_begin(self, p):
+        try:
+            d = json.loads(bytes(p))
+            seq, first, count, size, crc = d["seq"], d["first"], d["count"], d["size"], d["crc"]
+        except (ValueError, KeyError, TypeError):
+            raise ValueError("R_BEGIN needs JSON {seq, first, count, size, crc}")
+        if not 0 < size <= MAX_SNAP:
+            raise ValueError("a snapshot of %d bytes: this firmware takes 1..%d" % (size, MAX_SNAP))
+        if first < 1 or count < 0 or not first - 1 <= seq <= first - 1 + count:
+            raise ValueError("restore of events %d..%d with a snapshot at %d: the snapshot must "
+                             "be within them" % (first, first + count - 1, seq))
+        if first > 1 and seq != first - 1:
+            raise ValueError("a journal from event %d needs the snapshot at %d, not %d"
+                             % (first, first - 1, seq))
+        self._r_abort()
+        n = self.s.n + 1
+        path = "%s/n%d" % (self._root(), n)
+        fs = self.s.fs
+        fs.mkdir(path)
+        for name in fs.listdir(path):   # what a reset left of an earlier try
+            fs.remove(path + "/" + name)
+        self.stage = {"n": n, "path": path, "seq": seq, "first": first, "count": count,
+                      "crc": crc, "snap": bytearray(size), "got": 0, "next": first,
+                      "st": None, "c": None, "ok": True, "matched": False}
+        return _ints(n)
+
+    def _stage(self):
+        g = self.stage
+        if g is None:
+            raise ValueError("no restore in progress: send R_BEGIN first")
+        if not g["ok"]:
+            raise ValueError("this restore failed: abort it and start again")
+        return g
+
+    def _r_snap(self, p):
+        g = self._stage()
+        off, i = codec.get_int(p, 0)
+        data = p[i:]
+        if off != g["got"]:
+            raise ValueError("snapshot bytes expected at offset %d, not %d" % (g["got"], off))
+        buf = g["snap"]
+        if off + len(data) > len(buf):
+            raise ValueError("snapshot longer than the %d bytes announced" % len(buf))
+        buf[off:off + len(data)] = data
+        g["got"] = off + len(data)
+        if g["got"] == len(buf):
+            self._r_open(g)
+        return _ints(g["got"])
+
+    def _r_open(self, g):
+        snap = bytes(g["snap"])
+        g["snap"] = None
+        if crc32(snap) & 0xFFFFFFFF != g["crc"]:
+            g["ok"] = False
+            raise ValueError("restore snapshot CRC mismatch: the bytes were damaged on the way")
+        try:
+            base = cp.decode_snapshot(snap, cp.UNDO_DEPTH, False)
+        except ValueError as e:
+            g["ok"] = False
+            raise ValueError("restore snapshot refused: %s" % e)
+        if base.nevents != g["seq"]:
+            g["ok"] = False
+            raise ValueError("the snapshot covers %d events, not %d" % (base.nevents, g["seq"]))
+        st = store.Store(self.s.fs, g["path"], self.s.kind, store.JOURNAL_KEEP)
+        st.open()
+        g["st"] = st
+        if g["first"] == 1:
+            c = cp.Campaign(base.system, base.cid, cp.UNDO_DEPTH, False)
+            st.snapshot(cp.encode_snapshot(c), 0)
+            g["target"] = snap
+            self._r_check(g, c)
+        else:
+            st.start(snap, g["seq"])
+            c = base
+            g["matched"] = True
+        g["c"] = c
+
+    def _r_check(self, g, c):
+        # Replaying the journal from the start must give the snapshot exactly.
+        if c.nevents == g["seq"]:
+            if cp.encode_snapshot(c) != g["target"]:
+                g["ok"] = False
+                raise ValueError("events 1..%d do not fold to the snapshot at %d: the backup "
+                                 "is inconsistent" % (g["seq"], g["seq"]))
+            g["matched"] = True
+            g["target"] = None
+
+    def _r_events(self, p):
+        g = self._stage()
+        c = g["c"]
+        if c is None:
+            raise ValueError("send the whole snapshot (R_SNAP) before the events")
+        idx, i = codec.get_int(p, 0)
+        if idx != g["next"]:
+            raise ValueError("restore events expected from %d, not %d" % (g["next"], idx))
+        st = g["st"]
+        end = g["first"] + g["count"]
+        while i < len(p):
+            m, i = codec.get_int(p, i)
+            ev = bytes(p[i:i + m])
+            i += m
+            if len(ev) != m:
+                raise ValueError("restore event %d is cut short" % g["next"])
+            if g["next"] >= end:
+                raise ValueError("more events than the %d announced" % g["count"])
+            try:
+                c.apply(ev)
+            except ValueError as e:
+                g["ok"] = False
+                raise ValueError("restore event %d refused, nothing changed: %s" % (g["next"], e))
+            st.append(ev)
+            g["next"] += 1
+            if st.seq % SNAP_EVERY == 0:
+                st.snapshot(cp.encode_snapshot(c))
+            if not g["matched"]:
+                self._r_check(g, c)
+        return _ints(g["next"])
+
+    def _r_commit(self):
+        g = self._stage()
+        c = g["c"]
+        last = g["first"] + g["count"] - 1
+        if c is None or g["next"] != last + 1 or not g["matched"]:
+            raise ValueError("restore incomplete: %d of %d events staged"
+                             % (g["next"] - g["first"], g["count"]))
+        st = g["st"]
+        want = cp.encode_snapshot(c)
+        st.snapshot(want)
+        st.close()
+        g["st"] = None
+        # Verify what is on flash, as a boot would read it.
+        chk = store.Store(self.s.fs, g["path"], self.s.kind, store.JOURNAL_KEEP)
+        state, evs, rep = chk.open()
+        chk.close()
+        if not rep.ok() or rep.seq != last or state is None:
+            g["ok"] = False
+            raise ValueError("staged campaign did not read back: %s" % "; ".join(rep.errors))
+        c2 = cp.decode_snapshot(state, cp.UNDO_DEPTH, False)
+        for ev in evs:
+            c2.apply(ev)
+        if cp.encode_snapshot(c2) != want:
+            g["ok"] = False
+            raise ValueError("staged campaign did not read back as written")
+        # The swap: one rename (atomic on littlefs). Before it a reset boots
+        # the old campaign (nN is staging, ignored); after it, the new one.
+        self.s.fs.rename(g["path"], "%s/c%d" % (self._root(), g["n"]))
+        self.stage = None
+        self.s.n = g["n"]
+        self.s.load()
+        self.snap = None
+        self.pushed = self.s.st.seq
+        self.app.restored()
+        return self._info()
+
+    def _r_abort(self):
+        g = self.stage
+        self.stage = None
+        if g is not None and g["st"] is not None:
+            g["st"].close()
+
+
+def _ints(*vals):
+    out = bytearray()
+    for v in vals:
+        codec.put_int(out, v)
+    return out

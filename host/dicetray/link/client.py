@@ -1,0 +1,383 @@
+"""The host's client for the tray's serial link (docs/protocol.md).
+
+    from dicetray.link.client import Device, DeviceError
+    with Device.open() as dev:          # port None: the one board or simulator found
+        dev.info()                      # {"device", "firmware", "protocol", "schema",
+                                        #  "system", "campaign", "events", "first", ...}
+        seq, snap = dev.snapshot()      # encode_snapshot bytes, after event `seq`
+        evs = dev.events(since)         # every event with seq > since, paged
+        dev.act(kind, args, text)       # applied and on flash when it returns
+        for seq, ev in dev.subscribe(): # events as they happen
+            ...
+
+Every request is numbered; a lost answer is asked for again with the same
+number and the device answers it from its cache without applying it
+twice. Every refusal raises DeviceError with the device's own message.
+"""
+
+import json
+import os
+import random
+import time
+from binascii import crc32
+from collections import deque
+
+from .. import __version__
+from ..rules import codec
+from . import frame as fr
+from . import ports
+from .transport import Transport, TransportError
+
+BOOT_S = 15.0     # how long a restarted app may take to answer
+
+
+class DeviceError(Exception):
+    """A request the device refused, or a device the host cannot talk to;
+    the message says what was wrong and what to do."""
+
+
+class AtRepl(DeviceError):
+    """The device sits at the MicroPython REPL: the app is not running."""
+
+
+def _ints(*vals):
+    out = bytearray()
+    for v in vals:
+        codec.put_int(out, v)
+    return bytes(out)
+
+
+def pack_events(events, start, room):
+    """(varint len, event)* of events[start:] that fit in room bytes; returns (bytes, n)."""
+    out = bytearray()
+    n = 0
+    for ev in events[start:]:
+        k = len(_ints(len(ev))) + len(ev)
+        if len(out) + k > room:
+            break
+        codec.put_int(out, len(ev))
+        out.extend(ev)
+        n += 1
+    if n == 0 and start < len(events):
+        raise DeviceError("event %d of %d bytes does not fit in a frame" % (start + 1, len(events[start])))
+    return bytes(out), n
+
+
+def unpack_events(p, i, n):
+    """n (varint len, event) from payload p at i; returns (list, next i)."""
+    evs = []
+    for _ in range(n):
+        m, i = codec.get_int(p, i)
+        ev = bytes(p[i:i + m])
+        if len(ev) != m:
+            raise DeviceError("the device sent a torn events page")
+        evs.append(ev)
+        i += m
+    return evs, i
+
+
+class Device:
+    """A tray on a serial port, after the handshake (use Device.open)."""
+
+    def __init__(self, transport, timeout=2.0, retries=4):
+        self.t = transport
+        self.port = transport.port
+        self.timeout = timeout
+        self.retries = retries
+        self.seq = random.randrange(1, 0xFFFF)
+        self.lines = fr.Lines(fr.MAX_ANS + 64)
+        self.frames = deque()     # whole frames read, not yet taken
+        self.pushes = deque()     # (seq, event) pushed by the device
+        self.tail = b""           # the last bytes outside frames: REPL prompts
+        self.last_info = None
+
+    # --- opening ------------------------------------------------------------
+    @classmethod
+    def open(cls, port=None, timeout=2.0, restart=True, check_schema=True):
+        """Open `port` (None: auto-detect one board or simulator), handshake
+        and check versions. A device at the REPL is soft-rebooted into the
+        app when `restart` (else DeviceError says so). DeviceError names
+        the problem: no device, several, REPL, version mismatch (and which
+        side to upgrade)."""
+        if port is None:
+            found = ports.find()
+            if not found:
+                raise DeviceError("no Dicetray found: plug the tray in by USB, start the simulator "
+                                  "(dicetray sim), or name the port with --port")
+            if len(found) > 1:
+                raise DeviceError("several possible trays: %s: choose one with --port"
+                                  % ", ".join("%s (%s)" % (p.device, p.description) for p in found))
+            port = found[0].device
+        try:
+            t = Transport(port)
+        except TransportError as e:
+            raise DeviceError(str(e)) from None
+        dev = cls(t, timeout)
+        try:
+            dev.hello(restart)
+            if check_schema:
+                dev.check_versions()
+        except BaseException:
+            dev.close()
+            raise
+        return dev
+
+    def hello(self, restart=True):
+        """The handshake; returns the device's info."""
+        body = json.dumps({"protocol": fr.PROTOCOL, "host": __version__}).encode()
+        try:
+            try:
+                self.last_info = json.loads(self._request(fr.HELLO, body, retries=1))
+            except DeviceError as e:
+                if isinstance(e, AtRepl) or not str(e).startswith("no answer"):
+                    raise
+                self._probe_repl()
+                raise
+        except AtRepl:
+            if not restart:
+                raise
+            self.restart_app()
+            self.last_info = json.loads(self._request(fr.HELLO, body, timeout=BOOT_S, retries=1))
+        return self.last_info
+
+    def _probe_repl(self):
+        # Ctrl-B: at the raw REPL it returns to the friendly one, which
+        # prints its banner and '>>> '; to the app it is a byte outside any
+        # frame, skipped. (Never Ctrl-C: that would stop a running app.)
+        self.t.write(b"\r\x02")
+        end = time.monotonic() + 0.5
+        while time.monotonic() < end:
+            self._read(0.1)
+
+    def restart_app(self):
+        """Leave the REPL and soft-reboot into main.py (the app): Ctrl-C
+        clears a line, Ctrl-B leaves the raw REPL, Ctrl-D soft-reboots."""
+        self.t.write(b"\r\x03\x02\x04")
+        time.sleep(0.2)
+        self.t.drain(0.2, 2.0)
+        self.tail = b""
+        self.frames.clear()
+
+    def check_versions(self):
+        """Refuse a device whose state schema this host cannot read or write."""
+        i = self.last_info or self.info()
+        if i.get("schema") != codec.VERSION:
+            side = "host tool (pip install -U dicetray)" if i.get("schema", 0) > codec.VERSION \
+                else "firmware (dicetray deploy)"
+            raise DeviceError("state schema mismatch: the device has %s, this host %d: upgrade the %s"
+                              % (i.get("schema"), codec.VERSION, side))
+
+    # --- frames -------------------------------------------------------------
+    def _got(self, text):
+        if text is None:
+            return
+        try:
+            self.frames.append(fr.decode(bytes(text)))
+        except ValueError:
+            pass  # torn or damaged: the retry gets it again
+
+    def _read(self, wait):
+        try:
+            data = self.t.read(wait)
+        except TransportError as e:
+            raise DeviceError("lost the link: %s" % e) from None
+        if data:
+            self.lines.push(data, len(data), self._got)
+            tail = self.tail + data
+            self.tail = tail[-64:]
+            if b">>> " in tail or b"raw REPL; CTRL-B to exit" in tail:
+                self.tail = b""
+                raise AtRepl("the tray on %s is at the MicroPython REPL, not running the app: "
+                             "press Ctrl-D in a terminal on it (soft reboot) or let dicetray "
+                             "restart it" % self.port)
+        return bool(data)
+
+    def _frame(self, deadline):
+        while not self.frames:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self._read(min(left, 0.05))
+        return self.frames.popleft()
+
+    def _request(self, typ, payload=b"", timeout=None, retries=None):
+        self.seq = self.seq % 0xFFFF + 1
+        seq = self.seq
+        line = fr.encode(typ, seq, payload)
+        if len(line) > fr.MAX_REQ:
+            raise DeviceError("request of %d bytes exceeds the %d-byte frame limit" % (len(line), fr.MAX_REQ))
+        want = typ | fr.ANSWER
+        timeout = self.timeout if timeout is None else timeout
+        tries = 1 + (self.retries if retries is None else retries)
+        for _ in range(tries):
+            try:
+                self.t.write(line)   # the same seq and bytes: the device answers a retry from its cache
+            except TransportError as e:
+                raise DeviceError("lost the link: %s" % e) from None
+            deadline = time.monotonic() + timeout
+            while True:
+                f = self._frame(deadline)
+                if f is None:
+                    break
+                ft, fs, fp = f
+                if ft == fr.PUSH:
+                    s, i = codec.get_int(fp, 0)
+                    self.pushes.append((s, bytes(fp[i:])))
+                elif fs != seq:
+                    continue     # an answer to an earlier try, or not ours
+                elif ft == fr.ERR:
+                    raise DeviceError(bytes(fp).decode("utf-8", "replace"))
+                elif ft == want:
+                    return bytes(fp)
+        raise DeviceError("no answer from %s after %d tries: is the Dicetray app running on it?"
+                          % (self.port, tries))
+
+    # --- requests -----------------------------------------------------------
+    def info(self):
+        """The device's info: device, firmware, protocol, schema, system,
+        campaign, events (the last seq), first (the oldest seq it holds),
+        slot, board, bad (frames dropped), retried (answers from the cache)."""
+        self.last_info = json.loads(self._request(fr.INFO))
+        return self.last_info
+
+    def snapshot(self):
+        """(seq, encode_snapshot bytes) of the campaign after event seq, as it is now."""
+        while True:
+            p = self._request(fr.SNAP, _ints(0))
+            seq, i = codec.get_int(p, 0)
+            total, i = codec.get_int(p, i)
+            off, i = codec.get_int(p, i)
+            data = bytearray(p[i:])
+            ok = True
+            while len(data) < total:
+                p = self._request(fr.SNAP, _ints(len(data)))
+                s2, i = codec.get_int(p, 0)
+                t2, i = codec.get_int(p, i)
+                o2, i = codec.get_int(p, i)
+                if (s2, t2, o2) != (seq, total, len(data)):
+                    ok = False   # another client asked for a new snapshot: start over
+                    break
+                data.extend(p[i:])
+            if ok:
+                return seq, bytes(data)
+
+    def events(self, since, progress=None):
+        """Every event with seq > since, in order (paged). progress(done,
+        total) is called after each page. DeviceError if the device no
+        longer holds event since+1."""
+        out = []
+        cur = since
+        while True:
+            p = self._request(fr.EVENTS, _ints(cur))
+            first, i = codec.get_int(p, 0)
+            n, i = codec.get_int(p, i)
+            head, i = codec.get_int(p, i)
+            if first != cur + 1:
+                raise DeviceError("the device answered events from %d, not %d" % (first, cur + 1))
+            evs, i = unpack_events(p, i, n)
+            out.extend(evs)
+            cur += n
+            if progress is not None:
+                progress(cur - since, head - since)
+            if n == 0 or cur >= head:
+                return out
+
+    def act(self, kind, args=(), text="", faces=None):
+        """Apply an action on the device (as a button press would); returns
+        {"seq", "kind", "successes", "verdict", "margin", "faces", "notes",
+        "hidden"} once its event is on flash. DeviceError: refused (the
+        rules' message), nothing changed."""
+        d = {"kind": int(kind), "args": [int(a) for a in args], "text": text}
+        if faces is not None:
+            d["faces"] = [int(f) for f in faces]
+        return json.loads(self._request(fr.ACT, json.dumps(d).encode()))
+
+    def set_clock(self, unix_seconds=None):
+        """Set the device's clock (default: now)."""
+        if unix_seconds is None:
+            unix_seconds = int(time.time())
+        self._request(fr.CLOCK, json.dumps({"unix": int(unix_seconds)}).encode())
+
+    def subscribe(self, since=-1, timeout=None):
+        """Yield (seq, event) as the device appends events (since: also the
+        ones after that seq first; -1: only new ones). With `timeout`, stop
+        after that many quiet seconds. Closing the iterator unsubscribes."""
+        self.pushes.clear()
+        self._request(fr.SUB, _ints(since))
+        try:
+            quiet = time.monotonic()
+            while True:
+                if self.pushes:
+                    yield self.pushes.popleft()
+                    quiet = time.monotonic()
+                    continue
+                f = self._frame(time.monotonic() + 0.2)
+                if f is not None and f[0] == fr.PUSH:
+                    s, i = codec.get_int(f[2], 0)
+                    self.pushes.append((s, bytes(f[2][i:])))
+                elif timeout is not None and time.monotonic() - quiet > timeout:
+                    return
+        finally:
+            try:
+                self._request(fr.UNSUB)
+            except DeviceError:
+                pass
+
+    def restore(self, snapshot, events, seq, first=1, progress=None):
+        """Replace the device's campaign, atomically.
+
+        `events` are the journal events numbered first, first+1, ...;
+        `snapshot` is encode_snapshot of the campaign after event `seq`
+        (first-1 <= seq < first+len(events)). With first=1 (the whole
+        history) the device replays every event from a new campaign and
+        checks that it meets the snapshot at seq; with first>1 the
+        snapshot must be at first-1 and is the base. The device stages it
+        all in a new store, verifies it as a boot would read it, and swaps
+        it in with one rename: a reset leaves the old campaign or the new
+        one. Returns the device's new info."""
+        snapshot = bytes(snapshot)
+        events = [bytes(e) for e in events]
+        begin = {"seq": seq, "first": first, "count": len(events), "size": len(snapshot),
+                 "crc": crc32(snapshot) & 0xFFFFFFFF}
+        self._request(fr.R_BEGIN, json.dumps(begin).encode())
+        try:
+            room = fr.MAX_REQ_PAYLOAD - 5
+            off = 0
+            while off < len(snapshot):
+                chunk = snapshot[off:off + room]
+                self._request(fr.R_SNAP, _ints(off) + chunk)
+                off += len(chunk)
+            k = 0
+            while k < len(events):
+                data, n = pack_events(events, k, room)
+                self._request(fr.R_EVENTS, _ints(first + k) + data)
+                k += n
+                if progress is not None:
+                    progress(k, len(events))
+            self.last_info = json.loads(self._request(fr.R_COMMIT, timeout=max(self.timeout, 10.0)))
+        except BaseException:
+            try:
+                self._request(fr.R_ABORT, retries=0)
+            except DeviceError:
+                pass
+            raise
+        return self.last_info
+
+    def end_session(self):
+        """Stop the app and leave the port to the REPL (for mpremote); the
+        next Device.open restarts the app."""
+        self._request(fr.END)
+
+    def close(self):
+        self.t.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def wire(self):
+        """(bytes sent, bytes received) on the port so far."""
+        return self.t.sent, self.t.received

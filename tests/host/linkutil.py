@@ -1,0 +1,102 @@
+"""Helpers for the link tests and bench: a simulator subprocess on a flash
+directory, and a campaign of N events written straight to that flash with
+the firmware's own store (much faster than acting N times over the link)."""
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIRMWARE = os.path.join(ROOT, "firmware")
+if FIRMWARE not in sys.path:
+    sys.path.append(FIRMWARE)   # `store` (pure) as the board imports it
+
+from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray.rules.dice import Dice  # noqa: E402
+
+
+def make_events(n, seed=7, system=0, cid=12345):
+    """A campaign of n events (characters, free rolls, slashes, undos)."""
+    c = cp.Campaign(system, cid, cp.UNDO_DEPTH)
+    d = Dice(seed)
+    c.act(cp.CHAR_ADD, (), "Ann")
+    c.act(cp.CHAR_ADD, (), "Bo")
+    i = 0
+    while c.nevents < n:
+        i += 1
+        if i % 7 == 0:
+            c.act(cp.UNDO)
+        elif i % 5 == 0 and c.tals:
+            try:
+                c.act(cp.SLASH, (i % len(c.tals), 1, 0), dice=d)
+            except ValueError:
+                c.act(cp.DICE, (6, 2), dice=d)
+        else:
+            c.act(cp.DICE, (6, 1 + i % 10), dice=d)
+    return c
+
+
+def write_flash(flash, n, seed=7, slot=1, snap_every=32):
+    """Put a campaign of n events on a simulator flash dir as campaign
+    `slot` (session.py's layout); returns the host Campaign."""
+    import store
+    c = make_events(n, seed)
+    root = os.path.join(flash, "dicetray", "c%d" % slot)
+    os.makedirs(root, exist_ok=True)
+    st = store.Store(store.OsFs(), root, store.HOST, store.JOURNAL_KEEP)
+    st.open()
+    fresh = cp.Campaign(c.system, c.cid, cp.UNDO_DEPTH)
+    st.snapshot(cp.encode_snapshot(fresh), 0)
+    for ev in c.events:
+        fresh.apply(ev)
+        st.append(ev)
+        if st.seq % snap_every == 0:
+            st.snapshot(cp.encode_snapshot(fresh))
+    st.close()
+    return c
+
+
+class Sim:
+    """`python -m dicetray.sim --headless --flash DIR` as a subprocess."""
+
+    def __init__(self, flash, home=None):
+        env = dict(os.environ)
+        env["DICETRAY_HOME"] = home or os.path.join(flash, "..", "home")
+        env["PYTHONPATH"] = os.path.join(ROOT, "host") + os.pathsep + env.get("PYTHONPATH", "")
+        self.p = subprocess.Popen([sys.executable, "-m", "dicetray.sim", "--headless", "--flash", flash],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+        r, _, _ = select.select([self.p.stdout], [], [], 30)
+        line = self.p.stdout.readline().decode() if r else ""
+        if not line.startswith("serial: "):
+            self.kill()
+            raise RuntimeError("simulator did not start: %r" % line)
+        self.port = line.split()[1]
+
+    def kill(self):
+        """Like pulling the plug: SIGKILL, no cleanup."""
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGKILL)
+        self.p.wait(timeout=30)
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.terminate()
+            try:
+                self.p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        out = self.p.stdout.read().decode(errors="replace")
+        err = self.p.stderr.read().decode(errors="replace")
+        return out, err
+
+
+def wait_for(pred, timeout=10.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.02)
+    return False
