@@ -1,0 +1,437 @@
+"""Exact odds of dice pools, in integers (runs on the device; the host builds
+its Fraction tables on the same functions).
+
+A distribution is a list `d` where d[s] counts the equally likely outcomes
+(face tuples) of a pool that total s successes; sum(d) is the denominator
+(sides**n, or 36 for hunt's 2d6-keep-lower roll). Probabilities are never
+floats: a numerator over that denominator, shown as permille.
+
+Pools are polynomial powers: n dice whose faces are worth 0, 1, 2...
+successes with c[0], c[1], c[2]... faces have the distribution
+(c[0] + c[1] x + c[2] x^2 ...)^n. `power` computes its coefficients with
+J.C.P. Miller's recurrence, O(len(c)) work per coefficient instead of a
+full convolution per die: on MicroPython every loop iteration costs about
+1,500 fuel, and the roll builder calls `builder_odds` on each key press.
+
+Integer size: builder_odds reduces per-die counts by their gcd (a d6 on 4+
+is a coin, 1:1, so a 15-die pool is out of 2**15, not 6**15), so every
+hunt figure and every expedition single pool stays below 2**30 on the
+device. Exact paths counts pass 2**30 from 9 dice (12**9), and expedition
+versus reaches 2**30 at 15 v 15: those are MicroPython long ints, in this
+module only, never on the roll hot path. An exact paths opposed test costs
+about 1.5 M fuel in long ints, over the builder's 800,000 budget, so
+builder_odds reads it from _OPP (288 bytes, generated on the host from the
+exact counts here). docs/odds.md has the measured fuel and heap.
+"""
+
+from . import hunt, paths, expedition
+
+HUNT = 0
+PATHS = 1
+EXPEDITION = 2
+NAMES = ("hunt", "paths", "expedition")
+# Ranges the builder and the host tables cover, per system: (low, high).
+POOL = ((0, 9), (1, 12), (1, 15))
+TARGET = ((1, 9), (1, 7), (1, 7))
+VERSUS = (None, (1, 12), (1, 15))  # hunt has no versus roll
+
+
+def counts(sides, table):
+    """Per-die counts: c[v] = how many faces 1..sides have table[face] == v."""
+    top = 0
+    for f in range(1, sides + 1):
+        if table[f] > top:
+            top = table[f]
+    c = [0] * (top + 1)
+    for f in range(1, sides + 1):
+        c[table[f]] += 1
+    return c
+
+
+# (table, sides, counts, reduced counts) per die seen: a table is derived
+# once, not on every key press; keyed by the table object itself.
+_memo = []
+
+
+def _die(sides, table):
+    """(counts, reduced counts) of a d`sides` worth table[face], memoised."""
+    for e in _memo:
+        if e[0] is table and e[1] == sides:
+            return e[2], e[3]
+    c = counts(sides, table)
+    r = reduce(c)
+    if len(_memo) >= 12:  # bounded, in case a caller builds tables afresh
+        _memo.pop(0)
+    _memo.append((table, sides, c, r))
+    return c, r
+
+
+def _gcd(a, b):
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def reduce(c):
+    """c divided by the gcd of its entries: same odds, smaller numbers."""
+    g = 0
+    for x in c:
+        g = _gcd(g, x)
+    return [x // g for x in c]
+
+
+def power(c, n, k=-1):
+    """Coefficients 0..k (all when k < 0) of (c[0] + c[1] x + ...)**n: the
+    success counts of n dice with per-die counts c, over sum(c)**n.
+
+    Miller's recurrence (from P * (P**n)' = n P' * P**n):
+    s c[0] a[s] = sum_i ((n + 1) i - s) c[i] a[s - i]; the division is exact.
+    Needs c[0] > 0 (some face is worth nothing), true of every die here.
+    Dice worth at most 1 or 2 successes get unrolled loops (fuel)."""
+    m = len(c) - 1
+    top = m * n
+    if k < 0 or k > top:
+        k = top
+    p0 = c[0]
+    if p0 <= 0:
+        raise ValueError("power needs a face worth 0 successes")
+    a = [0] * (k + 1)
+    x1 = p0 ** n
+    a[0] = x1
+    n1 = n + 1
+    if m == 1:
+        c1 = c[1]
+        for s in range(1, k + 1):
+            x1 = x1 * (n1 - s) * c1 // (s * p0)
+            a[s] = x1
+    elif m == 2:
+        c1 = c[1]
+        c2 = c[2]
+        x2 = 0
+        for s in range(1, k + 1):
+            x = ((n1 - s) * c1 * x1 + (n1 + n1 - s) * c2 * x2) // (s * p0)
+            a[s] = x
+            x2 = x1
+            x1 = x
+    else:
+        for s in range(1, k + 1):
+            t = 0
+            i = 1
+            while i <= m and i <= s:
+                t += (n1 * i - s) * c[i] * a[s - i]
+                i += 1
+            a[s] = t // (s * p0)
+    return a
+
+
+def keep_lower(sides, table):
+    """2 dice keep the lower: counts over sides**2 of table[lower face]."""
+    top = 0
+    for f in range(1, sides + 1):
+        if table[f] > top:
+            top = table[f]
+    d = [0] * (top + 1)
+    for f in range(1, sides + 1):
+        d[table[f]] += 2 * (sides - f) + 1  # pairs whose lower face is f
+    return d
+
+
+def _check(system, n, hard):
+    if system < 0 or system > 2:
+        raise ValueError("rule system %d is not one of 0 hunt, 1 paths, 2 expedition" % system)
+    if hard and system != HUNT:
+        raise ValueError("only hunt has hard rolls")
+    lo, hi = POOL[system]
+    if system == HUNT and n < 0:
+        n = 0  # a pool of 0 or fewer dice rolls 2d6 keep lower
+    if n < lo or n > hi:
+        raise ValueError("%s pool %d is outside %d..%d" % (NAMES[system], n, lo, hi))
+    return n
+
+
+def _table(system, hard, table=None):
+    # (sides, per-face success table): `table` overrides the default
+    # (e.g. hunt.TABLES[face] for a campaign's own success face)
+    if table is not None and not hard:
+        return _table(system, 0)[0], table
+    if system == HUNT:
+        return hunt.SIDES, (hunt.SUCCESS_HARD if hard else hunt.SUCCESS)
+    if system == PATHS:
+        return paths.SIDES, paths.SUCCESS
+    return expedition.SIDES, expedition.SUCCESS
+
+
+def dist(system, n, hard=0, table=None):
+    """Success counts of an n-die pool of `system` (0 hunt, 1 paths,
+    2 expedition), over total(system, n). hunt n <= 0: 2d6 keep lower.
+    `table` (per-face successes) overrides the system's default."""
+    n = _check(system, n, hard)
+    sides, table = _table(system, hard, table)
+    if n == 0:
+        return keep_lower(sides, table)
+    return power(_die(sides, table)[0], n)
+
+
+def total(system, n):
+    """The denominator of dist(system, n): sides**n (hunt n <= 0: 36)."""
+    sides = _table(system, 0)[0]
+    if system == HUNT and n <= 0:
+        n = 2
+    return sides ** n
+
+
+def p_at_least(d, k):
+    """Numerator of P(at least k successes) for distribution d."""
+    if k < 0:
+        k = 0
+    t = 0
+    for s in range(k, len(d)):
+        t += d[s]
+    return t
+
+
+def compare(da, db):
+    """(win, tie, lose) numerators over sum(da) * sum(db): more successes
+    wins, equal successes tie. O(len) with a running count of B below."""
+    win = tie = 0
+    below = 0  # outcomes of B with fewer than s successes
+    nb = len(db)
+    for s in range(len(da)):
+        b = db[s] if s < nb else 0
+        a = da[s]
+        if a:
+            win += a * below
+            tie += a * b
+        below += b
+    for s in range(len(da), nb):
+        below += db[s]
+    ta = 0
+    for a in da:
+        ta += a
+    return win, tie, ta * below - win - tie
+
+
+def paths_split(n, table=None):
+    """(plain, double): the paths success counts of n d12 split by whether
+    at least two dice show 12 (a "double 12"); plain + double = dist.
+
+    Without the 12 face a die has counts q; a pool with no 12 is q**n and
+    one with exactly one 12 is n x**v q**(n-1) (v = what a 12 is worth).
+    `table` overrides paths.SUCCESS."""
+    sides = paths.SIDES
+    if table is None:
+        table = paths.SUCCESS
+    whole = power(_die(sides, table)[0], n)
+    q = _die(sides - 1, table)[0]
+    v = table[sides]
+    plain = [0] * len(whole)
+    q0 = q[0]
+    if len(q) == 2:
+        # q is a coin-like die: walk the binomial terms b = [x^j] q**n once;
+        # n [x^j] q**(n-1) = b (n - j) / q0.
+        q1 = q[1]
+        b = q0 ** n
+        for j in range(n + 1):
+            plain[j] += b
+            if j < n:
+                plain[j + v] += b * (n - j) // q0
+                b = b * (n - j) * q1 // ((j + 1) * q0)
+    else:
+        qn = power(q, n)
+        for j in range(len(qn)):
+            plain[j] = qn[j]
+        if n >= 1:
+            one = power(q, n - 1)
+            for j in range(len(one)):
+                plain[j + v] += n * one[j]
+    for s in range(len(whole)):
+        whole[s] -= plain[s]
+    return plain, whole
+
+
+def opposed(pa, da, pb, db):
+    """paths opposed test from the initiator A's view: (win, 0, lose)
+    numerators. A double 12 beats no double; otherwise (neither or both)
+    more successes wins and a tie goes to the initiator, so there is no tie.
+    pa, da / pb, db: paths_split of each pool. One pass, running sums."""
+    win = 0
+    cp = cd = 0  # B outcomes with at most s successes: plain, double
+    ta = dta = 0  # A outcomes: all, with a double
+    nb = len(pb)
+    for s in range(len(pa)):
+        if s < nb:
+            cp += pb[s]
+            cd += db[s]
+        p = pa[s]
+        d = da[s]
+        win += p * cp + d * cd
+        ta += p + d
+        dta += d
+    for s in range(len(pa), nb):
+        cp += pb[s]
+        cd += db[s]
+    win += dta * cp  # A has a double 12, B has none
+    return win, 0, ta * (cp + cd) - win
+
+
+def permille(num, den):
+    """round(1000 * num / den), half up, by long division so that den up to
+    10**8 stays in small ints; a possible outcome never shows as 0 and an
+    uncertain one never as 1000."""
+    q, r = _pm(num, den)
+    if r + r >= den:
+        q += 1
+    if q == 0 and num > 0:
+        q = 1
+    elif q == 1000 and num < den:
+        q = 999
+    return q
+
+
+def _pm(num, den):
+    # floor(1000 * num / den) and its remainder, three decimal digits.
+    q = num // den
+    r = num - q * den
+    for _ in range(3):
+        r *= 10
+        t = r // den
+        q = q * 10 + t
+        r -= t * den
+    return q, r
+
+
+def split3(a, b, c):
+    """Permille of three numerators over a + b + c, summing to exactly 1000
+    (largest remainder: each is the floor or the ceiling of the exact value)."""
+    den = a + b + c
+    qa, ra = _pm(a, den)
+    qb, rb = _pm(b, den)
+    qc, rc = _pm(c, den)
+    left = 1000 - qa - qb - qc  # 0, 1 or 2 units to hand out
+    while left > 0:
+        if ra >= rb and ra >= rc:
+            qa += 1
+            ra = -1
+        elif rb >= rc:
+            qb += 1
+            rb = -1
+        else:
+            qc += 1
+            rc = -1
+        left -= 1
+    return qa, qb, qc
+
+
+def fmt_permille(pm):
+    """'87.5%' for 875 permille."""
+    return "%d.%d%%" % (pm // 10, pm % 10)
+
+
+def _system(system):
+    if type(system) is str:
+        for i in range(3):
+            if NAMES[i] == system:
+                return i
+        raise ValueError("unknown rule system %r: choose hunt, paths or expedition" % system)
+    return system
+
+
+# paths opposed win permille, initiator pool 1..12 per line (row), opponent
+# 1..12 across, 2 bytes big-endian each: exact computation of a 12-vs-11
+# test costs about 1.5 M fuel in long ints, a call that looks it up 35,000.
+# Generated by dicetray.odds.opposed_table_source() for the SUCCESS table
+# below; tests/host/test_odds_tables.py checks both still match.
+_OPP_FOR = b"\x00\x00\x00\x00\x00\x00\x00\x01\x01\x01\x01\x01\x02"
+_OPP = (
+    b"\x02\xcb\x01\xe0\x01\x34\x00\xc0\x00\x75\x00\x46\x00\x29\x00\x18\x00\x0e\x00\x08\x00\x04\x00\x02"
+    b"\x03\x48\x02\x8e\x01\xe1\x01\x54\x00\xe8\x00\x9b\x00\x66\x00\x43\x00\x2b\x00\x1d\x00\x13\x00\x0d"
+    b"\x03\x8f\x03\x08\x02\x71\x01\xe3\x01\x68\x01\x05\x00\xba\x00\x83\x00\x5c\x00\x41\x00\x2f\x00\x22"
+    b"\x03\xb7\x03\x5a\x02\xe1\x02\x60\x01\xe4\x01\x76\x01\x1b\x00\xd3\x00\x9d\x00\x74\x00\x57\x00\x42"
+    b"\x03\xce\x03\x8f\x03\x33\x02\xc5\x02\x52\x01\xe4\x01\x82\x01\x2e\x00\xe9\x00\xb4\x00\x8b\x00\x6c"
+    b"\x03\xda\x03\xb0\x03\x6c\x03\x14\x02\xaf\x02\x48\x01\xe5\x01\x8b\x01\x3d\x00\xfd\x00\xc9\x00\xa0"
+    b"\x03\xe0\x03\xc5\x03\x93\x03\x4e\x02\xfa\x02\x9d\x02\x3f\x01\xe5\x01\x92\x01\x4a\x01\x0d\x00\xdb"
+    b"\x03\xe4\x03\xd1\x03\xad\x03\x77\x03\x33\x02\xe3\x02\x8e\x02\x37\x01\xe5\x01\x99\x01\x56\x01\x1c"
+    b"\x03\xe6\x03\xd8\x03\xbe\x03\x94\x03\x5d\x03\x1b\x02\xcf\x02\x80\x02\x31\x01\xe5\x01\x9f\x01\x60"
+    b"\x03\xe7\x03\xdd\x03\xc8\x03\xa8\x03\x7c\x03\x45\x03\x05\x02\xbe\x02\x75\x02\x2b\x01\xe5\x01\xa4"
+    b"\x03\xe7\x03\xdf\x03\xcf\x03\xb6\x03\x93\x03\x65\x03\x2f\x02\xf1\x02\xaf\x02\x6b\x02\x26\x01\xe5"
+    b"\x03\xe8\x03\xe1\x03\xd4\x03\xbf\x03\xa2\x03\x7d\x03\x50\x03\x1b\x02\xe0\x02\xa2\x02\x62\x02\x22"
+)
+
+
+def builder_odds(system, pool, target, hard=0, versus=0, table=None):
+    """Odds of the pool the roll builder is showing, cheap enough for one
+    call per key press (docs/odds.md has the fuel). `system`: 0..2 or a name.
+
+    Without versus: permille of at least `target` successes, rounded half
+    up except that a possible result never shows 0 and an uncertain one
+    never 1000. With versus = the opposing pool (paths: `pool` initiates,
+    so a tie never happens): a (win, tie, lose) permille triple summing to
+    1000, each the floor or the ceiling of the exact value; target must be 0.
+    `table` overrides the system's per-face success table (hunt.TABLES[face]
+    for a campaign's own success face); pass the same, unchanged object
+    each time (the derived die is memoised by identity).
+    Raises ValueError naming the bad argument and the allowed range."""
+    system = _system(system)
+    pool = _check(system, pool, hard)
+    if versus:
+        if target:
+            raise ValueError("give a target or a versus pool, not both")
+        rng = VERSUS[system]
+        if rng is None:
+            raise ValueError("%s has no versus roll" % NAMES[system])
+        if versus < rng[0] or versus > rng[1]:
+            raise ValueError("%s versus pool %d is outside %d..%d"
+                             % (NAMES[system], versus, rng[0], rng[1]))
+        if system == PATHS:
+            if table is None:
+                table = paths.SUCCESS
+            if table == _OPP_FOR:
+                i = (pool - 1) * 24 + versus * 2 - 2
+                w = _OPP[i] << 8 | _OPP[i + 1]
+                return w, 0, 1000 - w
+            pa, da = paths_split(pool, table)  # another table: exact, slow
+            pb, db = paths_split(versus, table)
+            w, t, l = opposed(pa, da, pb, db)
+            return split3(w, t, l)
+        c = _die(expedition.SIDES, table or expedition.SUCCESS)[1]
+        if c[::-1] != c:  # not so with 4+ on a d6; kept for other tables
+            w, t, l = compare(power(c, pool), power(c, versus))
+            return split3(w, t, l)
+        # A - B + versus*top is one pool of pool + versus dice, the versus
+        # ones flipped (worth top - value, the same die as c is symmetric):
+        # one power instead of a convolution of two.
+        d = power(c, pool + versus)
+        mid = versus * (len(c) - 1)
+        t = d[mid]
+        w = 0
+        for s in range(mid + 1, len(d)):
+            w += d[s]
+        base = 0
+        for x in c:
+            base += x
+        return split3(w, t, base ** (pool + versus) - w - t)
+    lo, hi = TARGET[system]
+    if target < lo or target > hi:
+        raise ValueError("%s target %d is outside %d..%d" % (NAMES[system], target, lo, hi))
+    sides, table = _table(system, hard, table)
+    if pool == 0:
+        d = keep_lower(sides, table)
+        return permille(p_at_least(d, target), sides * sides)
+    c = _die(sides, table)[1]
+    base = 0
+    for x in c:
+        base += x
+    den = base ** pool
+    # P(>= target) = 1 - P(< target): only the low coefficients are needed.
+    miss = 0
+    for x in power(c, pool, target - 1):
+        miss += x
+    return permille(den - miss, den)
+
+
+# Derive the shipped dice once at import, not on the first key press.
+_die(hunt.SIDES, hunt.SUCCESS)
+_die(hunt.SIDES, hunt.SUCCESS_HARD)
+_die(paths.SIDES, paths.SUCCESS)
+_die(paths.SIDES - 1, paths.SUCCESS)
+_die(expedition.SIDES, expedition.SUCCESS)

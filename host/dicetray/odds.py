@@ -1,0 +1,144 @@
+"""Exact odds as fractions.Fraction, built on the firmware's integer core
+(`dicetray.rules.odds`): the host and the device compute the same counts.
+
+`tables()` gives every table the tray and the CLI use, keyed flat:
+  ("dist", system, pool, hard)         -> tuple of P(exactly s successes), s = 0..max
+  ("at_least", system, pool, hard, k)  -> P(at least k successes)
+  ("versus", system, pool, other)      -> (P(win), P(tie), P(lose)), first pool's view
+over hunt pools 0..9 (normal and hard, targets 1..9), paths pools 1..12
+(difficulty 1..7, opposed 1..12 x 1..12, the first pool initiates) and
+expedition pools 1..15 (Ob 1..7, versus 1..15 x 1..15).
+"""
+
+from fractions import Fraction
+
+from .rules import odds as core
+
+NAMES = core.NAMES
+
+
+def system_number(system):
+    """0, 1 or 2 for a system number or name; ValueError names the choices."""
+    if isinstance(system, str):
+        if system in NAMES:
+            return NAMES.index(system)
+        raise ValueError("unknown rule system %r: choose hunt, paths or expedition" % system)
+    if system not in (0, 1, 2):
+        raise ValueError("rule system %r is not one of 0 hunt, 1 paths, 2 expedition" % system)
+    return system
+
+
+def _fractions(nums, den):
+    return tuple(Fraction(x, den) for x in nums)
+
+
+def distribution(system, pool, hard=False):
+    """P(exactly s successes) for s = 0..max, as a tuple of Fractions."""
+    s = system_number(system)
+    d = core.dist(s, pool, int(hard))
+    return _fractions(d, sum(d))
+
+
+def p_at_least(system, pool, target, hard=False):
+    """P(at least `target` successes) for a pool of `system`."""
+    s = system_number(system)
+    d = core.dist(s, pool, int(hard))
+    return Fraction(core.p_at_least(d, target), sum(d))
+
+
+def versus(system, pool, other):
+    """(P(win), P(tie), P(lose)) of `pool` against `other`: expedition counts
+    successes (equal = tie); paths is an opposed test with `pool` initiating
+    (ties go to it, a double 12 wins outright unless both have one)."""
+    s = system_number(system)
+    _check_versus(s, pool, other)
+    if s == core.PATHS:
+        pa, da = core.paths_split(pool)
+        pb, db = core.paths_split(other)
+        nums = core.opposed(pa, da, pb, db)
+    else:
+        nums = core.compare(core.dist(s, pool), core.dist(s, other))
+    return _fractions(nums, sum(nums))
+
+
+def _check_versus(s, pool, other):
+    rng = core.VERSUS[s]
+    if rng is None:
+        raise ValueError("%s has no versus roll" % NAMES[s])
+    for n in (pool, other):
+        if not rng[0] <= n <= rng[1]:
+            raise ValueError("%s versus pool %d is outside %d..%d" % (NAMES[s], n, rng[0], rng[1]))
+
+
+def _hards(s):
+    return (False, True) if s == core.HUNT else (False,)
+
+
+def tables():
+    """Every table over the ranges in the module docstring (a flat dict).
+
+    Each pool's distribution (and, for paths, its double-12 split) is
+    computed once and reused by every target and every pairing."""
+    out = {}
+    for s in range(3):
+        name = NAMES[s]
+        lo, hi = core.POOL[s]
+        tlo, thi = core.TARGET[s]
+        dists = {}
+        for hard in _hards(s):
+            for n in range(lo, hi + 1):
+                d = core.dist(s, n, int(hard))
+                den = sum(d)
+                dists[n, hard] = d
+                out["dist", name, n, hard] = _fractions(d, den)
+                # at-least numerators from the top down: one pass per pool
+                tail = [0] * (len(d) + 1)
+                for k in range(len(d) - 1, -1, -1):
+                    tail[k] = tail[k + 1] + d[k]
+                for k in range(tlo, thi + 1):
+                    out["at_least", name, n, hard, k] = Fraction(tail[k] if k < len(d) else 0, den)
+        rng = core.VERSUS[s]
+        if rng is None:
+            continue
+        if s == core.PATHS:
+            splits = {n: core.paths_split(n) for n in range(rng[0], rng[1] + 1)}
+            for a in splits:
+                pa, da = splits[a]
+                for b in splits:
+                    pb, db = splits[b]
+                    nums = core.opposed(pa, da, pb, db)
+                    out["versus", name, a, b] = _fractions(nums, sum(nums))
+        else:
+            for a in range(rng[0], rng[1] + 1):
+                for b in range(rng[0], rng[1] + 1):
+                    nums = core.compare(dists[a, False], dists[b, False])
+                    out["versus", name, a, b] = _fractions(nums, sum(nums))
+    return out
+
+
+def opposed_table_bytes():
+    """The win permille of every paths opposed pairing, 2 bytes big-endian
+    each, row = initiator pool 1..12, column = opponent 1..12: the table
+    firmware/rules/odds.py carries as _OPP (regenerate it from here)."""
+    out = bytearray()
+    lo, hi = core.VERSUS[core.PATHS]
+    splits = {n: core.paths_split(n) for n in range(lo, hi + 1)}
+    for a in range(lo, hi + 1):
+        for b in range(lo, hi + 1):
+            w = core.split3(*core.opposed(*splits[a], *splits[b]))[0]
+            out += bytes((w >> 8, w & 255))
+    return bytes(out)
+
+
+def fraction_str(f):
+    """'num/den' in lowest terms, always with a denominator: '1/1', '0/1'."""
+    return "%d/%d" % (f.numerator, f.denominator)
+
+
+def opposed_table_source():
+    """Python source of _OPP for firmware/rules/odds.py (one row per line)."""
+    b = opposed_table_bytes()
+    rows = []
+    for i in range(0, len(b), 24):
+        rows.append('    b"' + "".join("\\x%02x" % x for x in b[i:i + 24]) + '"')
+    return "_OPP = (\n" + "\n".join(rows) + "\n)\n"

@@ -1,0 +1,190 @@
+"""Exact odds core (rules.odds): runs under pytest and on real MicroPython."""
+from rules import odds
+from rules import hunt, paths, expedition
+from support import raises
+
+HUNT, PATHS, EXPEDITION = 0, 1, 2
+
+
+def _brute(sides, table, n):
+    # every face tuple of n dice, counted by successes (small n only)
+    d = [0] * (max(table) * n + 1)
+    faces = [1] * n
+    while True:
+        s = 0
+        for f in faces:
+            s += table[f]
+        d[s] += 1
+        i = 0
+        while i < n and faces[i] == sides:
+            faces[i] = 1
+            i += 1
+        if i == n:
+            return d
+        faces[i] += 1
+
+
+def test_distributions_sum_to_sides_pow_n():
+    for system, sides in ((HUNT, 6), (PATHS, 12), (EXPEDITION, 6)):
+        lo, hi = odds.POOL[system]
+        for n in range(max(lo, 1), hi + 1):
+            d = odds.dist(system, n)
+            assert sum(d) == sides ** n == odds.total(system, n), (system, n)
+    for n in range(1, 10):
+        assert sum(odds.dist(HUNT, n, 1)) == 6 ** n
+    assert sum(odds.dist(HUNT, 0)) == 36 == odds.total(HUNT, 0)
+
+
+def test_small_pools_match_brute_force():
+    for n in range(1, 4):
+        assert odds.dist(HUNT, n) == _brute(6, hunt.SUCCESS, n)
+        assert odds.dist(HUNT, n, 1) == _brute(6, hunt.SUCCESS_HARD, n)[:n + 1]
+        assert odds.dist(PATHS, n) == _brute(12, paths.SUCCESS, n)
+        assert odds.dist(EXPEDITION, n) == _brute(6, expedition.SUCCESS, n)
+
+
+def test_known_values():
+    d = odds.dist(HUNT, 0)  # 2d6 keep lower: success iff lower >= 4
+    assert odds.p_at_least(d, 1) == 9 and sum(d) == 36
+    d = odds.dist(HUNT, 0, 1)  # hard: both 6
+    assert odds.p_at_least(d, 1) == 1 and sum(d) == 36
+    assert odds.dist(HUNT, -3) == odds.dist(HUNT, 0)  # 0 or fewer dice
+    d = odds.dist(PATHS, 1)
+    assert d == [6, 5, 1]  # 1-6 fail, 7-11 one success, 12 two
+    assert odds.p_at_least(d, 1) == 6  # 6/12
+    d = odds.dist(EXPEDITION, 2)
+    assert odds.p_at_least(d, 1) * 4 == 3 * sum(d)  # 3/4
+    # paths, Alex's 6 dice: P(at least 2) = 1 - (6**6 + 6*5*6**5)/12**6
+    d = odds.dist(PATHS, 6)
+    assert odds.p_at_least(d, 2) == 12 ** 6 - 6 ** 6 - 30 * 6 ** 5
+
+
+def test_p_at_least_edges():
+    d = odds.dist(EXPEDITION, 3)
+    assert odds.p_at_least(d, 0) == sum(d) == odds.p_at_least(d, -1)
+    assert odds.p_at_least(d, 4) == 0
+
+
+def test_versus_sums_and_symmetry():
+    for n in (1, 4, 15):
+        for m in (1, 7, 15):
+            da = odds.dist(EXPEDITION, n)
+            db = odds.dist(EXPEDITION, m)
+            w, t, l = odds.compare(da, db)
+            assert w + t + l == 6 ** (n + m)
+            w2, t2, l2 = odds.compare(db, da)
+            assert (w2, t2, l2) == (l, t, w)
+    # one die each: tie iff both succeed or both fail
+    w, t, l = odds.compare(odds.dist(EXPEDITION, 1), odds.dist(EXPEDITION, 1))
+    assert (w, t, l) == (9, 18, 9)
+
+
+def test_paths_split_and_opposed():
+    for n in range(1, 13):
+        p, d = odds.paths_split(n)
+        assert [p[s] + d[s] for s in range(len(p))] == odds.dist(PATHS, n)
+        assert sum(p) == 11 ** n + n * 11 ** (n - 1)
+        assert d[:4] == [0] * min(4, len(d))  # a double 12 is 4+ successes
+    # 1 v 1: only the initiator's failure against a success loses, no tie
+    w, t, l = odds.opposed(*(odds.paths_split(1) + odds.paths_split(1)))
+    assert t == 0 and w + l == 144
+    assert l == 6 * 5 + 6 * 1 + 5 * 1  # 0 v 1, 0 v 2, 1 v 2
+    # 2 v 1: the initiator loses only with fewer successes (no double
+    # possible for the single die): 0 v 1+, or 1 v 2
+    w, t, l = odds.opposed(*(odds.paths_split(2) + odds.paths_split(1)))
+    d2 = odds.dist(PATHS, 2)
+    assert l == d2[0] * 6 + d2[1] * 1
+    for n in (1, 5, 12):
+        for m in (1, 6, 12):
+            w, t, l = odds.opposed(*(odds.paths_split(n) + odds.paths_split(m)))
+            assert t == 0 and w + l == 12 ** (n + m) and w > 0 and l > 0
+
+
+def test_permille_helpers():
+    assert odds.permille(9, 36) == 250
+    assert odds.permille(1, 36) == 28  # 27.78
+    assert odds.permille(1, 2000) == 1  # 0.5 rounds up
+    assert odds.permille(1, 10 ** 6) == 1  # possible never shows 0
+    assert odds.permille(10 ** 6 - 1, 10 ** 6) == 999  # uncertain never 1000
+    assert odds.permille(0, 7) == 0 and odds.permille(7, 7) == 1000
+    assert odds.split3(1, 1, 1) == (334, 333, 333)
+    assert sum(odds.split3(2, 3, 7)) == 1000
+    assert odds.fmt_permille(875) == "87.5%"
+    assert odds.fmt_permille(5) == "0.5%"
+
+
+def test_builder_odds_known():
+    assert odds.builder_odds(HUNT, 0, 1) == 250
+    assert odds.builder_odds("hunt", 0, 1, hard=1) == 28
+    assert odds.builder_odds(HUNT, 0, 2) == 0
+    assert odds.builder_odds(HUNT, 1, 1) == 500
+    assert odds.builder_odds(PATHS, 1, 1) == 500
+    assert odds.builder_odds(PATHS, 1, 3) == 0
+    assert odds.builder_odds(EXPEDITION, 2, 1) == 750
+    assert odds.builder_odds(EXPEDITION, 1, 0, versus=1) == (250, 500, 250)
+    w, t, l = odds.builder_odds(PATHS, 12, 0, versus=12)
+    assert t == 0 and w + l == 1000 and w > 500  # ties favour the initiator
+
+
+def test_builder_odds_in_range_everywhere():
+    for system in (HUNT, PATHS, EXPEDITION):
+        lo, hi = odds.POOL[system]
+        tlo, thi = odds.TARGET[system]
+        for n in range(lo, hi + 1):
+            last = 1001
+            for k in range(tlo, thi + 1):
+                pm = odds.builder_odds(system, n, k)
+                assert 0 <= pm <= 1000
+                assert pm <= last  # harder targets never look easier
+                last = pm
+        rng = odds.VERSUS[system]
+        if rng:
+            for n in (rng[0], rng[1]):
+                for m in range(rng[0], rng[1] + 1):
+                    r = odds.builder_odds(system, n, 0, versus=m)
+                    assert sum(r) == 1000 and min(r) >= 0
+
+
+def test_builder_odds_matches_exact_rounding():
+    # versus triples: each the floor or ceiling of 1000 * exact
+    for n, m in ((3, 5), (15, 15), (1, 15)):
+        w, t, l = odds.compare(odds.dist(EXPEDITION, n), odds.dist(EXPEDITION, m))
+        den = w + t + l
+        for pm, num in zip(odds.builder_odds(EXPEDITION, n, 0, versus=m), (w, t, l)):
+            assert pm * den <= 1000 * num + den and 1000 * num <= pm * den + den
+    for n, m in ((2, 3), (12, 11), (7, 7)):
+        w, t, l = odds.opposed(*(odds.paths_split(n) + odds.paths_split(m)))
+        assert odds.builder_odds(PATHS, n, 0, versus=m) == odds.split3(w, t, l)
+    d = odds.dist(PATHS, 12)
+    assert odds.builder_odds(PATHS, 12, 7) == odds.permille(odds.p_at_least(d, 7), sum(d))
+
+
+def test_builder_odds_rejects_bad_arguments():
+    raises(ValueError, odds.builder_odds, "dice", 3, 1)
+    raises(ValueError, odds.builder_odds, 5, 3, 1)
+    raises(ValueError, odds.builder_odds, HUNT, 10, 1)
+    raises(ValueError, odds.builder_odds, PATHS, 0, 1)
+    raises(ValueError, odds.builder_odds, PATHS, 13, 1)
+    raises(ValueError, odds.builder_odds, EXPEDITION, 16, 1)
+    raises(ValueError, odds.builder_odds, PATHS, 3, 1, hard=1)
+    raises(ValueError, odds.builder_odds, PATHS, 3, 8)
+    raises(ValueError, odds.builder_odds, PATHS, 3, 0)
+    raises(ValueError, odds.builder_odds, HUNT, 3, 0, versus=2)
+    raises(ValueError, odds.builder_odds, EXPEDITION, 3, 0, versus=16)
+    e = raises(ValueError, odds.builder_odds, EXPEDITION, 3, 2, versus=3)
+    assert "not both" in str(e)
+    e = raises(ValueError, odds.builder_odds, PATHS, 13, 1)
+    assert "1..12" in str(e)
+
+
+def test_builder_odds_with_a_campaign_table():
+    five_up = bytes((0, 0, 0, 0, 0, 1, 1))  # a hunt campaign succeeding on 5+
+    assert odds.builder_odds(HUNT, 1, 1, table=five_up) == 333
+    assert odds.builder_odds(HUNT, 0, 1, table=five_up) == 111  # 4/36
+    assert odds.dist(HUNT, 2, table=five_up) == [16, 16, 4]
+    # an uneven die takes the general versus path: 1 v 1 on 5+
+    assert odds.builder_odds(EXPEDITION, 1, 0, versus=1, table=five_up) == (222, 556, 222)
+    # paths with a table that is not the shipped one is computed, not looked up
+    crit_only = bytes((0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2))
+    w, t, l = odds.opposed(*(odds.paths_split(2, crit_only) + odds.paths_split(1, crit_only)))
+    assert odds.builder_odds(PATHS, 2, 0, versus=1, table=crit_only) == odds.split3(w, t, l)
