@@ -19,7 +19,14 @@ for i in range(4):
 T = C.find(hunt.ROLE_TENSION)
 """
 
-REFERENCE = DICE + "import scenarios\nC = scenarios.reference_campaign()\nS = cp.encode_state(C)\n"
+
+
+def _reference_setup():
+    # The reference campaign is built here, on CPython, and enters the VM as
+    # its encoded state: replaying 500 events there would need garbage
+    # collections, which this VM cannot do safely mid-call (hw/simboard.py).
+    state = cp.encode_state(reference_campaign())
+    return DICE + "S = bytes.fromhex(%r)\nC = cp.decode_state(S)\n" % state.hex()
 
 # (name, setup, statement, repetitions, fuel target or None)
 OPS = [
@@ -33,9 +40,15 @@ OPS = [
     ("odds in the builder: paths 12d12 opposed 12", DICE, "odds.builder_odds(1, 12, 0, 0, 12)", 3, 800_000),
     ("odds in the builder: expedition 15d6 vs Ob 7", DICE, "odds.builder_odds(2, 15, 7)", 3, 800_000),
     ("odds in the builder: expedition 15 vs 15", DICE, "odds.builder_odds(2, 15, 0, 0, 15)", 3, 800_000),
-    ("encode state (reference campaign)", REFERENCE, "cp.encode_state(C)", 5, None),
-    ("decode state (reference campaign)", REFERENCE, "cp.decode_state(S)", 5, None),
+    ("encode state (reference campaign)", None, "cp.encode_state(C)", 5, None),
+    ("decode state (reference campaign)", None, "cp.decode_state(S)", 5, None),
 ]
+
+
+def ops():
+    """OPS with the reference campaign's setup filled in."""
+    ref = _reference_setup()
+    return [(n, ref if setup is None else setup, st, r, t) for n, setup, st, r, t in OPS]
 
 
 def reference_campaign():

@@ -314,12 +314,14 @@ class Link:
         journal.scan(st.fs, st.root + "/" + store._name("j", b, "log"), b, self._take, self._jbuf)
 
     def _segs(self):
-        """The store's journal segment bases, listed once per segment change."""
+        """The store's journal segment bases, listed once per segment change
+        (a new segment's name is chosen before its file exists: `_new`)."""
         st = self.s.st
-        if self._segst is not st or self._segkey != st._seg:
+        key = (st._seg, st._new)
+        if self._segst is not st or self._segkey != key:
             self._segl = st.segments()
             self._segst = st
-            self._segkey = st._seg
+            self._segkey = key
         return self._segl
 
     def _first(self):

@@ -5,7 +5,7 @@ Up/Down pick a part, Left/Right change it, OK or Roll rolls (Roll works
 from any screen). The values live in app.pool (ui/pools.py).
 """
 
-from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK
+from hw.keys import K_LEFT, K_RIGHT, K_OK
 from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, lr, NO, DRAW, KEEP
 
@@ -33,8 +33,7 @@ class Builder(Screen):
     def key(self, k, kind):
         if kind != PRESS:
             return NO
-        if k == K_UP or k == K_DOWN:
-            self.menu.move(-1 if k == K_UP else 1)
+        if self.menu.nav(k):
             return DRAW
         if k == K_LEFT or k == K_RIGHT:
             self.app.pool.change(self.app.c, self.fs[self.menu.sel], -1 if k == K_LEFT else 1)

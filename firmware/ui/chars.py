@@ -6,7 +6,7 @@ expedition DAMAGE, HEAL, BONUS_HP, USE_RES, DOWN_OUT), never by editing
 the numbers directly, so triggers (injuries, death, down) apply.
 """
 
-from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK
+from hw.keys import K_LEFT, K_RIGHT, K_OK
 from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW
 from rules import campaign as cp, hunt, expedition as ex
@@ -42,8 +42,7 @@ class Chars(Screen):
     def key(self, k, kind):
         if kind != PRESS:
             return NO
-        if k == K_UP or k == K_DOWN:
-            self.menu.move(-1 if k == K_UP else 1)
+        if self.menu.nav(k):
             return DRAW
         if k == K_OK:
             c = self.app.c
@@ -98,8 +97,7 @@ class Sheet(Screen):
     def key(self, k, kind):
         if kind != PRESS:
             return NO
-        if k == K_UP or k == K_DOWN:
-            self.menu.move(-1 if k == K_UP else 1)
+        if self.menu.nav(k):
             return DRAW
         if (k == K_LEFT or k == K_RIGHT) and self.fields:
             a = _ACT[self.app.c.system].get(self.fields[self.menu.sel])

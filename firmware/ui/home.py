@@ -3,7 +3,7 @@ tension, pressure and the Sin; paths: open prolonged tests; expedition:
 turn, day, next encounter and usage checks), then the menu.
 """
 
-from hw.keys import K_UP, K_DOWN, K_OK
+from hw.keys import K_OK
 from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, lr, NO, DRAW
 from rules import hunt, paths, expedition as ex
@@ -63,8 +63,7 @@ class Home(Screen):
     def key(self, k, kind):
         if kind != PRESS:
             return NO
-        if k == K_UP or k == K_DOWN:
-            self.menu.move(-1 if k == K_UP else 1)
+        if self.menu.nav(k):
             return DRAW
         if k == K_OK:
             self.app.open(self.menu.items[self.menu.sel])

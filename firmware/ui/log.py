@@ -2,7 +2,7 @@
 faces, name text). Up/Down scroll. Undo/redo are logged events too.
 """
 
-from hw.keys import K_UP, K_DOWN
+
 from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, NO, DRAW
 from rules import codec
@@ -59,10 +59,9 @@ class Log(Screen):
         self.menu.go(self.menu.sel)
 
     def key(self, k, kind):
-        if kind != PRESS or not k & (K_UP | K_DOWN):
-            return NO
-        self.menu.move(-1 if k == K_UP else 1)
-        return DRAW
+        if kind == PRESS and self.menu.nav(k):
+            return DRAW
+        return NO
 
     def draw(self, fb):
         row(fb, 0, "LOG %d events" % self.app.c.nevents, True)

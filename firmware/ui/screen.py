@@ -9,6 +9,8 @@ global keys), DRAW (handled, redraw) or KEEP (handled, nothing changed).
 Strings are built when something changes (`refresh`), not on every frame.
 """
 
+from hw.keys import K_UP, K_DOWN
+
 COLS = 16
 ROWS = 8
 NO = 0
@@ -91,6 +93,13 @@ class Menu:
         if n:
             self.go((self.sel + d) % n)
 
+    def nav(self, k):
+        """Up/Down move the selection: True if key k was one of them."""
+        if k == K_UP or k == K_DOWN:
+            self.move(-1 if k == K_UP else 1)
+            return True
+        return False
+
     def draw(self, fb, cursor=True):
         for k in range(self.h):
             i = self.top + k
@@ -133,7 +142,6 @@ class Message(Screen):
         self.top = 0
 
     def key(self, k, kind):
-        from hw.keys import K_UP, K_DOWN
         if k == K_DOWN and self.top + 7 < len(self.lines):
             self.top += 1
             return DRAW

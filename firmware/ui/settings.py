@@ -3,7 +3,7 @@ capped by ui/ring.py's MAX scale), undo/redo, and a new campaign behind a
 confirmation (the old campaign stays on flash, in its own directory).
 """
 
-from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK
+from hw.keys import K_LEFT, K_RIGHT, K_OK, K_BACK
 from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW, KEEP
 
@@ -26,8 +26,7 @@ class Settings(Screen):
             return NO
         app = self.app
         s = self.menu.sel
-        if k == K_UP or k == K_DOWN:
-            self.menu.move(-1 if k == K_UP else 1)
+        if self.menu.nav(k):
             return DRAW
         if k == K_LEFT or k == K_RIGHT:
             d = -1 if k == K_LEFT else 1

@@ -35,8 +35,7 @@ class Talismans(Screen):
         if kind != PRESS:
             return NO
         app = self.app
-        if k == K_UP or k == K_DOWN:
-            self.menu.move(-1 if k == K_UP else 1)
+        if self.menu.nav(k):
             app.sel_tal = self.idx[self.menu.sel]
             app.ring_dirty = True
             return DRAW

@@ -4,7 +4,7 @@ Outcome's notes, shown below. hunt: the scene tracker (end a scene, calm
 or fight next; the risk die). paths has no turns (not in the home menu).
 """
 
-from hw.keys import K_UP, K_DOWN, K_OK
+from hw.keys import K_OK
 from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, wrap, NO, DRAW
 from rules import expedition as ex, hunt
@@ -37,8 +37,7 @@ class Turns(Screen):
     def key(self, k, kind):
         if kind != PRESS:
             return NO
-        if k == K_UP or k == K_DOWN:
-            self.menu.move(-1 if k == K_UP else 1)
+        if self.menu.nav(k):
             return DRAW
         if k == K_OK:
             kd, a = self.acts[self.menu.sel]

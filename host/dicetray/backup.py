@@ -26,10 +26,10 @@ raises StoreError naming the backup, event or file that is damaged.
 import hashlib
 import os
 import sqlite3
-import sys
 import time
 import zlib
 
+from .datadir import home  # noqa: F401  (the backups live there)
 from .rules import campaign as cp
 from .rules import codec, systems
 
@@ -94,19 +94,6 @@ BEGIN SELECT RAISE(ABORT, 'stored snapshots are never deleted'); END;
 
 class StoreError(Exception):
     """Damaged or inconsistent backup data, or a backup that cannot be taken."""
-
-
-def home():
-    """The user data directory: $DICETRAY_HOME, else the platform's usual place."""
-    h = os.environ.get("DICETRAY_HOME")
-    if h:
-        return h
-    if sys.platform == "win32":
-        return os.path.join(os.environ.get("LOCALAPPDATA") or os.path.expanduser("~"), "dicetray")
-    if sys.platform == "darwin":
-        return os.path.expanduser("~/Library/Application Support/dicetray")
-    base = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
-    return os.path.join(base, "dicetray")
 
 
 def sha(b):

@@ -122,6 +122,20 @@ def _device_state(dev):
 
 # --- status, backup, backups -------------------------------------------------
 
+def _ports(args):
+    from .link import ports
+    found = ports.find()
+    if args.json:
+        _print_json([p.as_dict() for p in found])
+        return 0
+    if not found:
+        print("no board or simulator found: plug the tray in, or start `dicetray sim`")
+        return 0
+    for p in found:
+        print("%-20s %-4s %s" % (p.device, p.kind, p.description))
+    return 0
+
+
 def _status(args):
     with _Dev(args) as dev:
         info = dev.info()
@@ -704,6 +718,9 @@ def register(sub):
         p = sub.add_parser(name, help=help, description=help, **kw)
         p.set_defaults(run=_wrap(name, fn))
         return p
+
+    p = add("ports", _ports, "the boards (by USB id) and running simulators a command can talk to")
+    _json(p)
 
     p = add("status", _status, "the device's firmware, rule system, campaign and event count")
     _port(p)

@@ -171,3 +171,19 @@ def test_deploy_dry_run_is_delegated(env, capsys, monkeypatch):
     monkeypatch.setattr(tools, "deploy", fake, raising=False)
     assert run(capsys, "deploy", "--port", "/dev/ttyACM0", "--dry-run")[0] == 0
     assert seen == [["/dev/ttyACM0", "--dry-run"]]
+
+
+def test_ports_lists_running_simulators(tmp_path, monkeypatch, capsys):
+    import json
+    import os
+    from dicetray import cli
+    from dicetray.link import ports
+    monkeypatch.setenv("DICETRAY_HOME", str(tmp_path))
+    assert cli.main(["ports", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    pty = tmp_path / "pts"
+    pty.write_text("")
+    ports.register_sim(str(pty), os.getpid())  # this process stands in for a simulator
+    assert cli.main(["ports", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert [(p["port"], p["kind"]) for p in got] == [(str(pty), "sim")]

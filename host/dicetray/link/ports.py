@@ -8,6 +8,8 @@ simulators (each `dicetray sim` writes its pty path to a file under
 
 import os
 
+from ..datadir import home
+
 # (vid, pid or None for any): boards that run the Dicetray firmware.
 USB_IDS = (
     (0x2E8A, None, "Raspberry Pi (RP2040/RP2350)"),
@@ -29,15 +31,6 @@ class Port:
 
     def as_dict(self):
         return {"port": self.device, "kind": self.kind, "description": self.description}
-
-
-def home():
-    """The Dicetray user data directory."""
-    h = os.environ.get("DICETRAY_HOME")
-    if h:
-        return h
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "dicetray")
 
 
 def sims_dir():
