@@ -20,6 +20,7 @@ from flashsim import FlashSim
 from i2cdecode import CountingI2C
 from hw.ssd1306 import SSD1306
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
+from ui import screen
 
 
 class Leds:
@@ -155,5 +156,6 @@ for i in range(%d):
         gc.collect()  # at this top level: a safe point (docs/architecture.md)
         if gc.mem_alloc() > top:
             top = gc.mem_alloc()
-print('HIGH', top, A.s.st.seq)
+flash = sum(len(b) for b in FS.files.values())
+print('HIGH', top, A.s.st.seq, 'FLASH', flash)
 """ % actions

@@ -182,13 +182,19 @@ class SSD1306(framebuf.FrameBuffer):
     # -- frame -----------------------------------------------------------
     def show(self):
         """Push what changed since the last show; returns payload bytes sent."""
-        buf = self.buffer
-        sh = self._shadow
-        stale = self._stale
-        if not stale and buf == sh:  # one memcmp: the common idle case
+        # A small frame: a function with many locals gets its frame from the
+        # heap at every call (searched for, in a full heap), so the common
+        # "nothing changed" case stays out of _push.
+        if not self._stale and self.buffer == self._shadow:  # one memcmp
             self.last_bytes = 0
             self.last_txns = 0
             return 0
+        return self._push()
+
+    def _push(self):
+        buf = self.buffer
+        sh = self._shadow
+        stale = self._stale
         w = self.width
         bp = self._bp
         sp = self._sp

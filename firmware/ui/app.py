@@ -20,6 +20,7 @@ and board.idle: no allocation.
 from hw.keys import K_OK, K_BACK, K_ROLL
 from ui import ring
 from ui.buttons import Buttons, PRESS, LONG, REPEAT
+from ui import screen
 from ui.screen import Message, NO, DRAW
 from ui.pools import Pool
 from ui.home import Home
@@ -212,9 +213,12 @@ class App:
         self.dirty = True
 
     def render(self):
+        """Draw the top screen; only the rows that changed reach the pixels,
+        and only the pages that changed reach the panel (display.show)."""
         fb = self.fb
-        fb.fill(0)
+        screen.begin(fb)
         self.top().draw(fb)
+        screen.end(fb)
         fb.show()
         self.dirty = False
 
@@ -255,19 +259,29 @@ class App:
         return self.dial_tal(rgb, self.sel_tal)
 
     def step(self):
-        """One loop pass; returns the ms to idle."""
+        """One loop pass; returns the ms to idle.
+
+        Kept to a few locals: a frame bigger than about ten slots is
+        allocated on the heap at every call, and the allocator's search for
+        a free run grows with the heap (MicroPython's gc_alloc): this runs
+        every poll, idle or not.
+        """
         busy = self.link is not None and self.link.poll()
-        bt = self.buttons
-        n = bt.update(self.b.keys(), self.b.ticks_ms())
-        for i in range(n):
-            ev = bt.q[i]
-            self.handle(ev & 0xFF, ev >> 8)
+        n = self.buttons.update(self.b.keys(), self.b.ticks_ms())
+        if n:
+            self.dispatch(n)
         if self.dirty:
             self.render()
         if self.anim >= 0 or self.ring_dirty:
             self.paint()
             return 1 if busy else FRAME_MS
         return 1 if busy else IDLE_MS  # 1: answer the host's next request soon
+
+    def dispatch(self, n):
+        """Handle the n key events the buttons queued this poll."""
+        q = self.buttons.q
+        for i in range(n):
+            self.handle(q[i] & 0xFF, q[i] >> 8)
 
     def run(self):
         """The loop, until the host ends the link session (the simulator

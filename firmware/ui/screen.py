@@ -18,14 +18,50 @@ DRAW = 1
 KEEP = 2
 
 
+# What each row of the framebuffer shows now, so that a frame redraws only
+# the rows that changed: text rendering is per pixel, and a cursor move
+# changes two rows of eight. Kept for one framebuffer at a time (_fb).
+_fb = None
+_text = [None] * 8
+_inv = [False] * 8
+_drawn = 0  # bit r: row r was drawn in this frame
+
+
+def begin(fb):
+    """Start a frame on fb (a different framebuffer starts from scratch)."""
+    global _fb, _drawn
+    if fb is not _fb:
+        _fb = fb
+        forget()
+    _drawn = 0
+
+
+def end(fb):
+    """Finish a frame: rows nobody drew this time become blank."""
+    for r in range(ROWS):
+        if not (_drawn >> r) & 1:
+            row(fb, r, "")
+
+
+def forget():
+    """The framebuffer was drawn on behind our back: redraw every row."""
+    for r in range(ROWS):
+        _text[r] = None
+
+
 def row(fb, r, s, inv=False):
     """Text s on row r (cut to 16 columns); inv: white bar, black text."""
+    global _drawn
+    _drawn |= 1 << r
+    s = s[:COLS]
+    if fb is _fb and _text[r] == s and _inv[r] == inv:
+        return
+    if fb is _fb:
+        _text[r] = s
+        _inv[r] = inv
     y = r * 8
-    if inv:
-        fb.fill_rect(0, y, 128, 8, 1)
-        fb.text(s[:COLS], 0, y, 0)
-    else:
-        fb.text(s[:COLS], 0, y, 1)
+    fb.fill_rect(0, y, 128, 8, 1 if inv else 0)
+    fb.text(s, 0, y, 0 if inv else 1)
 
 
 def lr(a, b, w=COLS):

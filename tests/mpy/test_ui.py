@@ -27,6 +27,8 @@ class FakeFB:
 
     def fill_rect(self, x, y, w, h, c):
         self.inv[y // 8] = bool(c)
+        if x == 0 and w == 128 and h == 8:
+            self.rows[y // 8] = ""  # a whole row painted over
 
     def text(self, s, x, y, c=1):
         r = y // 8
