@@ -25,15 +25,20 @@ import scenarios  # noqa: E402
 FUEL = 4_000_000_000
 MPY_DIR = os.path.join("build", "bench-mpy")
 
-# The collector stays off for the whole run: an automatic collection lands
-# wherever the heap happens to fill, so its cost (millions of fuel) would
-# differ between the measured run and the baseline. (It is also unsafe in
-# this VM while big frames are active: docs/architecture.md.)
+# No automatic collection: it would land wherever the heap happens to fill,
+# at a cost (millions of fuel) that differs between the two runs compared
+# (and it is unsafe in this VM while big frames are active:
+# docs/architecture.md). One collection, at this top level, just before
+# the measured loop: the steady state of a device whose collector runs now
+# and then. It matters: a function whose frame is too big for the C stack
+# gets it from the heap at every call, and the allocator's search for a
+# free run is short in a collected heap and long in one full of garbage.
 MEASURE = """
 import gc
 gc.disable()
 {setup}
 {warm}
+gc.collect()
 _m0 = gc.mem_alloc()
 for _i in range({reps}):
     {body}
