@@ -146,7 +146,7 @@ class Campaign:
         if isinstance(src, Replay) and src.i != len(src.faces):
             self._rebuild()
             raise ValueError("%d faces given but the action used %d" % (len(src.faces), src.i))
-        ev = codec.encode_event(kind, args, src.faces if isinstance(src, Replay) else bytes(src.faces), text)
+        ev = codec.encode_event(kind, args, bytes(src.faces), text)
         self._commit(kind, ev)
         return out
 
