@@ -19,7 +19,7 @@ Core event kinds are 1..31; each rule system owns a range above that
 (hunt 32..63, paths 64..95, expedition 96..127).
 """
 
-from . import codec
+from . import check, codec
 from . import talisman as tl
 from .dice import Recorder, Replay
 
@@ -264,37 +264,37 @@ def _core_apply(c, kind, args, text, src):
         c.rules.on_char(c, len(c.chars) - 1)
         out.note("%s joins" % text)
     elif kind == TAL_NEW:
-        _need(args, 7, "TAL_NEW takes cap, policy, link, role, owner, a, b")
+        check.arity(args, 7, "TAL_NEW takes cap, policy, link, role, owner, a, b")
         if args[4] != tl.NONE:
             c.char(args[4])
         c.new_tal(text, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
         out.note("talisman %s 0/%d" % (text, args[0]))
     elif kind == SLASH:
-        _need(args, 3, "SLASH takes talisman, slashes, nofill")
+        check.arity(args, 3, "SLASH takes talisman, slashes, nofill")
         tal = c.tal(args[0])
         if not 1 <= args[1] <= tl.MAX_CAP:
             raise ValueError("slashes %d is not in 1..%d" % (args[1], tl.MAX_CAP))
         out.successes = tl.slash(c, args[0], args[1], args[2], src)
         out.note("%s %d/%d" % (tal.name, tal.n, tal.cap))
     elif kind == UNSLASH:
-        _need(args, 2, "UNSLASH takes talisman, slashes")
+        check.arity(args, 2, "UNSLASH takes talisman, slashes")
         tal = c.tal(args[0])
         if args[1] < 1:
             raise ValueError("slashes to remove must be at least 1")
         tl.unslash(tal, args[1])
         out.note("%s %d/%d" % (tal.name, tal.n, tal.cap))
     elif kind == CLEAR:
-        _need(args, 1, "CLEAR takes a talisman")
+        check.arity(args, 1, "CLEAR takes a talisman")
         c.tal(args[0]).n = 0
     elif kind == TAL_DEL:
-        _need(args, 1, "TAL_DEL takes a talisman")
+        check.arity(args, 1, "TAL_DEL takes a talisman")
         c.tal(args[0])
         for t in c.tals:
             if t is not None and t.link == args[0]:
                 raise ValueError("talisman %d feeds it: delete that one first" % c.tals.index(t))
         c.tals[args[0]] = None
     elif kind == TAL_CAP:
-        _need(args, 2, "TAL_CAP takes talisman, capacity")
+        check.arity(args, 2, "TAL_CAP takes talisman, capacity")
         tal = c.tal(args[0])
         if not 1 <= args[1] <= tl.MAX_CAP:
             raise ValueError("capacity %d is not in 1..%d" % (args[1], tl.MAX_CAP))
@@ -302,7 +302,7 @@ def _core_apply(c, kind, args, text, src):
         if tal.n > tal.cap:
             tal.n = tal.cap
     elif kind == DICE:
-        _need(args, 2, "DICE takes sides, count")
+        check.arity(args, 2, "DICE takes sides, count")
         sides, n = args
         if not 2 <= sides <= 100 or not 1 <= n <= 20:
             raise ValueError("a free roll is 1..20 dice of 2..100 sides")
@@ -316,11 +316,6 @@ def _core_apply(c, kind, args, text, src):
     else:
         raise ValueError("unknown event kind %d" % kind)
     return out
-
-
-def _need(args, n, msg):
-    if len(args) != n:
-        raise ValueError(msg)
 
 
 # --- state encoding --------------------------------------------------------

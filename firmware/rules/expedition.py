@@ -10,6 +10,7 @@ where the seed is silent).
 Hot path (no allocation): roll_pool, evaluate, pool, resolve, versus_margin.
 """
 
+from . import check
 from . import talisman as tl
 from .campaign import Outcome
 
@@ -231,23 +232,6 @@ def usage_sides(t):
 
 # --- validation helpers ----------------------------------------------------
 
-def _need(args, n, msg):
-    if len(args) != n:
-        raise ValueError(msg)
-
-
-def _rng(v, lo, hi, what):
-    if not lo <= v <= hi:
-        raise ValueError("%s %d is not in %d..%d" % (what, v, lo, hi))
-
-
-def _alive(c, i):
-    ch = c.char(i)
-    if ch.v[DEAD]:
-        raise ValueError("%s is dead" % ch.name)
-    return ch
-
-
 def _who(c, i):
     return "enemy" if i < 0 else c.chars[i].name
 
@@ -269,7 +253,7 @@ def _bits(mask):
 
 def _check_block(c, i, which):
     """A requested block must be gear the character has and has not spent today."""
-    _rng(which, 0, 3, "block")
+    check.span("block", which, 0, 3)
     v = c.chars[i].v
     if which & 1 and (not v[ARMOR] or v[SPENT] & 1):
         raise ValueError("%s has no unspent armor to block with" % c.chars[i].name)
@@ -384,54 +368,54 @@ def _apply(c, kind, args, text, src):
         return _combat(c, args, src)
     out = Outcome(kind)
     if kind == DAMAGE:
-        _need(args, 3, "DAMAGE takes char, amount, block")
+        check.arity(args, 3, "DAMAGE takes char, amount, block")
         i, n, w = args
-        _alive(c, i)
-        _rng(n, 0, MAX_POINTS, "damage")
+        check.alive(c, i, DEAD)
+        check.span("damage", n, 0, MAX_POINTS)
         _check_block(c, i, w)
         _hurt(c, i, n, w if n else 0, out)
         out.margin = n
     elif kind == VAR_DAMAGE:
-        _need(args, 4, "VAR_DAMAGE takes char (-1 enemy), dice, block, half")
+        check.arity(args, 4, "VAR_DAMAGE takes char (-1 enemy), dice, block, half")
         i, n, w, half = args
         if i != -1:
-            _alive(c, i)
+            check.alive(c, i, DEAD)
             _check_block(c, i, w)
         elif w:
             raise ValueError("an enemy's blocks are not tracked: block must be 0")
-        _rng(n, 1, MAX_POOL, "damage dice")
-        _rng(half, 0, 1, "half (save for half)")
+        check.span("damage dice", n, 1, MAX_POOL)
+        check.span("half (save for half)", half, 0, 1)
         s = _draw(src, n)
         d = (s + 1) // 2 if half else s  # halves round up
         out.successes = s
         out.margin = d
         _hurt(c, i, d, w if d else 0, out)
     elif kind == HEAL:
-        _need(args, 2, "HEAL takes char, amount")
+        check.arity(args, 2, "HEAL takes char, amount")
         i, n = args
-        v = _alive(c, i).v
-        _rng(n, 1, MAX_POINTS, "healing")
+        v = check.alive(c, i, DEAD).v
+        check.span("healing", n, 1, MAX_POINTS)
         v[HP] = v[HP] + n if v[HP] + n < v[MAX_HP] else v[MAX_HP]
         out.note("%s HP %d/%d" % (c.chars[i].name, v[HP], v[MAX_HP]))
     elif kind == BONUS_HP:
-        _need(args, 2, "BONUS_HP takes char, amount")
+        check.arity(args, 2, "BONUS_HP takes char, amount")
         i, n = args
-        v = _alive(c, i).v
-        _rng(n, 1, MAX_POINTS - v[BONUS], "bonus HP")
+        v = check.alive(c, i, DEAD).v
+        check.span("bonus HP", n, 1, MAX_POINTS - v[BONUS])
         v[BONUS] += n
         out.note("%s bonus HP %d" % (c.chars[i].name, v[BONUS]))
     elif kind == BONUS_END:
-        _need(args, 1, "BONUS_END takes char")
-        v = _alive(c, args[0]).v
+        check.arity(args, 1, "BONUS_END takes char")
+        v = check.alive(c, args[0], DEAD).v
         out.note("%s loses %d bonus HP" % (c.chars[args[0]].name, v[BONUS]))
         v[BONUS] = 0
     elif kind == SHEET:
         _sheet(c, args, out)
     elif kind == USE_RES:
-        _need(args, 2, "USE_RES takes char, amount")
+        check.arity(args, 2, "USE_RES takes char, amount")
         i, n = args
-        v = _alive(c, i).v
-        _rng(n, 1, MAX_POINTS, "resources to spend")
+        v = check.alive(c, i, DEAD).v
+        check.span("resources to spend", n, 1, MAX_POINTS)
         if n > v[RES]:
             raise ValueError("%s has %d class resource(s), not %d" % (c.chars[i].name, v[RES], n))
         v[RES] -= n
@@ -441,7 +425,7 @@ def _apply(c, kind, args, text, src):
     elif kind == SHORT_REST:
         _short_rest(c, args, out)
     elif kind == LONG_REST:
-        _need(args, 0, "LONG_REST takes no arguments")
+        check.arity(args, 0, "LONG_REST takes no arguments")
         for ch in c.chars:
             v = ch.v
             if v[DEAD]:
@@ -455,22 +439,22 @@ def _apply(c, kind, args, text, src):
     elif kind == TURN:
         _turn(c, args, src, out)
     elif kind == SET_FREQ:
-        _need(args, 1, "SET_FREQ takes turns between checks")
-        _rng(args[0], 1, 3, "encounter check frequency")
+        check.arity(args, 1, "SET_FREQ takes turns between checks")
+        check.span("encounter check frequency", args[0], 1, 3)
         c.x[FREQ] = args[0]
         c.x[ENC_LEFT] = args[0]
         out.note("encounter check every %d turn(s)" % args[0])
     elif kind == ENC_CHECK:
-        _need(args, 0, "ENC_CHECK takes no arguments")
+        check.arity(args, 0, "ENC_CHECK takes no arguments")
         _encounter(src, out)
     elif kind == USAGE_NEW:
-        _need(args, 3, "USAGE_NEW takes sides, owner, per_turn")
+        check.arity(args, 3, "USAGE_NEW takes sides, owner, per_turn")
         sides, owner, per = args
         if sides not in (4, 6, 8, 10, 12):
             raise ValueError("usage die d%d is not d4, d6, d8, d10 or d12" % sides)
         if owner != tl.NONE:
             c.char(owner)
-        _rng(per, 0, 1, "per_turn")
+        check.span("per_turn", per, 0, 1)
         if not text:
             raise ValueError("a usage die needs a name (e.g. Torches)")
         t = c.new_tal(text, 5, tl.CLAMP, tl.NONE, USAGE, owner, sides, per)
@@ -478,38 +462,38 @@ def _apply(c, kind, args, text, src):
         out.tal = t
         out.note("%s d%d" % (text, sides))
     elif kind == USAGE_ROLL:
-        _need(args, 1, "USAGE_ROLL takes a talisman")
+        check.arity(args, 1, "USAGE_ROLL takes a talisman")
         tal = _role(c, args[0], USAGE, "a usage die")
         if usage_sides(tal) == 0:
             raise ValueError("%s is already spent" % tal.name)
         out.tal = args[0]
         _usage(c, args[0], src, out)
     elif kind == REACTION:
-        _need(args, 0, "REACTION takes no arguments")
+        check.arity(args, 0, "REACTION takes no arguments")
         f = src.d(10)
         r = 0 if f <= 3 else (1 if f <= 9 else 2)
         out.margin = r
         out.note("reaction %d: %s" % (f, REACTIONS[r]))
     elif kind == MORALE:
-        _need(args, 2, "MORALE takes sides, modifier")
+        check.arity(args, 2, "MORALE takes sides, modifier")
         sides, mod = args
         if sides not in (6, 8, 10):
             raise ValueError("morale die d%d is not d6, d8 or d10" % sides)
-        _rng(mod, -1, 1, "morale modifier")
+        check.span("morale modifier", mod, -1, 1)
         f = src.d(sides)
         out.successes = f + mod
         out.verdict = 1 if f + mod >= 5 else 0
         out.note("morale %d: %s" % (f + mod, "holds" if out.verdict else "breaks"))
     elif kind == DISTANCE:
-        _need(args, 0, "DISTANCE takes no arguments")
+        check.arity(args, 0, "DISTANCE takes no arguments")
         f = src.d(6)
         out.margin = f
         out.note("distance %d%s" % (f, " (extremely close)" if f == 1 else
                                     (" (very far)" if f == 6 else "")))
     elif kind == DESPERATE:
-        _need(args, 1, "DESPERATE takes char")
+        check.arity(args, 1, "DESPERATE takes char")
         i = args[0]
-        _alive(c, i)
+        check.alive(c, i, DEAD)
         f = src.d(6)
         out.margin = f
         out.note("%s: %s" % (c.chars[i].name, DESPERATE_TABLE[f]))
@@ -520,8 +504,8 @@ def _apply(c, kind, args, text, src):
         elif f == 6:
             _die(c, i, out)
     elif kind == PROJECT_NEW:
-        _need(args, 2, "PROJECT_NEW takes ticks, owner")
-        _rng(args[0], 4, 10, "project ticks")
+        check.arity(args, 2, "PROJECT_NEW takes ticks, owner")
+        check.span("project ticks", args[0], 4, 10)
         if args[1] != tl.NONE:
             c.char(args[1])
         if not text:
@@ -529,7 +513,7 @@ def _apply(c, kind, args, text, src):
         out.tal = c.new_tal(text, args[0], tl.CLAMP, tl.NONE, PROJECT, args[1])
         out.note("project %s 0/%d" % (text, args[0]))
     elif kind == PROJECT_TICK:
-        _need(args, 1, "PROJECT_TICK takes a talisman")
+        check.arity(args, 1, "PROJECT_TICK takes a talisman")
         tal = _role(c, args[0], PROJECT, "a project clock")
         if tal.filled():
             raise ValueError("project %s is already complete" % tal.name)
@@ -537,9 +521,9 @@ def _apply(c, kind, args, text, src):
         out.tal = args[0]
         out.note("%s %d/%d%s" % (tal.name, tal.n, tal.cap, " complete" if tal.filled() else ""))
     elif kind == EXT_NEW:
-        _need(args, 2, "EXT_NEW takes successes needed, failures allowed")
-        _rng(args[0], 1, 20, "successful tests needed")
-        _rng(args[1], 0, 20, "failures allowed (0: unlimited)")
+        check.arity(args, 2, "EXT_NEW takes successes needed, failures allowed")
+        check.span("successful tests needed", args[0], 1, 20)
+        check.span("failures allowed (0: unlimited)", args[1], 0, 20)
         if not text:
             raise ValueError("an extended test needs a name")
         out.tal = c.new_tal(text, args[0], tl.CLAMP, tl.NONE, EXTENDED, tl.NONE, args[1], 0)
@@ -550,12 +534,12 @@ def _apply(c, kind, args, text, src):
 
 
 def _test(c, args, src):
-    _need(args, 8, "TEST takes ability, ob, bonus, penalty, helpers, +s, -s, extended talisman (-1 none)")
+    check.arity(args, 8, "TEST takes ability, ob, bonus, penalty, helpers, +s, -s, extended talisman (-1 none)")
     ab, ob, bon, pen, hel, plus, minus, ext = args
     n = pool(ab, bon, pen, hel)
-    _rng(ob, 1, MAX_OB, "Obstacle")
-    _rng(plus, 0, MAX_S, "+s")
-    _rng(minus, 0, MAX_S, "-s")
+    check.span("Obstacle", ob, 1, MAX_OB)
+    check.span("+s", plus, 0, MAX_S)
+    check.span("-s", minus, 0, MAX_S)
     tal = None
     if ext != -1:
         tal = _role(c, ext, EXTENDED, "an extended test")
@@ -583,11 +567,11 @@ def _side(args, k):
 
 
 def _versus(c, args, src):
-    _need(args, 12, "VERSUS takes ability, bonus, penalty, helpers, +s, -s for A then for B")
+    check.arity(args, 12, "VERSUS takes ability, bonus, penalty, helpers, +s, -s for A then for B")
     na = _side(args, 0)
     nb = _side(args, 6)
     for k in (4, 5, 10, 11):
-        _rng(args[k], 0, MAX_S, "+s/-s")
+        check.span("+s/-s", args[k], 0, MAX_S)
     sa = _draw(src, na)
     sb = _draw(src, nb)
     m = versus_margin(sa, sb, args[4], args[5], args[10], args[11])
@@ -619,25 +603,25 @@ def _combat(c, args, src):
     of character i, used if that character takes damage. threat: bit 0 A
     threatens B, bit 1 B threatens A (3 for an ordinary exchange).
     """
-    _need(args, 16, "COMBAT takes a: char, ability, bonus, penalty, +s, -s; b: the same;"
+    check.arity(args, 16, "COMBAT takes a: char, ability, bonus, penalty, +s, -s; b: the same;"
                     " group, allies, blocks, threat")
     ac, bc = args[0], args[6]
     group, allies, blocks, threat = args[12], args[13], args[14], args[15]
-    _rng(group, -MAX_HELPERS, MAX_GANG, "group (supporters, or -allies in melee)")
-    _rng(threat, 0, 3, "threat")
-    _rng(allies, 0, (1 << len(c.chars)) - 1, "allies mask")
+    check.span("group (supporters, or -allies in melee)", group, -MAX_HELPERS, MAX_GANG)
+    check.span("threat", threat, 0, 3)
+    check.span("allies mask", allies, 0, (1 << len(c.chars)) - 1)
     if _bits(allies) > (group if group > 0 else -group):
         raise ValueError("allies names more characters than the group holds")
     party = allies
     for who in (ac, bc):
         if who != -1:
-            _alive(c, who)
+            check.alive(c, who, DEAD)
             if party & (1 << who):
                 raise ValueError("%s appears twice in the combat" % c.chars[who].name)
             party |= 1 << who
     for i in range(len(c.chars)):
         if allies & (1 << i):
-            _alive(c, i)
+            check.alive(c, i, DEAD)
     if blocks < 0 or blocks >> (2 * len(c.chars)):
         raise ValueError("blocks mask names characters that do not exist")
     for i in range(len(c.chars)):
@@ -648,8 +632,8 @@ def _combat(c, args, src):
             _check_block(c, i, w)
     dice = [0, 0]
     for side, k in ((0, 0), (1, 6)):
-        _rng(args[k + 4], 0, MAX_S, "+s")
-        _rng(args[k + 5], 0, MAX_S, "-s")
+        check.span("+s", args[k + 4], 0, MAX_S)
+        check.span("-s", args[k + 5], 0, MAX_S)
         if args[k + 1] == -1:
             if args[k + 2] or args[k + 3] or args[k + 4] or args[k + 5] or (side == 0 and group):
                 raise ValueError("a helpless side rolls nothing: its modifiers must be 0")
@@ -701,16 +685,16 @@ def _combat(c, args, src):
 
 
 def _sheet(c, args, out):
-    _need(args, 8, "SHEET takes char, hp, max_hp, res, max_res, armor, shield, xp")
+    check.arity(args, 8, "SHEET takes char, hp, max_hp, res, max_res, armor, shield, xp")
     i, hp, mhp, res, mres, arm, sh, xp = args
-    v = _alive(c, i).v
-    _rng(mhp, 1, MAX_POINTS, "max HP")
-    _rng(hp, 0, mhp, "HP")
-    _rng(mres, 0, MAX_POINTS, "max resources")
-    _rng(res, 0, mres, "resources")
-    _rng(arm, 0, 2, "armor (0 none, 1 light, 2 heavy)")
-    _rng(sh, 0, 1, "shield")
-    _rng(xp, 0, MAX_XP, "XP")
+    v = check.alive(c, i, DEAD).v
+    check.span("max HP", mhp, 1, MAX_POINTS)
+    check.span("HP", hp, 0, mhp)
+    check.span("max resources", mres, 0, MAX_POINTS)
+    check.span("resources", res, 0, mres)
+    check.span("armor (0 none, 1 light, 2 heavy)", arm, 0, 2)
+    check.span("shield", sh, 0, 1)
+    check.span("XP", xp, 0, MAX_XP)
     v[HP], v[MAX_HP], v[RES], v[MAX_RES], v[ARMOR], v[SHIELD], v[XP] = hp, mhp, res, mres, arm, sh, xp
     if not arm:
         v[SPENT] &= 2
@@ -720,10 +704,10 @@ def _sheet(c, args, out):
 
 
 def _down_out(c, args, src, out):
-    _need(args, 2, "DOWN_OUT takes char, aided (1 medical aid, 0 none by the end of the Turn)")
+    check.arity(args, 2, "DOWN_OUT takes char, aided (1 medical aid, 0 none by the end of the Turn)")
     i, aided = args
-    v = _alive(c, i).v
-    _rng(aided, 0, 1, "aided")
+    v = check.alive(c, i, DEAD).v
+    check.span("aided", aided, 0, 1)
     if not v[DOWN]:
         raise ValueError("%s is not down and out" % c.chars[i].name)
     if not aided:
@@ -752,9 +736,9 @@ def _down_out(c, args, src, out):
 
 
 def _short_rest(c, args, out):
-    _need(args, 1, "SHORT_REST takes a mask of characters (0: everyone who can)")
+    check.arity(args, 1, "SHORT_REST takes a mask of characters (0: everyone who can)")
     mask = args[0]
-    _rng(mask, 0, (1 << len(c.chars)) - 1, "rest mask")
+    check.span("rest mask", mask, 0, (1 << len(c.chars)) - 1)
     if mask == 0:
         for i, ch in enumerate(c.chars):
             if not ch.v[DEAD] and ch.v[RESTS] < 2:
@@ -764,7 +748,7 @@ def _short_rest(c, args, out):
     else:
         for i in range(len(c.chars)):
             if mask & (1 << i):
-                if _alive(c, i).v[RESTS] >= 2:
+                if check.alive(c, i, DEAD).v[RESTS] >= 2:
                     raise ValueError("%s had both short rests today" % c.chars[i].name)
     for i, ch in enumerate(c.chars):
         if mask & (1 << i):
@@ -797,8 +781,8 @@ def _usage(c, t, src, out):
 
 
 def _turn(c, args, src, out):
-    _need(args, 1, "TURN takes kind (0 exploration, 1 overland)")
-    _rng(args[0], 0, 1, "turn kind (0 exploration, 1 overland)")
+    check.arity(args, 1, "TURN takes kind (0 exploration, 1 overland)")
+    check.span("turn kind (0 exploration, 1 overland)", args[0], 0, 1)
     x = c.x
     x[TURN_N] += 1
     x[TURN_KIND] = args[0]

@@ -9,6 +9,7 @@ talisman per exorcist and any number of hooks (capacity 3, owner = exorcist).
 Dice inside apply come only from `src`, so events replay exactly.
 """
 
+from . import check
 from . import talisman as tl
 from .campaign import MAX_TALS, Outcome
 
@@ -17,14 +18,12 @@ NAME = "hunt"
 KINDS = (32, 63)
 
 SIDES = 6
-# What each d6 face is worth: 4+ succeeds (DESIGN default), on a hard roll only a 6.
-SUCCESS = bytes((0, 0, 0, 0, 1, 1, 1))
-SUCCESS_HARD = bytes((0, 0, 0, 0, 0, 0, 1))
-# One table per success face 2..6 (index by face), built once so the hot
-# path only indexes a tuple: never allocates.
+# What each d6 face is worth, one table per success face 2..6 (index by
+# face), built once so the hot path only indexes a tuple: never allocates.
 TABLES = tuple(bytes(1 if f >= s else 0 for f in range(7)) if s >= 2 else b""
                for s in range(7))
-SUCCESS = TABLES[4]  # the same object, so the default face costs nothing extra
+SUCCESS = TABLES[4]  # 4+ succeeds: the DESIGN default
+SUCCESS_HARD = TABLES[6]  # a hard roll: only a 6, whatever the campaign's face
 
 # --- event kinds -------------------------------------------------------
 ROLL = 32        # char|-1, skill 0..3, adv 0..3, agony 0/1, minus >=0, hard 0/1, target|-1
@@ -131,38 +130,21 @@ def evaluate(buf, n, hard, face=4):
 def action_pool(skill, adv, agony, minus):
     """Pool size: skill 0..3 + advantages 0..3 (+3D limit) + divine agony
     0..3 (outside that limit) - removed dice (>= 0). May be <= 0."""
-    _range("skill", skill, 0, 3)
-    _range("advantages", adv, 0, 3)
-    _range("divine agony dice", agony, 0, 3)
-    _range("removed dice", minus, 0, MAX_MINUS)
+    check.span("skill", skill, 0, 3)
+    check.span("advantages", adv, 0, 3)
+    check.span("divine agony dice", agony, 0, 3)
+    check.span("removed dice", minus, 0, MAX_MINUS)
     return skill + adv + agony - minus
 
 
 # --- helpers -------------------------------------------------------------
 
-def _range(what, v, lo, hi):
-    if not lo <= v <= hi:
-        raise ValueError("%s %d is not in %d..%d" % (what, v, lo, hi))
-
-
-def _flag(what, v):
-    if v not in (0, 1):
-        raise ValueError("%s must be 0 or 1, not %d" % (what, v))
-
-
 def _need(args, n, msg):
     if len(args) != n:
-        raise ValueError("%s takes %s" % (KIND_NAMES[_kind - ROLL], msg))
+        check.arity(args, n, "%s takes %s" % (KIND_NAMES[_kind - ROLL], msg))
 
 
 _kind = ROLL  # the kind being applied, for _need's message
-
-
-def _living(c, i):
-    ch = c.char(i)
-    if ch.v[DEAD]:
-        raise ValueError("%s is dead" % ch.name)
-    return ch
 
 
 def _std(c, role):
@@ -348,9 +330,9 @@ def apply(c, kind, args, text, src):
 def _roll(c, args, text, src, out):
     _need(args, 7, "char, skill, advantages, agony 0/1, removed dice, hard 0/1, target")
     i, skill, adv, agony, minus, hard, target = args
-    _flag("agony", agony)
-    _flag("hard", hard)
-    ch = _living(c, i) if i != -1 else None
+    check.flag("agony", agony)
+    check.flag("hard", hard)
+    ch = check.alive(c, i, DEAD) if i != -1 else None
     dice = 0
     if agony:
         if ch is None:
@@ -404,7 +386,7 @@ def _risk(c, args, text, src, out):
     _need(args, 1, "the acting exorcist (or -1)")
     i = args[0]
     if i != -1:
-        _living(c, i)
+        check.alive(c, i, DEAD)
     tension = _std(c, ROLE_TENSION)
     f = src.d(6)
     c.x[X_RISK] = f
@@ -422,7 +404,7 @@ def _risk(c, args, text, src, out):
 
 def _scene_end(c, args, text, src, out):
     _need(args, 1, "next_combat 0/1")
-    _flag("next_combat", args[0])
+    check.flag("next_combat", args[0])
     tension = _std(c, ROLE_TENSION)
     for i in range(len(c.chars)):
         ch = c.chars[i]
@@ -440,17 +422,17 @@ def _scene_end(c, args, text, src, out):
 
 def _scene(c, args, text, src, out):
     _need(args, 1, "combat 0/1")
-    _flag("combat", args[0])
+    check.flag("combat", args[0])
     c.x[X_COMBAT] = args[0]
 
 
 def _stress(c, args, text, src, out):
     _need(args, 4, "char, stress, answer 0/1, defy 0/1")
     i, k, answer, defy = args
-    ch = _living(c, i)
-    _range("stress", k, 1, MAX_STRESS)
-    _flag("answer", answer)
-    _flag("defy", defy)
+    ch = check.alive(c, i, DEAD)
+    check.span("stress", k, 1, MAX_STRESS)
+    check.flag("answer", answer)
+    check.flag("defy", defy)
     _stress_tal(c, i)
     if answer:
         if c.x[X_ANSWERED] - c.x[X_EXPENDED] < 1:
@@ -487,8 +469,8 @@ def _stress(c, args, text, src, out):
 def _burst(c, args, text, src, out):
     _need(args, 2, "char, substitute 0/1")
     i, sub = args
-    ch = _living(c, i)
-    _flag("substitute", sub)
+    ch = check.alive(c, i, DEAD)
+    check.flag("substitute", sub)
     if not sub:
         if ch.v[BURSTS] < 1:
             raise ValueError("%s has no psyche bursts left: substitute with sin" % ch.name)
@@ -507,7 +489,7 @@ def _burst(c, args, text, src, out):
 def _hook(c, args, text, src, out):
     _need(args, 1, "char; text = hook name")
     i = args[0]
-    _living(c, i)
+    check.alive(c, i, DEAD)
     if not text:
         raise ValueError("a hook needs a name")
     for t in _hooks(c, i):
@@ -570,7 +552,7 @@ def _rest(c, args, text, src, out):
 def _kit(c, args, text, src, out):
     _need(args, 2, "char, points; text = item")
     i, k = args
-    ch = _living(c, i)
+    ch = check.alive(c, i, DEAD)
     if not 1 <= k <= ch.v[KITP]:
         raise ValueError("%s has %d kit points; spend 1..%d" % (ch.name, ch.v[KITP], ch.v[KITP]))
     ch.v[KITP] -= k
@@ -580,8 +562,8 @@ def _kit(c, args, text, src, out):
 def _new_hunt(c, args, text, src, out):
     _need(args, 2, "cat 0..20, in_palace 0/1")
     cat, inside = args
-    _range("CAT", cat, 0, MAX_CAT)
-    _flag("in_palace", inside)
+    check.span("CAT", cat, 0, MAX_CAT)
+    check.flag("in_palace", inside)
     room = MAX_TALS - len(c.tals) + sum(1 for t in c.tals if t is None)
     if room < 3 - sum(1 for r in (ROLE_PRESSURE, ROLE_TENSION, ROLE_SIN) if c.find(r) >= 0):
         raise ValueError("no room for the hunt's talismans: delete some")
@@ -631,7 +613,7 @@ def _trauma(c, args, text, src, out):
 def _sin_end(c, args, text, src, out):
     _need(args, 1, "spare 0/1")
     spare = args[0]
-    _flag("spare", spare)
+    check.flag("spare", spare)
     s = _std(c, ROLE_SIN)
     if c.x[X_OUTCOME]:
         raise ValueError("the Sin is already %s" % OUTCOMES[c.x[X_OUTCOME]])
@@ -653,7 +635,7 @@ def _sin_end(c, args, text, src, out):
 def _palace(c, args, text, src, out):
     _need(args, 1, "inside 0/1")
     inside = args[0]
-    _flag("inside", inside)
+    check.flag("inside", inside)
     s = _std(c, ROLE_SIN)
     if c.x[X_PALACE] == inside:
         raise ValueError("the Sin is already %s its palace" % ("in" if inside else "outside"))
@@ -664,14 +646,14 @@ def _palace(c, args, text, src, out):
 
 def _witness(c, args, text, src, out):
     _need(args, 1, "char")
-    ch = _living(c, args[0])
+    ch = check.alive(c, args[0], DEAD)
     _gain_pathos(ch)
     c.note("%s pathos %d" % (ch.name, ch.v[PATHOS]))
 
 
 def _face(c, args, text, src, out):
     _need(args, 1, "face 2..6")
-    _range("success face", args[0], 2, 6)
+    check.span("success face", args[0], 2, 6)
     c.x[X_FACE] = args[0]
     c.note("Dice succeed on %d+" % args[0])
 
