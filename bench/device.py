@@ -1,110 +1,54 @@
 """Device figures for `make bench`: boot, key to frame, redraw, heap.
 
-The firmware (compiled to .mpy) runs on MicroPython with a bench board: the
-real SSD1306 driver over a counting I2C bus, the real session and store on
-the flash simulator (tests/mpy/flashsim.py), keys and time driven by the
-measuring code. The 10,000-event campaign is made on CPython by the same
-session code the board runs, and its flash image loaded into the VM.
+The firmware (compiled to .mpy) runs on MicroPython on the bench board
+(bench/benchboard.py): the real SSD1306 driver over a counting I2C bus, the
+real session, store and app. The 10,000-event campaign is made on CPython
+by the same session code the board runs, written out as a directory and
+mounted at the firmware's flash root (/dicetray) through the VM's own
+filesystem, as a board mounts its littlefs. The long session, which
+writes, runs on the flash simulator (tests/mpy/flashsim.py) instead.
 """
 
 import os
-import struct
+import shutil
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-IMAGE = os.path.join("build", "bench-flash.bin")
 
-BOARD = """
-import gc, struct
-from flashsim import FlashSim
-from i2cdecode import CountingI2C
-from hw.ssd1306 import SSD1306
-from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
-from ui import screen
+# Setup shared by every device figure: nothing of the firmware is imported
+# yet, so a boot measured from here imports all it needs.
+MOUNT = ("import gc, os, vfs\n"
+         "vfs.mount(os.VfsPosix('/input/build/%s/dicetray'), '/dicetray')\n")
+MOUNTED = MOUNT % "bench-flash"
 
-
-class Leds:
-    n = 12
-
-    def write(self, rgb):
-        pass
-
-
-class BenchBoard:
-    name = 'bench'
-
-    def __init__(self, fs):
-        self.i2c = CountingI2C()
-        self.display = SSD1306(128, 64, self.i2c)
-        self.leds = Leds()
-        self.fs = fs
-        self.raw = 0
-        self.now = 0
-
-    def keys(self):
-        return self.raw
-
-    def ticks_ms(self):
-        return self.now
-
-    def idle(self, ms):
-        self.now += ms
-
-    def seed(self):
-        return 12345
-
-
-def load_image(path):
-    fs = FlashSim()
-    f = open(path, 'rb')
-    data = f.read()
-    f.close()
-    i = 0
-    while i < len(data):
-        kind, n = struct.unpack_from('<BH', data, i)
-        i += 3
-        name = str(data[i:i + n], 'utf-8')
-        i += n
-        if kind == 0:
-            fs.dirs.add(name)
-            continue
-        m = struct.unpack_from('<I', data, i)[0]
-        i += 4
-        fs.files[name] = bytearray(data[i:i + m])
-        fs.synced[name] = m
-        i += m
-    return fs
-
-
-def press(app, board, key):
-    # A tap as the buttons see it: down, stable past the debounce, then up.
-    board.raw = key
-    app.step()
-    board.now += 30
-    app.step()
-    board.raw = 0
-    app.step()
-    board.now += 30
-    app.step()
-"""
-
-BOOTED = BOARD + """
-FS = load_image('/input/{image}')
-B = BenchBoard(FS)
+# What main.boot does on a board (less detect(): the board is given, and
+# the serial link, which waits for a host: link/waiting.py).
+BOOT = """from benchboard import BenchBoard, press
+B = BenchBoard()
 from session import Session
 from ui.app import App
 A = App(B, Session(B))
-A.step()
-"""
+A.step()"""
+
+KEYS = "\nfrom hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL\nfrom ui import screen\n"
+BOOTED = MOUNTED + BOOT + KEYS
 
 
-def make_image(events=10_000):
-    """Write the flash image of a hunt campaign with `events` events."""
+def booted(image):
+    """Setup: the firmware booted on flash image directory build/<image>."""
+    return MOUNT % image + BOOT + KEYS
+
+
+def make_image(events=10_000, system=0, name="bench-flash", tail=0):
+    """Write the flash directory build/<name> of a campaign of `system`
+    with `events` events, then `tail` plain rolls after the newest
+    snapshot (a boot replays those: session.SNAP_EVERY - 1 is the most
+    it ever does); returns (events, events to replay, bytes on flash)."""
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
     sys.path.insert(0, os.path.join(ROOT, "tests", "mpy"))
     from flashsim import FlashSim
-    from session import Session
-    from rules import hunt
+    from session import SNAP_EVERY, Session
+    from rules import hunt, paths, expedition as ex
 
     class Board:
         name = "bench"
@@ -117,11 +61,18 @@ def make_image(events=10_000):
 
     b = Board()
     s = Session(b)
-    for name in ("Ada", "Bo", "Cy", "Di"):
-        s.do(3, (), name)  # CHAR_ADD
-    s.do(hunt.NEW_HUNT, (2, 0))
-    cycle = ((hunt.ROLL, (0, 2, 1, 0, 0, 0, -1)), (hunt.ROLL, (1, 3, 2, 0, 0, 1, -1)),
-             (hunt.RISK, (2,)), (hunt.SCENE_END, (0,)), (1, ()), (hunt.ROLL, (3, 1, 1, 0, 0, 0, -1)))
+    if system:
+        s.new_campaign(system)
+    for who in ("Ada", "Bo", "Cy", "Di"):
+        s.do(3, (), who)  # CHAR_ADD
+    if system == 0:
+        s.do(hunt.NEW_HUNT, (2, 0))
+        cycle = ((hunt.ROLL, (0, 2, 1, 0, 0, 0, -1)), (hunt.ROLL, (1, 3, 2, 0, 0, 1, -1)),
+                 (hunt.RISK, (2,)), (hunt.SCENE_END, (0,)), (1, ()), (hunt.ROLL, (3, 1, 1, 0, 0, 0, -1)))
+    elif system == 1:
+        cycle = ((paths.TEST, (1, 2, 1, 0, 0, 2, 0)), (1, ()), (paths.TEST, (0, 3, 2, 0, 0, 3, 0)))
+    else:
+        cycle = ((ex.TURN, (0,)), (1, ()), (ex.TEST, (4, 3, 0, 0, 0, 0, 0, -1)))
     k = 0
     while s.st.seq < events:
         kind, args = cycle[k % len(cycle)]
@@ -130,23 +81,49 @@ def make_image(events=10_000):
             s.do(kind, args)
         except ValueError:
             pass
-    out = bytearray()
+    if tail:
+        while s.st.seq % SNAP_EVERY:  # up to the next snapshot...
+            s.do(*cycle[0])
+        for _ in range(tail):         # ...then rolls only, no undo
+            s.do(*cycle[0])
+    top = os.path.join(ROOT, "build", name)
+    shutil.rmtree(top, ignore_errors=True)
     for d in sorted(b.fs.dirs):
-        name = d.encode()
-        out += struct.pack("<BH", 0, len(name)) + name
+        os.makedirs(top + d, exist_ok=True)
+    size = 0
     for p in sorted(b.fs.files):
-        name, data = p.encode(), bytes(b.fs.files[p])
-        out += struct.pack("<BH", 1, len(name)) + name + struct.pack("<I", len(data)) + data
-    path = os.path.join(ROOT, IMAGE)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(out)
-    return s.st.seq, len(out)
+        with open(top + p, "wb") as f:
+            f.write(b.fs.files[p])
+        size += len(b.fs.files[p])
+    return s.st.seq, s.st.seq - max(s.st.snaps), size
 
 
 def heap_session(actions):
-    """Code that plays a long session and prints the live-heap high-water."""
-    return BOOTED.format(image=IMAGE) + """
+    """Code that plays a long session on a writable copy of the image (the
+    flash simulator) and prints the live-heap high-water."""
+    return MOUNTED + """
+import os
+from flashsim import FlashSim
+FS = FlashSim()
+def _copy(d):
+    FS.dirs.add(d)
+    for name in os.listdir(d):
+        p = d + '/' + name
+        if os.stat(p)[0] & 0x4000:
+            _copy(p)
+        else:
+            f = open(p, 'rb')
+            FS.files[p] = bytearray(f.read())
+            f.close()
+            FS.synced[p] = len(FS.files[p])
+_copy('/dicetray')
+from benchboard import BenchBoard, press
+from hw.keys import K_DOWN, K_RIGHT, K_OK, K_BACK, K_UP, K_ROLL
+B = BenchBoard(FS)
+from session import Session
+from ui.app import App
+A = App(B, Session(B))
+A.step()
 gc.collect()
 top = gc.mem_alloc()
 keys = (K_ROLL, K_BACK, K_DOWN, K_OK, K_RIGHT, K_RIGHT, K_BACK, K_BACK, K_UP)

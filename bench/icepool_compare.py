@@ -106,9 +106,12 @@ def check_equal(mine, theirs):
 
 # --- builder_odds on MicroPython ----------------------------------------------
 
+# The steady state of the builder: the campaign's rules module is loaded and
+# the die derived (odds._die), both by a first call before the measured one.
 FUEL_CODE = """import gc
 from rules import odds
 A = %r
+odds.builder_odds(A[0], A[1], A[2], hard=A[3], versus=A[4])
 gc.collect()
 gc.disable()
 m0 = gc.mem_alloc()

@@ -95,18 +95,17 @@ def device_figures():
     import device
     n, size = device.make_image()
     print("Device on MicroPython: the firmware as .mpy, the bench board (real SSD1306")
-    print("driver over a counting I2C bus, session and store on the flash simulator)")
+    print("driver over a counting I2C bus, session, store and app; the campaign's flash")
+    print("mounted through the VM's filesystem, as a board's littlefs)")
     print("%-46s %12s %10s" % ("operation", "fuel/op", "heap B/op"))
-    booted = device.BOOTED.format(image=device.IMAGE)
-    home = booted
-    builder = booted + "press(A, B, K_OK)\npress(A, B, K_DOWN)\n"
+    home = device.BOOTED
+    builder = home + "press(A, B, K_OK)\npress(A, B, K_DOWN)\n"
     # Key to frame: the key event handled, the screen drawn, the frame handed
     # to the driver (render() ends in display.show(), which sends only the
     # pages that changed). Debounce is apart: buttons.update, one poll.
     rows = [
         ("boot to home, %d-event campaign (%d KB flash)" % (n, size // 1024),
-         device.BOARD + "FS = load_image('/input/%s')\nB = BenchBoard(FS)\n" % device.IMAGE,
-         "from session import Session\nfrom ui.app import App\nA = App(B, Session(B))\nA.step()", 1, 30_000_000, False),
+         device.MOUNTED, device.BOOT, 1, 30_000_000, False),
         ("buttons: one poll (debounce, long, repeat)", home, "A.buttons.update(B.keys(), B.ticks_ms())", 8, None, True),
         ("key to frame: home, cursor down + up (2 keys)", home,
          "A.handle(K_DOWN, 1)\nA.render()\nA.handle(K_UP, 1)\nA.render()", 4, 2 * 800_000, True),

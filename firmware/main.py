@@ -17,14 +17,14 @@ def boot():
     """Find the board, rebuild the campaign; returns the app, ready to run."""
     from session import Session
     from ui.app import App
-    from link.server import Link
+    from link.waiting import Waiting
     board = detect()
     if board.keys() & K_OK:
         # OK held at power-on: the builder's self-test (every key, LED, pixel).
         from ui import selftest
         selftest.run(board)
     app = App(board, Session(board))
-    app.link = Link(app)  # the host link on the board's serial port (docs/protocol.md)
+    app.link = Waiting(app)  # the host link on the board's serial port (docs/protocol.md)
     return app
 
 

@@ -8,7 +8,7 @@ Flash layout under ROOT:
     ui.txt       device settings (bright=N)
 
 Every action: Campaign.act, then Store.append of its event, before any
-screen reports it; every SNAP_EVERY events a snapshot (encode_snapshot:
+screen reports it; every SNAP_EVERY events and after an undo a snapshot (encode_snapshot:
 the state with its undo window, so undo reaches as far back after a
 reboot as before it).
 """
@@ -18,11 +18,19 @@ from rules.dice import Dice
 import store
 
 ROOT = "/dicetray"
-# Boot replays at most SNAP_EVERY - 1 events; each snapshot also starts a
-# journal segment, which littlefs stores in an erase block of its own: 64
-# balances the two (see docs/store.md).
-SNAP_EVERY = 64
+# Boot replays at most SNAP_EVERY - 1 events (each ~300,000 fuel); a
+# snapshot writes ~1 KB, so 32 keeps both small (docs/store.md,
+# docs/performance.md). An undo is snapshotted at once: replaying one
+# refolds up to UNDO_DEPTH events, ten times the cost of another event.
+SNAP_EVERY = 32
 KEEP_EVENTS = 64   # events kept in RAM for the log after a snapshot
+
+
+def store_fs(fs):
+    """The store's fs for a board's `fs`: a store fs (store/fs.py) as it is,
+    the `os` module wrapped in OsFs. Told apart by size(), which no os
+    module has (whether os.sync exists differs between ports)."""
+    return fs if hasattr(fs, "size") else store.OsFs()
 
 
 class Session:
@@ -31,7 +39,7 @@ class Session:
     def __init__(self, board):
         self.board = board
         fs = board.fs
-        self.fs = fs if hasattr(fs, "sync") else store.OsFs()
+        self.fs = store_fs(fs)
         self.kind = getattr(fs, "kind", None)  # a board that knows its filesystem says so
         self.dice = Dice(board.seed())
         self.warnings = []
@@ -113,7 +121,7 @@ class Session:
         except Exception:
             self.load()  # RAM back to what the flash holds
             raise
-        if self.st.seq % SNAP_EVERY == 0:
+        if self.st.seq % SNAP_EVERY == 0 or kind == cp.UNDO:
             self.snapshot()
         if len(c.events) > 2 * KEEP_EVENTS:
             del c.events[:KEEP_EVENTS]  # RAM: the log shows the recent ones

@@ -67,6 +67,9 @@ class SSD1306(framebuf.FrameBuffer):
         mb = memoryview(self.buffer)
         ms = memoryview(self._shadow)
         self._bp = [mb[p * width:(p + 1) * width] for p in range(self.pages)]
+        # Public: a caller that paints whole pages (the UI's text rows) fills
+        # one with a slice copy instead of fill_rect's pixel-by-pixel loop.
+        self.pagebufs = self._bp
         self._sp = [ms[p * width:(p + 1) * width] for p in range(self.pages)]
         # ...and per 16-column chunk, so the changed span of a page is found
         # with a few C compares plus at most 15 byte steps at each end
@@ -180,18 +183,23 @@ class SSD1306(framebuf.FrameBuffer):
         return 7
 
     # -- frame -----------------------------------------------------------
-    def show(self):
-        """Push what changed since the last show; returns payload bytes sent."""
+    def show(self, pages=-1):
+        """Push what changed since the last show; returns payload bytes sent.
+
+        `pages`: a bit per page that may have changed, when the caller
+        knows (the app's row cache does); pages outside it are not even
+        compared. Default: any page may have.
+        """
         # A small frame: a function with many locals gets its frame from the
         # heap at every call (searched for, in a full heap), so the common
         # "nothing changed" case stays out of _push.
-        if not self._stale and self.buffer == self._shadow:  # one memcmp
+        if pages < 0 and not self._stale and self.buffer == self._shadow:  # one memcmp
             self.last_bytes = 0
             self.last_txns = 0
             return 0
-        return self._push()
+        return self._push(-1 if self._stale else pages)
 
-    def _push(self):
+    def _push(self, pages):
         buf = self.buffer
         sh = self._shadow
         stale = self._stale
@@ -208,7 +216,7 @@ class SSD1306(framebuf.FrameBuffer):
             x0 = 0
             x1 = w - 1
             if not stale:
-                if bp[p] == sp[p]:
+                if not (pages >> p) & 1 or bp[p] == sp[p]:
                     continue
                 k0 = p * nc
                 k = k0

@@ -45,11 +45,11 @@ def _room():
 class Link:
     """The link on `port` (default: the board's serial) for App `app`."""
 
-    def __init__(self, app, port=None):
+    def __init__(self, app, port=None, rx=None):
         self.app = app
         self.s = app.s
         self.port = port if port is not None else app.b.serial
-        self.rx = bytearray(128)
+        self.rx = rx if rx is not None else bytearray(128)  # link.waiting hands its buffer over
         self.lines = fr.Lines(fr.MAX_REQ)
         self.kseq = -1         # the last request: seq and CRC of its text...
         self.kcrc = 0
@@ -74,13 +74,15 @@ class Link:
         self._segl = []        # ...and the list
 
     # --- the loop ---------------------------------------------------------------
-    def poll(self):
-        """Serve the port once; True while the host is active."""
+    def poll(self, n=0):
+        """Serve the port once; True while the host is active. n: bytes
+        already read into self.rx (the first ones, from link.waiting)."""
         port = self.port
         rx = self.rx
         now = self.app.b.ticks_ms()
         k = 0
-        n = port.read_into(rx)
+        if not n:
+            n = port.read_into(rx)
         while n:
             self.t = now
             self.lines.push(rx, n, self._line)

@@ -24,7 +24,7 @@ builder_odds reads it from _OPP (288 bytes, generated on the host from the
 exact counts here). docs/odds.md has the measured fuel and heap.
 """
 
-from . import hunt, paths, expedition
+from .systems import get
 
 HUNT = 0
 PATHS = 1
@@ -152,13 +152,10 @@ def _check(system, n, hard):
 def _table(system, hard, table=None):
     # (sides, per-face success table): `table` overrides the default
     # (e.g. hunt.TABLES[face] for a campaign's own success face)
-    if table is not None and not hard:
-        return _table(system, 0)[0], table
-    if system == HUNT:
-        return hunt.SIDES, (hunt.SUCCESS_HARD if hard else hunt.SUCCESS)
-    if system == PATHS:
-        return paths.SIDES, paths.SUCCESS
-    return expedition.SIDES, expedition.SUCCESS
+    m = get(system)  # only the systems asked about are ever imported
+    if table is None or hard:
+        table = m.SUCCESS_HARD if hard and system == HUNT else m.SUCCESS
+    return m.SIDES, table
 
 
 def dist(system, n, hard=0, table=None):
@@ -218,9 +215,9 @@ def paths_split(n, table=None):
     Without the 12 face a die has counts q; a pool with no 12 is q**n and
     one with exactly one 12 is n x**v q**(n-1) (v = what a 12 is worth).
     `table` overrides paths.SUCCESS."""
-    sides = paths.SIDES
+    sides, default = _table(PATHS, 0)
     if table is None:
-        table = paths.SUCCESS
+        table = default
     whole = power(_die(sides, table)[0], n)
     q = _die(sides - 1, table)[0]
     v = table[sides]
@@ -384,7 +381,7 @@ def builder_odds(system, pool, target, hard=0, versus=0, table=None):
                              % (NAMES[system], versus, rng[0], rng[1]))
         if system == PATHS:
             if table is None:
-                table = paths.SUCCESS
+                table = _table(PATHS, 0)[1]
             if table == _OPP_FOR:
                 i = (pool - 1) * 24 + versus * 2 - 2
                 w = _OPP[i] << 8 | _OPP[i + 1]
@@ -393,7 +390,8 @@ def builder_odds(system, pool, target, hard=0, versus=0, table=None):
             pb, db = paths_split(versus, table)
             w, t, l = opposed(pa, da, pb, db)
             return split3(w, t, l)
-        c = _die(expedition.SIDES, table or expedition.SUCCESS)[1]
+        sides, default = _table(EXPEDITION, 0)
+        c = _die(sides, table or default)[1]
         if c[::-1] != c:  # not so with 4+ on a d6; kept for other tables
             w, t, l = compare(power(c, pool), power(c, versus))
             return split3(w, t, l)
@@ -428,10 +426,3 @@ def builder_odds(system, pool, target, hard=0, versus=0, table=None):
         miss += x
     return permille(den - miss, den)
 
-
-# Derive the shipped dice once at import, not on the first key press.
-_die(hunt.SIDES, hunt.SUCCESS)
-_die(hunt.SIDES, hunt.SUCCESS_HARD)
-_die(paths.SIDES, paths.SUCCESS)
-_die(paths.SIDES - 1, paths.SUCCESS)
-_die(expedition.SIDES, expedition.SUCCESS)

@@ -7,10 +7,11 @@ Files under the store's root directory (seq = records counted from 1):
     *.tmp          a snapshot or repaired segment being written
     *.bad, *.badN  damaged files kept aside for the host; never read again
 
-`open()` loads the newest valid snapshot and replays the segments from its
-seq on; `append()` is durable when it returns; `snapshot()` writes a new
-generation beside the old, swaps it in with a rename (never over an
-existing file) and compacts: the two newest snapshot generations are kept,
+`open()` loads the newest valid snapshot and replays the journal from
+where it says its events end (a segment and a byte offset); `append()` is
+durable when it returns; `snapshot()` writes a new generation beside the
+old, swaps it in with a rename (never over an existing file), starts a new
+segment once the current one holds SEG_ROLL bytes, and compacts: the two newest snapshot generations are kept,
 and the journal segments from the older one on; a store made with
 `keep=N` also keeps the N events before that (the device keeps its whole
 journal, so the host can back up from any seq: `first()`). `start()` begins
@@ -24,11 +25,15 @@ from .fs import OsFs, check_fs, LITTLEFS, FAT, HOST, UNKNOWN  # noqa: F401
 
 BLOCK = 4096        # erase block of the board's flash
 # Events of journal the device keeps below the compaction floor (Store(keep=)),
-# so the host can back up incrementally from any seq. A segment (one per
-# snapshot, 64 events with session.SNAP_EVERY) takes an erase block on
-# littlefs: 6,000 events are about 94 blocks (376 KB) of the Pico's ~1.4 MB
-# filesystem. Older events live on in the host's backups.
+# so the host can back up incrementally from any seq. A segment (about 150
+# events, see SEG_ROLL) takes an erase block on littlefs: 6,000 events are
+# about 40 blocks (160 KB) of the Pico's ~1.4 MB filesystem. Older events
+# live on in the host's backups.
 JOURNAL_KEEP = 6000
+# A segment is closed at the first snapshot after it reaches this size:
+# with ~21-byte records and a snapshot every 32 events it stays within one
+# 4 KB erase block (littlefs gives each file whole blocks).
+SEG_ROLL = 3072
 META_PER_BLOCK = 16  # littlefs metadata commits (256-byte prog units) per erase
 
 
@@ -56,8 +61,11 @@ def _name(prefix, seq, ext):
 
 
 def _parse(name, prefix, ext):
-    """seq of a store file name such as j0000002a.log, or -1."""
-    if len(name) != 13 or name[0] != prefix or name[9:] != "." + ext:
+    """seq of a store file name such as j0000002a.log (ext '.log'), or -1."""
+    # Names of other kinds are turned away before any slicing: on
+    # MicroPython every new str costs a search of the interned-string
+    # table, and a store directory holds about a hundred names.
+    if len(name) != 13 or not name.startswith(prefix) or not name.endswith(ext):
         return -1
     try:
         return int(name[1:9], 16)
@@ -65,12 +73,21 @@ def _parse(name, prefix, ext):
         return -1
 
 
+def _sorted(names, prefix, ext):
+    """The names of one kind in seq order: the hex is fixed width, so the
+    strings sort as their seqs do, and only the ones used get parsed."""
+    out = [nm for nm in names if len(nm) == 13 and nm.startswith(prefix) and nm.endswith(ext)]
+    out.sort()
+    return out
+
+
 class Store:
     """Journal + snapshots under directory `root` of filesystem `fs`."""
 
-    def __init__(self, fs, root, kind=None, keep=0):
+    def __init__(self, fs, root, kind=None, keep=0, roll=SEG_ROLL):
         self.fs = fs
         self.keep = keep        # events of old journal kept below the compaction floor
+        self.roll = roll        # segment size that closes it at the next snapshot
         self.root = root
         self.kind = check_fs(root, kind if kind is not None else getattr(fs, "kind", None))
         self.seq = 0            # last record written or recovered
@@ -107,7 +124,7 @@ class Store:
         # A repaired segment (.tmp) is complete once its damaged original
         # has been moved aside: finish that rename, else drop the copy.
         for nm in names:
-            b = _parse(nm, "j", "tmp")
+            b = _parse(nm, "j", ".tmp")
             if b >= 0:
                 live = _name("j", b, "log")
                 if live in names:
@@ -115,16 +132,17 @@ class Store:
                 else:
                     self._rename(nm, live)
                     names.append(live)
-        snaps = sorted([s for s in (_parse(nm, "s", "snp") for nm in names) if s >= 0])
-        segs = sorted([b for b in (_parse(nm, "j", "log") for nm in names) if b >= 0])
+        snaps = [s for s in (_parse(nm, "s", ".snp") for nm in _sorted(names, "s", ".snp")) if s >= 0]
+        logs = _sorted(names, "j", ".log")
 
         state = None
         base = 0
+        seg = off = 0   # where the events after the snapshot start
         while snaps:
             s = snaps[-1]
             nm = _name("s", s, "snp")
             try:
-                seq, st = snap.read(fs, self._p(nm))
+                seq, st, seg, off = snap.read(fs, self._p(nm))
                 if seq != s:
                     raise ValueError("it says seq %d" % seq)
                 state = st
@@ -136,9 +154,17 @@ class Store:
                 snaps.pop()
         self.snaps = snaps
         rep.snap = base if state is not None else -1
+        if state is None:
+            seg = off = 0
 
-        seq = base
-        chain = [b for b in segs if b >= base]
+        # The segments from the snapshot's on, oldest first (the names sort
+        # as their seqs); the first must be that one (or none at all).
+        k = len(logs)
+        low = _name("j", seg, "log")
+        while k and logs[k - 1] >= low:
+            k -= 1
+        chain = [b for b in (_parse(nm, "j", ".log") for nm in logs[k:]) if b >= 0]
+        seq = seg
         buf = bytearray(journal.CHUNK)
         r = None
         cur = None
@@ -152,12 +178,7 @@ class Store:
                     self._aside(_name("j", b2, "log"), rep)
                 r = None
                 break
-            try:
-                r = journal.scan(fs, self._p(nm), b, out, buf)
-            except OSError as e:
-                r = journal.Scan(b)
-                r.status = journal.BAD
-                r.why = "unreadable: %s" % e
+            r = self._scan(nm, b, base if i == 0 else b, off if i == 0 else 0, out, buf, rep)
             seq = r.seq
             cur = nm
             if r.status == journal.TORN:
@@ -170,6 +191,14 @@ class Store:
                 for b2 in chain[i + 1:]:
                     self._aside(_name("j", b2, "log"), rep)
                 break
+        if seq < base:
+            # The journal ends inside what the snapshot covers (damage: those
+            # records were synced before it was written). The state is
+            # whole; appends go on after the snapshot, in a segment of its own.
+            rep.errors.append("journal ends at event %d, before the snapshot's %d: events "
+                              "%d..%d are only in the snapshot" % (seq, base, seq + 1, base))
+            seq = base
+            r = None
         self.seq = seq
         rep.seq = seq
         # Where appends go: continue a segment that ends cleanly, else start
@@ -182,6 +211,34 @@ class Store:
         else:
             self._seg, self._new, self._len = _name("j", seq, "log"), True, 0
         return state, events, rep
+
+    def _scan(self, nm, b, after, at, out, buf, rep):
+        """Scan segment nm (base b) for the events after seq `after`,
+        starting at byte `at` where the snapshot says they begin."""
+        path = self._p(nm)
+        if at:
+            try:
+                r = journal.scan(self.fs, path, after, out, buf, at)
+                if r.status != journal.BAD or r.seq > after:
+                    return r
+            except OSError:
+                pass
+            # The offset did not lead to the next record: read the whole
+            # segment instead (slow, but what damage handling expects).
+            rep.notes.append("%s: read from its start (snapshot offset %d failed)" % (nm, at))
+        seen = [0]
+
+        def take(ev):  # the events after `after` only
+            seen[0] += 1
+            if seen[0] > after - b:
+                out(ev)
+        try:
+            return journal.scan(self.fs, path, b, take, buf)
+        except OSError as e:
+            r = journal.Scan(b)
+            r.status = journal.BAD
+            r.why = "unreadable: %s" % e
+            return r
 
     def _repair(self, nm, good, rep):
         """Keep the good prefix of damaged segment nm live; move nm aside."""
@@ -251,20 +308,25 @@ class Store:
                              % (seq, self.seq))
         if self.snaps and self.snaps[-1] == seq:
             return False
+        # The journal goes on in the current segment until it holds
+        # SEG_ROLL bytes, then in a new one named after this snapshot; the
+        # snapshot says where, so recovery reads no record it covers.
+        roll = self._len >= self.roll
+        seg = seq if roll else _parse(self._seg, "j", ".log")
+        off = 0 if roll else self._len
         base = _name("s", seq, "")
         tmp = base + "tmp"
-        n = snap.write(self.fs, self._p(tmp), seq, state)
+        n = snap.write(self.fs, self._p(tmp), seq, state, seg, off)
         self.stats["meta"] += 1  # the file's creation
         self._count(0, n)
         got = snap.read(self.fs, self._p(tmp))
-        if got[0] != seq or got[1] != state:
+        if got[0] != seq or got[1] != state or got[2] != seg or got[3] != off:
             raise OSError("snapshot %s did not read back as written" % tmp)
         self._rename(tmp, base + "snp")
         self.snaps.append(seq)
-        seg = _name("j", seq, "log")
-        if seg != self._seg:
+        if roll:
             self.close()
-            self._seg, self._new, self._len = seg, True, 0
+            self._seg, self._new, self._len = _name("j", seq, "log"), True, 0
         self._compact()
         return True
 
@@ -274,17 +336,27 @@ class Store:
         keep = self.snaps[-2:]
         floor = keep[0] if len(keep) == 2 else 0
         self.snaps = keep
-        names = sorted(self.fs.listdir(self.root))
-        bases = [b for b in (_parse(nm, "j", "log") for nm in names) if 0 <= b < floor]
+        names = self.fs.listdir(self.root)
         cut = floor - self.keep  # segments wholly at or below it go (the oldest first)
+        # A segment holds the events up to the next one's base (for the last
+        # on flash: up to the segment appends go to, when that is a newer
+        # one not created yet). Bases are parsed oldest first up to the
+        # first that stays.
+        bases = []
+        for nm in _sorted(names, "j", ".log"):
+            b = _parse(nm, "j", ".log")
+            if b >= 0:
+                bases.append(b)
+                if b > cut:
+                    break
+        cur = _parse(self._seg, "j", ".log")
         for i in range(len(bases)):
-            nxt = bases[i + 1] if i + 1 < len(bases) else floor
-            nm = _name("j", bases[i], "log")
-            if nxt <= cut and nm != self._seg:
-                self._remove(nm)
+            nxt = bases[i + 1] if i + 1 < len(bases) else (cur if cur > bases[i] else -1)
+            if 0 <= nxt <= cut:
+                self._remove(_name("j", bases[i], "log"))
         for nm in names:
-            s = _parse(nm, "s", "snp")
-            if (0 <= s < floor) or _parse(nm, "s", "tmp") >= 0:
+            s = _parse(nm, "s", ".snp")
+            if (0 <= s < floor) or _parse(nm, "s", ".tmp") >= 0:
                 self._remove(nm)
 
     def start(self, state, seq):
@@ -299,15 +371,16 @@ class Store:
     def first(self):
         """The oldest event seq the journal on flash still holds (seq + 1 if none)."""
         lo = self.seq
-        for nm in self.fs.listdir(self.root):
-            b = _parse(nm, "j", "log")
-            if 0 <= b < lo:
-                lo = b
+        for nm in _sorted(self.fs.listdir(self.root), "j", ".log"):
+            b = _parse(nm, "j", ".log")
+            if b >= 0:   # the oldest
+                return (b if b < lo else lo) + 1
         return lo + 1
 
     def segments(self):
         """Bases of the journal segments on flash, ascending."""
-        return sorted([b for b in (_parse(nm, "j", "log") for nm in self.fs.listdir(self.root)) if b >= 0])
+        return [b for b in (_parse(nm, "j", ".log") for nm in _sorted(self.fs.listdir(self.root), "j", ".log"))
+                if b >= 0]
 
     def close(self):
         """Close the open segment (appends reopen it)."""

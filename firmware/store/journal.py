@@ -65,12 +65,15 @@ class Scan:
         self.tail = 0        # bytes after the good records
 
 
-def scan(fs, path, base, out, buf=None):
+def scan(fs, path, base, out, buf=None, at=0):
     """Read segment `path` whose first record must be seq base+1.
 
     Calls out(event_bytes) for every good record in order and stops at the
-    first record that is not good. Returns a Scan. `buf` is an optional
-    bytearray(CHUNK) to reuse.
+    first record that is not good. Returns a Scan (its `good` counts from
+    the start of the file). `buf` is an optional bytearray(CHUNK) to reuse.
+    `at`: start at this byte offset, where record base+1 begins (a
+    snapshot says where its events end); the bytes before it are read past
+    unchecked.
     """
     if buf is None:
         buf = bytearray(CHUNK)
@@ -79,9 +82,19 @@ def scan(fs, path, base, out, buf=None):
     r = Scan(base)
     want = base + 1
     lo = hi = 0          # buf[lo:hi] holds unread file bytes
-    pos = 0              # file offset of buf[lo]
+    pos = at             # file offset of buf[lo]
     f = fs.open(path, "rb")
     try:
+        while at > 0:    # read past, in C: no record is parsed
+            got = f.readinto(mv[:at if at < CHUNK else CHUNK])
+            if not got:
+                break
+            at -= got
+        if at > 0:
+            r.status = BAD   # shorter than what was synced before the snapshot
+            r.why = "segment ends %d bytes before its snapshot's offset" % at
+            r.good = pos - at
+            return r
         while True:
             if hi - lo < HDR:
                 lo, hi = _fill(f, buf, mv, lo, hi)

@@ -1,6 +1,16 @@
-"""Snapshot files: a campaign state and the journal seq it covers.
+"""Snapshot files: a campaign state, the journal seq it covers and where
+the journal goes on after it.
 
-    b"DTS" | version u8 | seq u32 LE | len u32 LE | crc32(state) u32 LE | state
+    version 2: b"DTS" | 2 | seq u32 | seg u32 | off u32 | len u32 | crc u32 | state
+    version 1: b"DTS" | 1 | seq u32 | len u32 | crc32(state) u32 | state
+
+(version 2's crc covers the four fields before it and the state)
+
+(u32 little-endian.) `seg` and `off`: record seq+1 is (or will be) at
+byte `off` of journal segment `seg` (the one named after seq `seg`), so
+recovery starts reading there instead of parsing the records the snapshot
+already covers. Version 1 (segments started at every snapshot) reads as
+seg = seq, off = 0.
 
 A snapshot is written to a temporary file, synced, read back and checked,
 and only then renamed to its live name (see the store). Reading checks the
@@ -10,8 +20,9 @@ magic, the version, the length against the file size and the CRC.
 from binascii import crc32
 
 MAGIC = b"DTS"
-VERSION = 1
-HDR = 16
+VERSION = 2
+HDR = 24
+HDR1 = 16            # version 1, read only
 MAX_STATE = 1 << 16  # a campaign state is a few hundred bytes to a few KB
 
 
@@ -26,8 +37,10 @@ def _put32(b, i, v):
     b[i + 3] = (v >> 24) & 0xFF
 
 
-def encode(seq, state):
-    """The bytes of a snapshot file for `state` covering records 1..seq."""
+def encode(seq, state, seg=None, off=0):
+    """The bytes of a snapshot file for `state` covering records 1..seq,
+    the journal going on at byte `off` of segment `seg` (default: a
+    segment of its own, `seq`, from its start)."""
     n = len(state)
     if not 0 < n <= MAX_STATE:
         raise ValueError("a state of %d bytes cannot be stored (1..%d)" % (n, MAX_STATE))
@@ -35,15 +48,17 @@ def encode(seq, state):
     out[0:3] = MAGIC
     out[3] = VERSION
     _put32(out, 4, seq)
-    _put32(out, 8, n)
-    _put32(out, 12, crc32(state))
+    _put32(out, 8, seq if seg is None else seg)
+    _put32(out, 12, off)
+    _put32(out, 16, n)
+    _put32(out, 20, crc32(state, crc32(memoryview(out)[4:20])))
     out[HDR:] = state
     return out
 
 
-def write(fs, path, seq, state):
+def write(fs, path, seq, state, seg=None, off=0):
     """Write and sync a snapshot file; return the bytes written."""
-    data = encode(seq, state)
+    data = encode(seq, state, seg, off)
     f = fs.open(path, "wb")
     try:
         f.write(data)
@@ -54,9 +69,10 @@ def write(fs, path, seq, state):
 
 
 def read(fs, path):
-    """(seq, state bytes) of a snapshot file; ValueError says what is wrong."""
+    """(seq, state bytes, seg, off) of a snapshot file; ValueError says
+    what is wrong."""
     size = fs.size(path)
-    if size < HDR:
+    if size < HDR1:
         raise ValueError("%d bytes, shorter than a snapshot header" % size)
     f = fs.open(path, "rb")
     try:
@@ -65,12 +81,25 @@ def read(fs, path):
         f.close()
     if len(data) != size or data[0:3] != MAGIC:
         raise ValueError("not a snapshot (bad magic)")
-    if data[3] != VERSION:
-        raise ValueError("snapshot format %d, this firmware reads %d" % (data[3], VERSION))
-    n = _u32(data, 8)
-    if n != size - HDR:
-        raise ValueError("length %d but the file holds %d" % (n, size - HDR))
-    state = data[HDR:]
-    if crc32(state) != _u32(data, 12):
+    v = data[3]
+    if v == 1:
+        h = HDR1
+        seg = _u32(data, 4)
+        off = 0
+    elif v == VERSION and size >= HDR:
+        h = HDR
+        seg = _u32(data, 8)
+        off = _u32(data, 12)
+    else:
+        raise ValueError("snapshot format %d, this firmware reads 1 and %d" % (v, VERSION))
+    n = _u32(data, h - 8)
+    if n != size - h:
+        raise ValueError("length %d but the file holds %d" % (n, size - h))
+    state = data[h:]
+    crc = crc32(state) if v == 1 else crc32(state, crc32(memoryview(data)[4:20]))
+    if crc != _u32(data, h - 4):
         raise ValueError("CRC mismatch")
-    return _u32(data, 4), state
+    seq = _u32(data, 4)
+    if seg > seq:
+        raise ValueError("it puts event %d in segment %d" % (seq + 1, seg))
+    return seq, state, seg, off

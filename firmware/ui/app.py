@@ -17,12 +17,13 @@ When nothing happens a loop pass is one buttons.update, two flag tests
 and board.idle: no allocation.
 """
 
+import gc
+
 from hw.keys import K_OK, K_BACK, K_ROLL
 from ui import ring
 from ui.buttons import Buttons, PRESS, LONG, REPEAT
 from ui import screen
 from ui.screen import Message, NO, DRAW
-from ui.pools import Pool
 from ui.home import Home
 from rules import campaign as cp
 
@@ -57,11 +58,20 @@ class App:
     def reset(self):
         """Start over on the home screen of the session's campaign."""
         self.c = self.s.c
-        self.pool = Pool(self.c.system)
-        self.pool.restore(self.c)
+        self.pool = None  # made on first use (need_pool): not part of boot
         self.stack = []
         self.sel_tal = -1
         self.push(Home(self))
+
+    def need_pool(self):
+        """The roll builder's pool (ui/pools.py), set from the newest roll
+        in the journal when first needed."""
+        if self.pool is None:
+            from ui.pools import Pool
+            p = Pool(self.c.system)
+            p.restore(self.c)
+            self.pool = p
+        return self.pool
 
     def top(self):
         return self.stack[-1]
@@ -126,8 +136,9 @@ class App:
         while isinstance(self.top(), (Result, KeyIn)):
             self.stack.pop()
         try:
-            kind, args, text = self.pool.action(self.c)
-            what = self.pool.desc(self.c)
+            pool = self.need_pool()
+            kind, args, text = pool.action(self.c)
+            what = pool.desc(self.c)
         except ValueError as e:
             self.push(Message(self, "REFUSED", str(e)))
             return None
@@ -152,7 +163,8 @@ class App:
         out = self.act(kind)
         if out is not None:
             self.toast = word
-            self.pool.fix(self.c)
+            if self.pool is not None:
+                self.pool.fix(self.c)
             self.top().refresh()
         return out
 
@@ -160,7 +172,7 @@ class App:
         """An action the host applied through the session: show it."""
         self.c = self.s.c
         self.toast = out.notes[-1] if out.notes else ""
-        if kind == cp.UNDO or kind == cp.REDO:
+        if (kind == cp.UNDO or kind == cp.REDO) and self.pool is not None:
             self.pool.fix(self.c)
         self.top().refresh()
         self.dirty = self.ring_dirty = True
@@ -218,8 +230,9 @@ class App:
         fb = self.fb
         screen.begin(fb)
         self.top().draw(fb)
-        screen.end(fb)
-        fb.show()
+        painted = screen.end(fb)
+        if painted:
+            fb.show(painted)  # screens draw only through screen.row
         self.dirty = False
 
     def dial_tal(self, rgb, t):
@@ -287,5 +300,10 @@ class App:
         """The loop, until the host ends the link session (the simulator
         ends it with SystemExit)."""
         b = self.b
+        # Boot's garbage (the store read, the replay) goes now, at a point
+        # with no big frame active: the loop's first pass may import a
+        # module (link/waiting.py), and the simulator's collector must not
+        # run inside that (hw/simboard.py).
+        gc.collect()
         while self.live:
             b.idle(self.step())

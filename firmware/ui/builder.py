@@ -8,6 +8,7 @@ from any screen). The values live in app.pool (ui/pools.py).
 from hw.keys import K_LEFT, K_RIGHT, K_OK
 from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, lr, NO, DRAW, KEEP
+from ui import poolodds
 
 
 class Builder(Screen):
@@ -22,13 +23,25 @@ class Builder(Screen):
     def refresh(self):
         app = self.app
         c = app.c
-        p = app.pool
+        p = app.need_pool()
         p.fix(c)
         self.fs = p.fields()
-        self.menu.items = [lr(p.label(f), p.text(c, f)) for f in self.fs]
+        self.menu.items = [p.item(c, f) for f in self.fs]
         self.menu.go(self.menu.sel)
-        self.head = lr("ROLL", p.desc(c))
-        self.odds = p.odds(c)
+        self._pool()
+
+    def _pool(self):
+        """The title's pool and the odds line (they follow every change)."""
+        p = self.app.pool
+        c = self.app.c
+        try:
+            n = p.dice(c)  # once for both
+        except ValueError as e:
+            self.head = lr("ROLL", "bad pool")
+            self.odds = str(e)
+            return
+        self.head = p.head("ROLL", c, n)
+        self.odds = poolodds.line(p, c, n)
 
     def key(self, k, kind):
         if kind != PRESS:
@@ -36,8 +49,18 @@ class Builder(Screen):
         if self.menu.nav(k):
             return DRAW
         if k == K_LEFT or k == K_RIGHT:
-            self.app.pool.change(self.app.c, self.fs[self.menu.sel], -1 if k == K_LEFT else 1)
-            self.refresh()
+            p = self.app.pool
+            c = self.app.c
+            i = self.menu.sel
+            f = self.fs[i]
+            p.change(c, f, -1 if k == K_LEFT else 1)
+            if f == "mode":
+                self.refresh()  # another mode, other fields
+            else:
+                # One value changed: its row, the pool and the odds; the
+                # other rows keep their strings (each new str costs).
+                self.menu.items[i] = p.item(c, f)
+                self._pool()
             return DRAW
         if k == K_OK:
             self.app.roll()

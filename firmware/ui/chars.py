@@ -9,19 +9,24 @@ the numbers directly, so triggers (injuries, death, down) apply.
 from hw.keys import K_LEFT, K_RIGHT, K_OK
 from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW
-from rules import campaign as cp, hunt, expedition as ex
+from rules import campaign as cp
 
 NAMES = ("Ada", "Bram", "Cass", "Dov", "Esme", "Finn", "Gil", "Hana")
 
-# field -> (left event kind, args after who) / (right ...); None: read-only.
-_ACT = (
-    {"stress": (None, (hunt.STRESS, (1, 0, 0))), "bursts": ((hunt.BURST, (0,)), None),
-     "sin": (None, (hunt.BURST, (1,))), "pathos": (None, (hunt.WITNESS, ())),
-     "kit": ((hunt.KIT, (1,)), None)},
-    {},
-    {"hp": ((ex.DAMAGE, (1, 0)), (ex.HEAL, (1,))), "bonus_hp": ((ex.BONUS_END, ()), (ex.BONUS_HP, (1,))),
-     "res": ((ex.USE_RES, (1,)), None), "down": (None, (ex.DOWN_OUT, (1,)))},
-)
+
+
+def _acts(system, m):
+    """field -> (left event kind, args after who) / (right ...); None:
+    read-only. m: the rules module of `system`."""
+    if system == 0:
+        return {"stress": (None, (m.STRESS, (1, 0, 0))), "bursts": ((m.BURST, (0,)), None),
+                "sin": (None, (m.BURST, (1,))), "pathos": (None, (m.WITNESS, ())),
+                "kit": ((m.KIT, (1,)), None)}
+    if system == 2:
+        return {"hp": ((m.DAMAGE, (1, 0)), (m.HEAL, (1,))),
+                "bonus_hp": ((m.BONUS_END, ()), (m.BONUS_HP, (1,))),
+                "res": ((m.USE_RES, (1,)), None), "down": (None, (m.DOWN_OUT, (1,)))}
+    return {}
 
 
 class Chars(Screen):
@@ -72,12 +77,12 @@ class Sheet(Screen):
             self.app.pop()
             return
         ch = c.chars[self.i]
-        acts = _ACT[c.system]
+        acts = self.acts = _acts(c.system, c.rules)
         self.fields = []
         items = []
         if c.system == 0:
             for t in c.tals:
-                if t is not None and t.role == hunt.ROLE_STRESS and t.owner == self.i:
+                if t is not None and t.role == c.rules.ROLE_STRESS and t.owner == self.i:
                     self.fields.append("stress")
                     items.append(self._fmt("stress", "%d/%d" % (t.n, t.cap), acts))
         names = c.rules.CHAR_FIELDS
@@ -100,7 +105,7 @@ class Sheet(Screen):
         if self.menu.nav(k):
             return DRAW
         if (k == K_LEFT or k == K_RIGHT) and self.fields:
-            a = _ACT[self.app.c.system].get(self.fields[self.menu.sel])
+            a = self.acts.get(self.fields[self.menu.sel])
             a = a and a[0 if k == K_LEFT else 1]
             if a:
                 self.app.act(a[0], (self.i,) + a[1])

@@ -6,7 +6,6 @@ turn, day, next encounter and usage checks), then the menu.
 from hw.keys import K_OK
 from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, lr, NO, DRAW
-from rules import hunt, paths, expedition as ex
 
 NAMES = ("HUNT", "PATHS", "EXPEDITION")
 
@@ -35,28 +34,29 @@ class Home(Screen):
         self.head = lr(NAMES[c.system], "#%d" % c.nevents)
         L = self.lines
         L[0] = L[1] = L[2] = ""
+        m = c.rules
         if c.system == 0:
             k = 0
-            for role, name in ((hunt.ROLE_TENSION, "Tension"), (hunt.ROLE_PRESSURE, "Pressure"),
-                               (hunt.ROLE_SIN, "Sin")):
+            for role, name in ((m.ROLE_TENSION, "Tension"), (m.ROLE_PRESSURE, "Pressure"),
+                               (m.ROLE_SIN, "Sin")):
                 t = c.find(role)
                 if t >= 0:
                     tal = c.tals[t]
-                    extra = " pal" if role == hunt.ROLE_SIN and c.x[hunt.X_PALACE] else ""
+                    extra = " pal" if role == m.ROLE_SIN and c.x[m.X_PALACE] else ""
                     L[k] = lr(name, "%d/%d%s" % (tal.n, tal.cap, extra))
                 k += 1
         elif c.system == 1:
-            L[0] = lr("Open tests", str(paths.open_tests(c)))
+            L[0] = lr("Open tests", str(m.open_tests(c)))
             k = 1
             for t in c.tals:
-                if k < 3 and t is not None and t.role == paths.PROLONGED \
-                        and paths.status(t) == paths.ST_OPEN:
+                if k < 3 and t is not None and t.role == m.PROLONGED \
+                        and m.status(t) == m.ST_OPEN:
                     hidden = (t.b >> 9) & 1
                     L[k] = lr(t.name, "%d/%s" % (t.n, "?" if hidden else str(t.cap)))
                     k += 1
         else:
-            enc, use = ex.next_check(c)
-            L[0] = lr("Turn %d" % c.x[ex.TURN_N], "day %d" % c.x[ex.DAY])
+            enc, use = m.next_check(c)
+            L[0] = lr("Turn %d" % c.x[m.TURN_N], "day %d" % c.x[m.DAY])
             L[1] = lr("Next encounter", str(enc))
             L[2] = lr("Next usage", str(use))
 

@@ -25,7 +25,7 @@ class KeyIn(Screen):
     def refresh(self):
         app = self.app
         try:
-            self.need = app.pool.need(app.c, self.faces)
+            self.need = app.need_pool().need(app.c, self.faces)
             self.err = ""
         except ValueError as e:
             self.need = 0

@@ -1,16 +1,12 @@
 """The roll builder's model: the pool parts of each rule system, their
-event, the faces a hand roll needs and the live exact odds.
+event and the faces a hand roll needs (the odds line: ui/poolodds.py).
 
 One `Pool` per campaign. Values live in a dict by field name; `fields()`
-lists the ones the current system and mode use. The odds come from
-rules.odds.builder_odds; helper dice (paths) and ranges it does not cover
-(pools over 12/15 dice, an expedition -Ns) are computed here from the same
-exact integer distributions (odds.power), so every figure shown is exact,
-except paths opposed tests with helpers: their mixture is averaged over
-permille values (error < 0.05 %).
+lists the ones the current system and mode use.
 """
 
-from rules import odds, hunt, paths, expedition
+from rules.systems import get
+from ui.screen import lr, lrd, lrn
 
 # (name, label, low, high); who/target/ext/test/mode are special-cased.
 _F = {
@@ -25,6 +21,11 @@ _F = {
     "hel": ("Helpers", 0, 7), "plus": ("+s", 0, 6), "xminus": ("-s", 0, 6),
     "ob": ("Ob", 1, 7), "ext": ("Extended", -1, 31), "bab": ("Opp. ability", 0, 10),
 }
+# Fields shown as a plain number (but for 0 in _ZERO: 'auto', '-').
+_NUM = ("skill", "adv", "minus", "pskill", "path", "diff", "opp", "h1", "h2", "ab", "bon", "pen",
+        "hel", "plus", "xminus", "ob", "bab")
+_ZERO = ("diff", "h1", "h2")
+_REFS = ("who", "target", "test", "ext")  # fields that name a character or talisman
 _MODES = (("test", "opposed", "prolonged"), ("test", "versus"))
 
 _HUNT = ("who", "skill", "adv", "agony", "minus", "hard", "target")
@@ -34,55 +35,12 @@ _PATHS = (("who", "mode", "pskill", "path", "sit", "minus", "diff", "hidden", "h
 _EXP = (("mode", "ab", "bon", "pen", "hel", "plus", "xminus", "ob", "ext"),
         ("mode", "ab", "bon", "pen", "hel", "plus", "xminus", "bab"))
 
-ROLL_KINDS = (hunt.ROLL, paths.TEST, paths.OPPOSED, paths.PRO_ROLL, expedition.TEST,
-              expedition.VERSUS)
-
-
-def _exact(sides, table, n, k):
-    """(numerator, denominator) of P(at least k successes) with n dice."""
-    if k <= 0:
-        return 1, 1
-    if n <= 0:
-        return 0, 1
-    c = odds.reduce(odds.counts(sides, table))
-    base = 0
-    for x in c:
-        base += x
-    den = base ** n
-    miss = 0
-    for x in odds.power(c, n, k - 1):
-        miss += x
-    return den - miss, den
-
-
-def _helpers(hs, cap):
-    """Distribution of the capped help bonus: (counts by bonus 0..cap, total)."""
-    d = [1]
-    for h in hs:
-        e = odds.power(odds.counts(12, paths.SUCCESS), h)
-        out = [0] * (len(d) + len(e) - 1)
-        for i in range(len(d)):
-            for j in range(len(e)):
-                out[i + j] += d[i] * e[j]
-        d = out
-    capped = [0] * (cap + 1)
-    for b in range(len(d)):
-        capped[b if b < cap else cap] += d[b]
-    tot = 0
-    for x in capped:
-        tot += x
-    return capped, tot
-
-
-def pct(pm):
-    return odds.fmt_permille(pm)
-
-
 class Pool:
     """The builder's values for campaign c's system (see module doc)."""
 
     def __init__(self, system):
         self.system = system
+        self.m = get(system)  # the campaign's rules module; the others stay unloaded
         self.v = {"who": -1, "skill": 0, "adv": 0, "agony": 0, "minus": 0, "hard": 0,
                   "target": -1, "mode": 0, "pskill": 1, "path": 1, "sit": 0, "diff": 1,
                   "hidden": 0, "opp": 2, "init": 0, "h1": 0, "h2": 0, "test": -1,
@@ -99,8 +57,12 @@ class Pool:
             return _PATHS[m]
         return _EXP[m]
 
-    def label(self, f):
-        return _F[f][0]
+    def item(self, c, f):
+        """Field f's builder row: its label left, its value right."""
+        v = self.v[f]
+        if f in _NUM and v >= 0 and not (v == 0 and f in _ZERO):
+            return lrn(_F[f][0], v)  # the common case, one new str
+        return lr(_F[f][0], self.text(c, f))
 
     def text(self, c, f):
         """The value of field f as shown."""
@@ -129,21 +91,22 @@ class Pool:
         out = [-1]
         if f == "who":
             return out + list(range(len(c.chars)))
+        m = self.m  # target: hunt, test: paths, ext: expedition
         for i, t in enumerate(c.tals):
             if t is None:
                 continue
-            if f == "target" and t.role in (hunt.ROLE_TASK, hunt.ROLE_SIN) and not t.filled():
+            if f == "target" and t.role in (m.ROLE_TASK, m.ROLE_SIN) and not t.filled():
                 out.append(i)
-            elif f == "test" and t.role == paths.PROLONGED and paths.status(t) == paths.ST_OPEN:
+            elif f == "test" and t.role == m.PROLONGED and m.status(t) == m.ST_OPEN:
                 out.append(i)
-            elif f == "ext" and t.role == expedition.EXTENDED:
+            elif f == "ext" and t.role == m.EXTENDED:
                 out.append(i)
         return out
 
     def change(self, c, f, d):
         """Step field f by d (Left/Right); wraps round the allowed values."""
         v = self.v
-        if f in ("who", "target", "test", "ext"):
+        if f in _REFS:
             ch = self._choices(c, f)
             i = ch.index(v[f]) if v[f] in ch else 0
             v[f] = ch[(i + d) % len(ch)]
@@ -156,8 +119,8 @@ class Pool:
 
     def fix(self, c):
         """Drop references that an undo or a new campaign made stale."""
-        for f in ("who", "target", "test", "ext"):
-            if self.v[f] not in self._choices(c, f):
+        for f in self.fields():
+            if f in _REFS and self.v[f] not in self._choices(c, f):
                 self.v[f] = -1
 
     # --- the roll ---------------------------------------------------------
@@ -171,22 +134,25 @@ class Pool:
     def dice(self, c):
         """The main pool's dice count (ValueError when the values are refused)."""
         v = self.v
+        m = self.m
         if self.system == 0:
             ag = 0
             if v["agony"] and 0 <= v["who"] < len(c.chars):
-                p = c.chars[v["who"]].v[hunt.PATHOS]
+                p = c.chars[v["who"]].v[m.PATHOS]
                 ag = p if p < 3 else 3
-            return hunt.action_pool(v["skill"], v["adv"], ag, v["minus"])
+            return m.action_pool(v["skill"], v["adv"], ag, v["minus"])
         if self.system == 1:
-            return paths.pool(v["pskill"], v["path"], v["sit"], v["minus"])
-        return expedition.pool(v["ab"], v["bon"], v["pen"], v["hel"])
+            return m.pool(v["pskill"], v["path"], v["sit"], v["minus"])
+        return m.pool(v["ab"], v["bon"], v["pen"], v["hel"])
 
-    def desc(self, c):
-        """'5d6', '2d6 low' (hunt keep lower) or '4d12+h'."""
-        try:
-            n = self.dice(c)
-        except ValueError:
-            return "bad pool"
+    def desc(self, c, n=None):
+        """'5d6', '2d6 low' (hunt keep lower) or '4d12+h'; n: the dice
+        count when the caller has it already (dice() is not free)."""
+        if n is None:
+            try:
+                n = self.dice(c)
+            except ValueError:
+                return "bad pool"
         if self.system == 0 and n <= 0:
             return "2d6 low"
         s = "%dd%d" % (n, self.sides())
@@ -196,26 +162,35 @@ class Pool:
             s += " v%d" % (2 + self.v["bab"])
         return s
 
+    def head(self, title, c, n):
+        """A title row: `title` left, the pool (desc) right."""
+        s = self.system
+        if 0 <= n < 100 and (s == 0 and n > 0 or s == 1 and not self._helps()
+                             or s == 2 and self.v["mode"] == 0):
+            return lrd(title, n, self.sides())  # plain NdS: one new str
+        return lr(title, self.desc(c, n))
+
     def action(self, c):
         """(kind, args, text) of the roll the builder shows."""
         v = self.v
+        m = self.m
         if self.system == 0:
-            return hunt.ROLL, (v["who"], v["skill"], v["adv"], v["agony"], v["minus"], v["hard"],
-                               v["target"]), ""
+            return m.ROLL, (v["who"], v["skill"], v["adv"], v["agony"], v["minus"], v["hard"],
+                            v["target"]), ""
         if self.system == 1:
             base = (v["pskill"], v["path"], v["sit"], v["minus"])
             hs = tuple(self._helps())
-            m = v["mode"]
-            if m == 0:
-                return paths.TEST, (v["who"],) + base + (v["diff"], v["hidden"]) + hs, ""
-            if m == 1:
-                return paths.OPPOSED, (v["who"],) + base + (v["opp"], v["init"]) + hs, ""
-            return paths.PRO_ROLL, (v["test"],) + base + hs, ""
+            mode = v["mode"]
+            if mode == 0:
+                return m.TEST, (v["who"],) + base + (v["diff"], v["hidden"]) + hs, ""
+            if mode == 1:
+                return m.OPPOSED, (v["who"],) + base + (v["opp"], v["init"]) + hs, ""
+            return m.PRO_ROLL, (v["test"],) + base + hs, ""
         a = (v["ab"], v["bon"], v["pen"], v["hel"], v["plus"], v["xminus"])
         if v["mode"] == 0:
-            return expedition.TEST, (v["ab"], v["ob"], v["bon"], v["pen"], v["hel"], v["plus"],
+            return m.TEST, (v["ab"], v["ob"], v["bon"], v["pen"], v["hel"], v["plus"],
                                      v["xminus"], v["ext"]), ""
-        return expedition.VERSUS, a + (v["bab"], 0, 0, 0, 0, 0), ""
+        return m.VERSUS, a + (v["bab"], 0, 0, 0, 0, 0), ""
 
     def need(self, c, keyed):
         """Faces a hand roll needs, given the faces keyed so far (paths
@@ -237,123 +212,46 @@ class Pool:
             return h + n + extra
         bonus = 0
         for f in keyed[:h]:
-            bonus += paths.SUCCESS[f] if 1 <= f <= 12 else 0
+            bonus += self.m.SUCCESS[f] if 1 <= f <= 12 else 0
         cap = v["pskill"] if v["pskill"] > 0 else 1
         return h + n + (bonus if bonus < cap else cap) + extra
-
-    def odds(self, c):
-        """The odds line: 'P 68.8%' or 'W 45.0% T 10.0%'."""
-        try:
-            n = self.dice(c)
-        except ValueError as e:
-            return str(e)
-        v = self.v
-        s = self.system
-        if s == 0:
-            table = None if v["hard"] else hunt.TABLES[c.x[hunt.X_FACE]]
-            return "Odds " + pct(odds.builder_odds(0, n if n > 0 else 0, 1, v["hard"], table=table))
-        if s == 2:
-            return self._exp_odds(n)
-        return self._paths_odds(n)
-
-    def _exp_odds(self, n):
-        v = self.v
-        t = expedition.SUCCESS
-        if v["mode"] == 0:
-            k = v["ob"] + v["xminus"]  # -Ns comes off first: need Ob + N
-            if 1 <= n <= 15 and k <= 7:
-                return "Odds " + pct(odds.builder_odds(2, n, k))
-            a, b = _exact(6, t, n, k)
-            return "Odds " + pct(odds.permille(a, b))
-        nb = 2 + v["bab"]
-        m = v["xminus"]
-        if m == 0 and 1 <= n <= 15 and 1 <= nb <= 15:
-            w, ti, l = odds.builder_odds(2, n, 0, versus=nb)
-        else:
-            c = odds.counts(6, t)
-            da = odds.power(c, n) if n else [1]
-            # -Ns: A's successes shifted down, never below 0
-            sh = [0] * (len(da) - m if len(da) > m else 1)
-            for i in range(len(da)):
-                sh[i - m if i > m else 0] += da[i]
-            w, ti, l = odds.split3(*odds.compare(sh, odds.power(c, nb)))
-        return "W %s T %s" % (pct(w), pct(ti))
-
-    def _paths_odds(self, n):
-        v = self.v
-        m = v["mode"]
-        hs = self._helps()
-        cap = v["pskill"] if v["pskill"] > 0 else 1
-        if m == 0 and v["diff"] == 0:
-            return "Odds 100.0% auto"
-        k = v["diff"] if m == 0 else 1
-        if m == 1:
-            return "Win " + self._opposed(n, hs, cap)
-        if not hs:
-            if n <= 12:
-                return "Odds " + pct(odds.builder_odds(1, n, k))
-            a, b = _exact(12, paths.SUCCESS, n, k)
-            return "Odds " + pct(odds.permille(a, b))
-        hd, ht = _helpers(hs, cap)
-        top = n + cap
-        num = 0
-        for b in range(cap + 1):
-            a, den = _exact(12, paths.SUCCESS, n + b, k)
-            num += hd[b] * a * 12 ** (top - n - b)
-        return "Odds " + pct(odds.permille(num, ht * 12 ** top))
-
-    def _opposed(self, n, hs, cap):
-        v = self.v
-        opp = v["opp"]
-
-        def win(a):
-            if not (1 <= a <= 12 and 1 <= opp <= 12):
-                return -1
-            if v["init"] == 0:
-                return odds.builder_odds(1, a, 0, versus=opp)[0]
-            return 1000 - odds.builder_odds(1, opp, 0, versus=a)[0]
-        if not hs:
-            w = win(n)
-            return pct(w) if w >= 0 else "pool > 12"
-        hd, ht = _helpers(hs, cap)
-        t = 0
-        for b in range(cap + 1):
-            w = win(n + b)
-            if w < 0:
-                return "pool > 12"
-            t += hd[b] * w
-        return pct((2 * t + ht) // (2 * ht)) + "~"
 
     def restore(self, c):
         """Take the values of the newest roll in the journal (after a reboot)."""
         from rules import codec
+        m = self.m
+        s = self.system
+        kinds = (m.ROLL,) if s == 0 else ((m.TEST, m.OPPOSED, m.PRO_ROLL) if s == 1
+                                          else (m.TEST, m.VERSUS))
         for k in range(len(c.events) - 1, -1, -1):
             kind, a, f, t = codec.decode_event(c.events[k])
-            if kind not in ROLL_KINDS:
+            if kind not in kinds:
                 continue
             v = self.v
-            if kind == hunt.ROLL and len(a) == 7:
-                v["who"], v["skill"], v["adv"], v["agony"], v["minus"], v["hard"], v["target"] = a
-            elif kind in (paths.TEST, paths.OPPOSED, paths.PRO_ROLL):
+            if s == 0:
+                if len(a) == 7:
+                    v["who"], v["skill"], v["adv"], v["agony"], v["minus"], v["hard"], \
+                        v["target"] = a
+            elif s == 1:
                 j = 0
-                if kind == paths.PRO_ROLL:
+                if kind == m.PRO_ROLL:
                     v["mode"], v["test"] = 2, a[0]
                     j = 5
                 else:
                     v["who"] = a[0]
-                    v["mode"] = 0 if kind == paths.TEST else 1
+                    v["mode"] = 0 if kind == m.TEST else 1
                     j = 7
                 v["pskill"], v["path"], v["sit"], v["minus"] = a[1:5]
-                if kind == paths.TEST:
+                if kind == m.TEST:
                     v["diff"], v["hidden"] = a[5], a[6]
-                elif kind == paths.OPPOSED:
+                elif kind == m.OPPOSED:
                     v["opp"], v["init"] = a[5], a[6]
                 h = list(a[j:]) + [0, 0]
                 v["h1"], v["h2"] = h[0], h[1]
-            elif kind == expedition.TEST:
+            elif kind == m.TEST:
                 v["mode"] = 0
                 v["ab"], v["ob"], v["bon"], v["pen"], v["hel"], v["plus"], v["xminus"], v["ext"] = a
-            elif kind == expedition.VERSUS:
+            else:
                 v["mode"] = 1
                 v["ab"], v["bon"], v["pen"], v["hel"], v["plus"], v["xminus"] = a[:6]
                 v["bab"] = a[6]

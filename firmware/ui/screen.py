@@ -6,7 +6,11 @@ of 8), so tests can read the framebuffer back as text (tests/host/fbtext.py).
 
 A screen's `key(k, kind)` returns NO (not handled: the app applies the
 global keys), DRAW (handled, redraw) or KEEP (handled, nothing changed).
-Strings are built when something changes (`refresh`), not on every frame.
+Strings are built when something changes (`refresh`), not on every frame,
+and as few as possible: on MicroPython every new str is looked up in the
+interned-string table (to return the interned copy if there is one), a
+linear search over every name and constant of the loaded .mpy modules
+that costs 10,000 to 30,000 fuel (docs/performance.md).
 """
 
 from hw.keys import K_UP, K_DOWN
@@ -25,22 +29,33 @@ _fb = None
 _text = [None] * 8
 _inv = [False] * 8
 _drawn = 0  # bit r: row r was drawn in this frame
+_painted = 0  # bit r: row r's pixels changed in this frame
+_pv = None    # _fb's page buffers (hw/ssd1306.py pagebufs) when 128 wide
+_CLEAR = bytes(128)
+_BAR = b"\xff" * 128
 
 
 def begin(fb):
     """Start a frame on fb (a different framebuffer starts from scratch)."""
-    global _fb, _drawn
+    global _fb, _drawn, _painted, _pv
     if fb is not _fb:
         _fb = fb
+        _pv = getattr(fb, "pagebufs", None)
+        if _pv is not None and len(_pv[0]) != 128:
+            _pv = None
         forget()
     _drawn = 0
+    _painted = 0
 
 
 def end(fb):
-    """Finish a frame: rows nobody drew this time become blank."""
-    for r in range(ROWS):
-        if not (_drawn >> r) & 1:
-            row(fb, r, "")
+    """Finish a frame: rows nobody drew this time become blank. Returns a
+    bit per row whose pixels changed (for display.show(pages))."""
+    if _drawn != 0xFF:
+        for r in range(ROWS):
+            if not (_drawn >> r) & 1:
+                row(fb, r, "")
+    return _painted
 
 
 def forget():
@@ -51,17 +66,25 @@ def forget():
 
 def row(fb, r, s, inv=False):
     """Text s on row r (cut to 16 columns); inv: white bar, black text."""
-    global _drawn
+    global _drawn, _painted
     _drawn |= 1 << r
-    s = s[:COLS]
+    if len(s) > COLS:
+        s = s[:COLS]  # (a slice is a new str even when it is all of s)
     if fb is _fb and _text[r] == s and _inv[r] == inv:
         return
     if fb is _fb:
         _text[r] = s
         _inv[r] = inv
+    _painted |= 1 << r
     y = r * 8
-    fb.fill_rect(0, y, 128, 8, 1 if inv else 0)
+    if _pv is not None and fb is _fb:
+        _pv[r][:] = _BAR if inv else _CLEAR  # fill_rect sets 1,024 pixels one by one
+    else:
+        fb.fill_rect(0, y, 128, 8, 1 if inv else 0)
     fb.text(s, 0, y, 0 if inv else 1)
+
+
+_PAD = tuple(" " * n for n in range(COLS + 1))
 
 
 def lr(a, b, w=COLS):
@@ -69,8 +92,26 @@ def lr(a, b, w=COLS):
     room = w - len(b)
     if room < 1:
         return b[:w]
-    a = a[:room - 1] if len(a) >= room else a
-    return a + " " * (room - len(a)) + b
+    if len(a) >= room:
+        a = a[:room - 1]
+    return "%s%s%s" % (a, _PAD[room - len(a)], b)  # one new str, not three
+
+
+def lrn(a, n):
+    """lr(a, str(n)) for 0 <= n < 1000, building one str instead of two."""
+    d = 1 if n < 10 else (2 if n < 100 else 3)
+    room = COLS - d
+    if len(a) >= room:
+        a = a[:room - 1]
+    return "%s%s%d" % (a, _PAD[room - len(a)], n)
+
+
+def lrd(a, n, sides):
+    """lr(a, "%dd%d" % (n, sides)) for 0 <= n, sides < 100, in one new str."""
+    room = COLS - (3 if n < 10 else 4) - (0 if sides < 10 else 1)
+    if len(a) >= room:
+        a = a[:room - 1]
+    return "%s%s%dd%d" % (a, _PAD[room - len(a)], n, sides)
 
 
 def wrap(s, w=COLS):
@@ -137,10 +178,13 @@ class Menu:
         return False
 
     def draw(self, fb, cursor=True):
-        for k in range(self.h):
-            i = self.top + k
-            if i < len(self.items):
-                row(fb, self.r0 + k, self.items[i], cursor and i == self.sel)
+        items = self.items
+        top = self.top
+        sel = self.sel if cursor else -1
+        r = self.r0
+        for i in range(top, min(top + self.h, len(items))):
+            row(fb, r, items[i], i == sel)
+            r += 1
 
 
 class Screen:

@@ -7,17 +7,17 @@ or fight next; the risk die). paths has no turns (not in the home menu).
 from hw.keys import K_OK
 from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, wrap, NO, DRAW
-from rules import expedition as ex, hunt
 
 
 class Turns(Screen):
     def __init__(self, app):
         Screen.__init__(self, app)
+        m = app.c.rules  # expedition or hunt
         if app.c.system == 2:
-            self.acts = ((ex.TURN, (0,)), (ex.TURN, (1,)), (ex.ENC_CHECK, ()))
+            self.acts = ((m.TURN, (0,)), (m.TURN, (1,)), (m.ENC_CHECK, ()))
             items = ["Explore turn", "Overland turn", "Extra enc check"]
         else:
-            self.acts = ((hunt.SCENE_END, (0,)), (hunt.SCENE_END, (1,)), (hunt.RISK, (-1,)))
+            self.acts = ((m.SCENE_END, (0,)), (m.SCENE_END, (1,)), (m.RISK, (-1,)))
             items = ["End scene: calm", "End scene: fight", "Risk die"]
         self.menu = Menu(items, 2, 3)
         self.notes = []
@@ -25,13 +25,14 @@ class Turns(Screen):
     def refresh(self):
         c = self.app.c
         x = c.x
+        m = c.rules
         if c.system == 2:
-            enc, use = ex.next_check(c)
-            self.head = "TURN %d day %d" % (x[ex.TURN_N], x[ex.DAY])
+            enc, use = m.next_check(c)
+            self.head = "TURN %d day %d" % (x[m.TURN_N], x[m.DAY])
             self.sub = "enc %d use %d" % (enc, use)
         else:
-            self.head = "SCENE %d%s" % (x[hunt.X_SCENE], " fight" if x[hunt.X_COMBAT] else "")
-            t = c.find(hunt.ROLE_TENSION)
+            self.head = "SCENE %d%s" % (x[m.X_SCENE], " fight" if x[m.X_COMBAT] else "")
+            t = c.find(m.ROLE_TENSION)
             self.sub = "Tension %d/%d" % (c.tals[t].n, c.tals[t].cap) if t >= 0 else ""
 
     def key(self, k, kind):

@@ -10,7 +10,7 @@ from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
 from rules import campaign as cp, hunt, paths, expedition, odds
 from rules.dice import Dice
 from ui.buttons import PRESS, LONG
-from ui import app as uiapp, pools
+from ui import app as uiapp, pools, poolodds
 
 
 class FakeFB:
@@ -37,7 +37,7 @@ class FakeFB:
         line = line + " " * (col - len(line)) if len(line) < col else line
         self.rows[r] = (line[:col] + s + line[col + len(s):]).rstrip()
 
-    def show(self):
+    def show(self, pages=-1):
         self.shows += 1
 
 
@@ -207,7 +207,7 @@ def test_paths_helpers_decide_the_faces_needed():
     lo = odds.builder_odds(1, 3, 3)
     hi = odds.builder_odds(1, 5, 3)
     p.v["diff"] = 3
-    pm = int(p.odds(c).split()[1][:-1].replace(".", ""))
+    pm = int(poolodds.line(p, c).split()[1][:-1].replace(".", ""))
     assert lo < pm < hi
 
 

@@ -29,6 +29,7 @@ FPS = 30
 # frame is active for the whole run. SystemExit (the host ending the run)
 # passes through.
 RUNNER = """
+import gc
 import sys
 sys.path.insert(0, '/input')
 
@@ -71,6 +72,11 @@ while True:
     for _k in list(sys.modules):
         if _k not in _base:
             del sys.modules[_k]
+    # Collect here, at the top level (no big frame active: see
+    # firmware/hw/simboard.py), so the next run starts on a clean heap and
+    # its first lazy import (link/waiting.py, at the first byte from the
+    # host) never has to collect in the middle of loading a module.
+    gc.collect()
 """
 
 

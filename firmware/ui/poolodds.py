@@ -1,0 +1,150 @@
+"""The roll builder's odds line for a ui.pools.Pool: 'Odds 68.8%',
+'W 45.0% T 10.0%' (expedition versus) or 'Win 61.3%' (paths opposed).
+
+Apart from the pool model so that rules.odds is imported when the builder
+first opens, not at boot. The figures come from rules.odds.builder_odds;
+helper dice (paths) and ranges it does not cover (pools over 12/15 dice,
+an expedition -Ns) are computed here from the same exact integer
+distributions (odds.power), so every figure shown is exact, except paths
+opposed tests with helpers: their mixture is averaged over permille values
+(error < 0.05 %).
+"""
+
+from rules import odds
+
+
+def _exact(sides, table, n, k):
+    """(numerator, denominator) of P(at least k successes) with n dice."""
+    if k <= 0:
+        return 1, 1
+    if n <= 0:
+        return 0, 1
+    c = odds.reduce(odds.counts(sides, table))
+    base = 0
+    for x in c:
+        base += x
+    den = base ** n
+    miss = 0
+    for x in odds.power(c, n, k - 1):
+        miss += x
+    return den - miss, den
+
+
+def _helpers(table, hs, cap):
+    """Distribution of the capped help bonus: (counts by bonus 0..cap, total)."""
+    d = [1]
+    for h in hs:
+        e = odds.power(odds.counts(12, table), h)
+        out = [0] * (len(d) + len(e) - 1)
+        for i in range(len(d)):
+            for j in range(len(e)):
+                out[i + j] += d[i] * e[j]
+        d = out
+    capped = [0] * (cap + 1)
+    for b in range(len(d)):
+        capped[b if b < cap else cap] += d[b]
+    tot = 0
+    for x in capped:
+        tot += x
+    return capped, tot
+
+
+# One str per line (every new str costs a search of the interned strings).
+def _odds(pm):
+    return "Odds %d.%d%%" % (pm // 10, pm % 10)
+
+
+def _win(pm, approx):
+    return ("Win %d.%d%%~" if approx else "Win %d.%d%%") % (pm // 10, pm % 10)
+
+
+def line(p, c, n=None):
+    """The odds line of pool p over campaign c (n: p.dice(c), if known)."""
+    if n is None:
+        try:
+            n = p.dice(c)
+        except ValueError as e:
+            return str(e)
+    v = p.v
+    s = p.system
+    if s == 0:
+        m = p.m
+        table = None if v["hard"] else m.TABLES[c.x[m.X_FACE]]
+        return _odds(odds.builder_odds(0, n if n > 0 else 0, 1, v["hard"], table=table))
+    if s == 2:
+        return _exp_odds(p, n)
+    return _paths_odds(p, n)
+
+
+def _exp_odds(p, n):
+    v = p.v
+    t = p.m.SUCCESS
+    if v["mode"] == 0:
+        k = v["ob"] + v["xminus"]  # -Ns comes off first: need Ob + N
+        if 1 <= n <= 15 and k <= 7:
+            return _odds(odds.builder_odds(2, n, k))
+        a, b = _exact(6, t, n, k)
+        return _odds(odds.permille(a, b))
+    nb = 2 + v["bab"]
+    m = v["xminus"]
+    if m == 0 and 1 <= n <= 15 and 1 <= nb <= 15:
+        w, ti, l = odds.builder_odds(2, n, 0, versus=nb)
+    else:
+        c = odds.counts(6, t)
+        da = odds.power(c, n) if n else [1]
+        # -Ns: A's successes shifted down, never below 0
+        sh = [0] * (len(da) - m if len(da) > m else 1)
+        for i in range(len(da)):
+            sh[i - m if i > m else 0] += da[i]
+        w, ti, l = odds.split3(*odds.compare(sh, odds.power(c, nb)))
+    return "W %d.%d%% T %d.%d%%" % (w // 10, w % 10, ti // 10, ti % 10)
+
+
+def _paths_odds(p, n):
+    v = p.v
+    m = v["mode"]
+    t = p.m.SUCCESS
+    hs = p._helps()
+    cap = v["pskill"] if v["pskill"] > 0 else 1
+    if m == 0 and v["diff"] == 0:
+        return "Odds 100.0% auto"
+    k = v["diff"] if m == 0 else 1
+    if m == 1:
+        return _opposed(p, t, n, hs, cap)
+    if not hs:
+        if n <= 12:
+            return _odds(odds.builder_odds(1, n, k))
+        a, b = _exact(12, t, n, k)
+        return _odds(odds.permille(a, b))
+    hd, ht = _helpers(t, hs, cap)
+    top = n + cap
+    num = 0
+    for b in range(cap + 1):
+        a, den = _exact(12, t, n + b, k)
+        num += hd[b] * a * 12 ** (top - n - b)
+    return _odds(odds.permille(num, ht * 12 ** top))
+
+
+def _side(v, a):
+    """paths opposed: the builder's side's win permille with a dice, -1 out of range."""
+    opp = v["opp"]
+    if not (1 <= a <= 12 and 1 <= opp <= 12):
+        return -1
+    if v["init"] == 0:
+        return odds.builder_odds(1, a, 0, versus=opp)[0]
+    return 1000 - odds.builder_odds(1, opp, 0, versus=a)[0]
+
+
+def _opposed(p, table, n, hs, cap):
+    v = p.v
+    if not hs:
+        w = _side(v, n)
+        return _win(w, False) if w >= 0 else "Win pool > 12"
+    hd, ht = _helpers(table, hs, cap)
+    t = 0
+    for b in range(cap + 1):
+        w = _side(v, n + b)
+        if w < 0:
+            return "Win pool > 12"
+        t += hd[b] * w
+    return _win((2 * t + ht) // (2 * ht), True)
