@@ -134,5 +134,7 @@ for i in range(%d):
         if gc.mem_alloc() > top:
             top = gc.mem_alloc()
 flash = sum(len(b) for b in FS.files.values())
+import sys
 print('HIGH', top, A.s.st.seq, 'FLASH', flash)
+print('MODS', ' '.join(sorted(sys.modules)))
 """ % actions

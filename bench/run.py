@@ -93,24 +93,35 @@ def core():
 
 def device_figures():
     import device
-    n, size = device.make_image()
+    n, tail, size = device.make_image(tail=31)
+    device.make_image(300, 1, "bench-paths")
+    device.make_image(300, 2, "bench-exp")
     print("Device on MicroPython: the firmware as .mpy, the bench board (real SSD1306")
-    print("driver over a counting I2C bus, session, store and app; the campaign's flash")
-    print("mounted through the VM's filesystem, as a board's littlefs)")
+    print("driver, session, store and app; the campaign's flash mounted through the")
+    print("VM's filesystem, as a board's littlefs)")
     print("%-46s %12s %10s" % ("operation", "fuel/op", "heap B/op"))
     home = device.BOOTED
-    builder = home + "press(A, B, K_OK)\npress(A, B, K_DOWN)\n"
+    lr = "A.handle(K_RIGHT, 1)\nA.render()\nA.handle(K_LEFT, 1)\nA.render()"
+    imports = "import benchboard, session, ui.app, rules.hunt"
     # Key to frame: the key event handled, the screen drawn, the frame handed
     # to the driver (render() ends in display.show(), which sends only the
     # pages that changed). Debounce is apart: buttons.update, one poll.
     rows = [
-        ("boot to home, %d-event campaign (%d KB flash)" % (n, size // 1024),
+        ("boot to home: %d events, %d replayed (%d KB)" % (n, tail, size // 1024),
          device.MOUNTED, device.BOOT, 1, 30_000_000, False),
+        ("  of which importing the firmware's modules", device.MOUNTED, imports, 1, None, False),
+        ("  the rest: store, replay, first frame", device.MOUNTED + imports + "\n",
+         device.BOOT, 1, None, False),
         ("buttons: one poll (debounce, long, repeat)", home, "A.buttons.update(B.keys(), B.ticks_ms())", 8, None, True),
         ("key to frame: home, cursor down + up (2 keys)", home,
          "A.handle(K_DOWN, 1)\nA.render()\nA.handle(K_UP, 1)\nA.render()", 4, 2 * 800_000, True),
-        ("key to frame: builder, skill +1 and -1 (2 keys)", builder,
-         "A.handle(K_RIGHT, 1)\nA.render()\nA.handle(K_LEFT, 1)\nA.render()", 4, 2 * 800_000, True),
+        ("key to frame: hunt builder, skill 3<->0 (2 keys)",
+         home + "press(A, B, K_OK)\npress(A, B, K_DOWN)\n", lr, 4, 2 * 800_000, True),
+        ("key to frame: paths builder, skill 3<->4 (2 keys)",
+         device.booted("bench-paths") + "press(A, B, K_OK)\npress(A, B, K_DOWN)\npress(A, B, K_DOWN)\n",
+         lr, 4, 2 * 800_000, True),
+        ("key to frame: exped. builder, ability 5<->4 (2)",
+         device.booted("bench-exp") + "press(A, B, K_OK)\npress(A, B, K_DOWN)\n", lr, 4, 2 * 800_000, True),
         ("full-screen redraw (render + 1,088-byte frame)", home,
          "B.display.invalidate()\nscreen.forget()\nA.render()", 4, None, True),
         ("idle loop pass (no key, nothing to draw)", home, "A.step()", 8, None, True),
@@ -121,7 +132,11 @@ def device_figures():
     r = run(device.heap_session(360), fuel=FUEL, fw=MPY_DIR)
     high = int(r.stdout.split("HIGH")[-1].split()[0])
     flash = int(r.stdout.split("FLASH")[-1].split()[0])
-    code = run("import gc\ngc.collect()\nm = gc.mem_alloc()\nimport session, ui.app, link.server, rules.hunt\n"
+    # The firmware modules the long session has loaded by its end.
+    mods = [m for m in r.stdout.split("MODS")[-1].split()
+            if os.path.exists(os.path.join(ROOT, "firmware", *m.split("."))) or
+            os.path.exists(os.path.join(ROOT, "firmware", *m.split(".")) + ".py")]
+    code = run("import gc\ngc.collect()\nm = gc.mem_alloc()\nimport " + ", ".join(mods) + "\n"
                "gc.collect()\nprint('CODE', gc.mem_alloc() - m)", fuel=FUEL, fw=MPY_DIR)
     code = int(code.stdout.split("CODE")[-1].split()[0])
     data = high - flash - code

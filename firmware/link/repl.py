@@ -49,31 +49,38 @@ class _Port:
 def run(mode):
     """Serve the REPL until a soft reboot; returns 0 (run main.py next) or
     1 (stay in the raw REPL, as after Ctrl-D there)."""
+    # No try/finally here or below: an exception handler makes a frame too
+    # big for the C stack, and byte() collects garbage while these frames
+    # are active (a heap frame would be freed: hw/simboard.py). If the
+    # simulator ends the run meanwhile, nothing needs restoring.
     p = _Port()
-    env = {"__name__": "__main__"}
     saved = builtins.print
     builtins.print = lambda *a, **k: _print(p, a, k)
-    try:
-        if mode == 0:
+    mode = _serve(p, mode)
+    builtins.print = saved
+    p.s.kbd_intr(3)
+    return mode
+
+
+def _serve(p, mode):
+    env = {"__name__": "__main__"}
+    if mode == 0:
+        p.out(BANNER + ">>> ")
+    else:
+        p.out("soft reboot\r\n" + RAW)
+    while True:
+        r = _raw(p, env) if mode else _friendly(p, env)
+        if r is None:
+            continue
+        if r == "raw":
+            mode = 1
+            p.out(RAW)
+        elif r == "friendly":
+            mode = 0
             p.out(BANNER + ">>> ")
         else:
-            p.out("soft reboot\r\n" + RAW)
-        while True:
-            r = _raw(p, env) if mode else _friendly(p, env)
-            if r is None:
-                continue
-            if r == "raw":
-                mode = 1
-                p.out(RAW)
-            elif r == "friendly":
-                mode = 0
-                p.out(BANNER + ">>> ")
-            else:
-                p.out("MPY: soft reboot\r\n" if mode == 0 else "")
-                return mode
-    finally:
-        builtins.print = saved
-        p.s.kbd_intr(3)
+            p.out("MPY: soft reboot\r\n" if mode == 0 else "")
+            return mode
 
 
 def _print(p, a, k):

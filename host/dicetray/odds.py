@@ -135,10 +135,47 @@ def fraction_str(f):
     return "%d/%d" % (f.numerator, f.denominator)
 
 
+def _be16(vals):
+    out = bytearray()
+    for v in vals:
+        out += bytes((v >> 8, v & 255))
+    return bytes(out)
+
+
+def paths_target_table_bytes():
+    """paths: the builder's permille of at least k successes, pool 1..12
+    (rows) by difficulty 1..7, 2 bytes big-endian each: _PTG in
+    firmware/rules/odds.py, computed here by the firmware's own exact code
+    (an explicit table skips the lookup)."""
+    from .rules import paths
+    lo, hi = core.POOL[core.PATHS]
+    tlo, thi = core.TARGET[core.PATHS]
+    return _be16(core.builder_odds(core.PATHS, n, k, table=paths.SUCCESS)
+                 for n in range(lo, hi + 1) for k in range(tlo, thi + 1))
+
+
+def expedition_versus_table_bytes():
+    """expedition versus: the builder's (win, tie) permille, pool 1..15
+    (rows) against 1..15, 2 + 2 bytes big-endian: _EVS in
+    firmware/rules/odds.py, computed by the firmware's own exact code."""
+    from .rules import expedition
+    lo, hi = core.VERSUS[core.EXPEDITION]
+    vals = []
+    for a in range(lo, hi + 1):
+        for b in range(lo, hi + 1):
+            w, t, _l = core.builder_odds(core.EXPEDITION, a, 0, versus=b, table=expedition.SUCCESS)
+            vals += [w, t]
+    return _be16(vals)
+
+
+def table_source(name, data, per_line):
+    """Python source of a bytes table for firmware/rules/odds.py."""
+    rows = []
+    for i in range(0, len(data), per_line):
+        rows.append('    b"' + "".join("\\x%02x" % x for x in data[i:i + per_line]) + '"')
+    return "%s = (\n" % name + "\n".join(rows) + "\n)\n"
+
+
 def opposed_table_source():
     """Python source of _OPP for firmware/rules/odds.py (one row per line)."""
-    b = opposed_table_bytes()
-    rows = []
-    for i in range(0, len(b), 24):
-        rows.append('    b"' + "".join("\\x%02x" % x for x in b[i:i + 24]) + '"')
-    return "_OPP = (\n" + "\n".join(rows) + "\n)\n"
+    return table_source("_OPP", opposed_table_bytes(), 24)

@@ -209,6 +209,20 @@ def test_paths_opposed_table_in_sync():
     assert odds.opposed_table_source().count("\n") == 14
 
 
+def test_target_and_versus_tables_in_sync():
+    # The firmware looks these up (table=None); the exact code computes
+    # them when given the table: both must agree on every argument.
+    assert core._PTG == odds.paths_target_table_bytes() and len(core._PTG) == 12 * 7 * 2
+    assert core._EVS == odds.expedition_versus_table_bytes() and len(core._EVS) == 15 * 15 * 4
+    for n in range(1, 13):
+        for k in range(1, 8):
+            assert core.builder_odds(1, n, k) == core.builder_odds(1, n, k, table=paths.SUCCESS)
+    for a in range(1, 16):
+        for b in range(1, 16):
+            assert core.builder_odds(2, a, 0, versus=b) == \
+                core.builder_odds(2, a, 0, versus=b, table=expedition.SUCCESS)
+
+
 def _fuel_worst_cases():
     return [(0, 9, 9, 1, 0), (1, 12, 7, 0, 0), (2, 15, 7, 0, 0), (2, 15, 0, 0, 15), (1, 12, 0, 0, 11)]
 

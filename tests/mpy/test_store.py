@@ -396,17 +396,20 @@ def test_append_refuses_bad_events_without_writing():
 
 
 def test_wear_per_event_is_about_one_erase():
-    # 720 events (4 hours at one every 20 s), a snapshot every 40.
+    # 720 events (4 hours at one every 20 s) written as the device writes
+    # them: session.py's snapshot cadence (every SNAP_EVERY events and
+    # after an undo) and the store's own segment size.
     # (CPython only: the session alone outgrows the MicroPython VM's heap.)
     if MPY:
         return
+    from session import SNAP_EVERY as EVERY
     long_evs, long_states = session(720)
     sim = FlashSim()
-    st = Store(sim, ROOT, roll=ROLL)
+    st = Store(sim, ROOT)
     st.open()
     for k in range(720):
         st.append(long_evs[k])
-        if (k + 1) % SNAP_EVERY == 0:
+        if (k + 1) % EVERY == 0 or long_evs[k][0] == cp.UNDO:
             st.snapshot(long_states[k + 1])
     per_1000 = sim.erases() * 1000 // 720
     print("wear: %d erases for 720 events (%d per 1000), %d bytes, store estimate %d"

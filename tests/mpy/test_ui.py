@@ -207,8 +207,19 @@ def test_paths_helpers_decide_the_faces_needed():
     lo = odds.builder_odds(1, 3, 3)
     hi = odds.builder_odds(1, 5, 3)
     p.v["diff"] = 3
-    pm = int(poolodds.line(p, c).split()[1][:-1].replace(".", ""))
+    text = poolodds.line(p, c)
+    assert text.endswith("%~")  # within the table: a permille mixture
+    pm = int(text.split()[1][:-2].replace(".", ""))
     assert lo < pm < hi
+    # The mixture against the exact probability (integers: MicroPython
+    # has no fractions): Skill 2 caps the bonus at 2; helper 2 dice.
+    h = odds.dist(1, 2)                      # helper successes, over 144
+    hd = [h[0], h[1], 144 - h[0] - h[1]]     # bonus 0, 1, 2 (capped)
+    num = 0
+    for b in range(3):
+        num += hd[b] * odds.p_at_least(odds.dist(1, 3 + b), 3) * 12 ** (2 - b)
+    exact = odds.permille(num, 144 * 12 ** 5)
+    assert abs(pm - exact) <= 1, (pm, exact)
 
 
 def test_expedition_turns_show_the_check():

@@ -72,10 +72,12 @@ while True:
     for _k in list(sys.modules):
         if _k not in _base:
             del sys.modules[_k]
-    # Collect here, at the top level (no big frame active: see
-    # firmware/hw/simboard.py), so the next run starts on a clean heap and
-    # its first lazy import (link/waiting.py, at the first byte from the
-    # host) never has to collect in the middle of loading a module.
+    # The last run's app (held by the `main` name above) goes too, then a
+    # collection here, at the top level (no big frame active: see
+    # firmware/hw/simboard.py): the next boot starts on an empty heap and
+    # never has to collect in the middle of loading a module.
+    globals().pop('main', None)
+    _repl = None
     gc.collect()
 """
 
