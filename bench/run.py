@@ -112,6 +112,7 @@ def device_figures():
         ("  of which importing the firmware's modules", device.MOUNTED, imports, 1, None, False),
         ("  the rest: store, replay, first frame", device.MOUNTED + imports + "\n",
          device.BOOT, 1, None, False),
+        ("first open of the builder after boot (imports)", home, "press(A, B, K_OK)", 1, None, False),
         ("buttons: one poll (debounce, long, repeat)", home, "A.buttons.update(B.keys(), B.ticks_ms())", 8, None, True),
         ("key to frame: home, cursor down + up (2 keys)", home,
          "A.handle(K_DOWN, 1)\nA.render()\nA.handle(K_UP, 1)\nA.render()", 4, 2 * 800_000, True),

@@ -84,6 +84,7 @@ class Session:
             except ValueError as e:
                 errs.append("event %d not replayed: %s" % (rep.seq - len(events) + k + 1, e))
         self.c = c
+        self._topped = False  # recent() has not read the journal yet
         if errs:
             self.warnings.append(("STORE DAMAGE", "\n".join(errs)))
         for n in rep.notes:
@@ -126,6 +127,22 @@ class Session:
         if len(c.events) > 2 * KEEP_EVENTS:
             del c.events[:KEEP_EVENTS]  # RAM: the log shows the recent ones
         return out
+
+    def recent(self):
+        """The campaign's recent events, oldest first (the log, the
+        builder's last roll): the ones in RAM, topped up once from the
+        journal, since a boot replays only those after the snapshot."""
+        c = self.c
+        if not self._topped:
+            self._topped = True
+            need = KEEP_EVENTS - len(c.events)
+            top = self.st.seq - len(c.events)  # the newest event not in RAM
+            if need > 0 and top > 0:
+                try:
+                    c.events[0:0] = self.st.read(top - need if top > need else 0, top)
+                except OSError:
+                    pass  # the log shows less; nothing else depends on it
+        return c.events
 
     def snapshot(self):
         self.st.snapshot(cp.encode_snapshot(self.c), self.st.seq)

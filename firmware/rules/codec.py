@@ -99,9 +99,17 @@ def decode_event(ev):
         raise ValueError("event header %d/%d is invalid" % (kind, n))
     i = 2
     args = []
+    end = len(ev)
     for _ in range(n):
-        v, i = get_int(ev, i)
-        args.append(v)
+        # A boot replays every event through here: the common one-byte
+        # varint inline (a call costs more than the decoding).
+        if i < end and ev[i] < 0x80:
+            b = ev[i]
+            args.append((b >> 1) ^ -(b & 1))
+            i += 1
+        else:
+            v, i = get_int(ev, i)
+            args.append(v)
     if i >= len(ev):
         raise ValueError("event truncated before its faces")
     nf = ev[i]
@@ -110,6 +118,8 @@ def decode_event(ev):
     if len(faces) != nf:
         raise ValueError("event truncated in its faces")
     i += nf
+    if i + 1 == end and ev[i] == 0:
+        return kind, args, faces, ""  # no name: the usual case, no new str
     text, i = get_text(ev, i)
     if i != len(ev):
         raise ValueError("event has %d trailing bytes" % (len(ev) - i))

@@ -11,12 +11,12 @@ Files under the store's root directory (seq = records counted from 1):
 where it says its events end (a segment and a byte offset); `append()` is
 durable when it returns; `snapshot()` writes a new generation beside the
 old, swaps it in with a rename (never over an existing file), starts a new
-segment once the current one holds SEG_ROLL bytes, and compacts: the two newest snapshot generations are kept,
-and the journal segments from the older one on; a store made with
-`keep=N` also keeps the N events before that (the device keeps its whole
-journal, so the host can back up from any seq: `first()`). `start()` begins
-an empty store at a seq > 0 (a restore of a campaign whose early journal is
-gone). See docs/store.md.
+segment once the current one holds SEG_ROLL bytes, and compacts: the two
+newest snapshot generations are kept, and the journal from the older one
+on; a store made with `keep=N` also keeps the N events before that (the
+device keeps 6,000, so the host can back up from any seq they hold:
+`first()`). `start()` begins an empty store at a seq > 0 (a restore of a
+campaign whose early journal is gone). See docs/store.md.
 """
 
 from . import journal
@@ -376,6 +376,25 @@ class Store:
             if b >= 0:   # the oldest
                 return (b if b < lo else lo) + 1
         return lo + 1
+
+    def read(self, lo, hi):
+        """The events numbered lo+1..hi, read from the journal on flash
+        (fewer, the newest ones, if it no longer holds them all)."""
+        out = []
+        bases = self.segments()
+        for i in range(len(bases)):
+            b = bases[i]
+            end = bases[i + 1] if i + 1 < len(bases) else self.seq
+            if end <= lo or b >= hi:
+                continue
+            at = [b]
+
+            def take(ev):
+                at[0] += 1
+                if lo < at[0] <= hi:
+                    out.append(ev)
+            journal.scan(self.fs, self._p(_name("j", b, "log")), b, take)
+        return out
 
     def segments(self):
         """Bases of the journal segments on flash, ascending."""

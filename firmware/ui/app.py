@@ -4,9 +4,9 @@
 `App(board, session)` runs the screens over a session (main.py's: the
 campaign plus its store; tests use an in-RAM one) that provides `c` (the
 Campaign), `do(kind, args, text, faces)` (act and make the event durable,
-returning the Outcome; ValueError when the rules refuse), `new_campaign(
-system)`, `bright` / `set_bright(level)` and `warnings` (lines to show at
-boot). The ui never touches flash itself.
+returning the Outcome; ValueError when the rules refuse), `recent()` (the
+recent events, oldest first), `new_campaign(system)`, `bright` /
+`set_bright(level)` and `warnings` (lines to show at boot). The ui never touches flash itself.
 
 Global keys (a screen sees every key first and may take it):
 Roll: roll the builder's pool (from any screen); long Roll: key in faces
@@ -69,7 +69,7 @@ class App:
         if self.pool is None:
             from ui.pools import Pool
             p = Pool(self.c.system)
-            p.restore(self.c)
+            p.restore(self.c, self.s.recent())
             self.pool = p
         return self.pool
 

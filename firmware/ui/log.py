@@ -50,7 +50,7 @@ class Log(Screen):
         self.menu = Menu([], 1, 7)
 
     def refresh(self):
-        ev = self.app.c.events
+        ev = self.app.s.recent()
         n = self.app.c.nevents
         items = []
         for k in range(len(ev) - 1, max(-1, len(ev) - 1 - SHOW), -1):

@@ -216,15 +216,16 @@ class Pool:
         cap = v["pskill"] if v["pskill"] > 0 else 1
         return h + n + (bonus if bonus < cap else cap) + extra
 
-    def restore(self, c):
-        """Take the values of the newest roll in the journal (after a reboot)."""
+    def restore(self, c, events):
+        """Take the values of the newest roll among `events` (the recent
+        ones, oldest first: after a reboot, from the journal)."""
         from rules import codec
         m = self.m
         s = self.system
         kinds = (m.ROLL,) if s == 0 else ((m.TEST, m.OPPOSED, m.PRO_ROLL) if s == 1
                                           else (m.TEST, m.VERSUS))
-        for k in range(len(c.events) - 1, -1, -1):
-            kind, a, f, t = codec.decode_event(c.events[k])
+        for k in range(len(events) - 1, -1, -1):
+            kind, a, f, t = codec.decode_event(events[k])
             if kind not in kinds:
                 continue
             v = self.v

@@ -417,22 +417,3 @@ def test_wear_per_event_is_about_one_erase():
     assert 1000 <= per_1000 <= 1300, per_1000
     assert abs(st.erases() - sim.erases()) <= 1  # the store does not count its mkdir
 
-
-def test_session_wraps_a_boards_os_module():
-    # A board passes its `os` module; some ports have os.sync, which must
-    # not make it pass for a store fs (it has no open() or size()).
-    import session
-    import store
-
-    class OsLike:
-        def sync(self):
-            pass
-
-        def listdir(self, d):
-            return []
-
-    sim = FlashSim()
-    assert session.store_fs(sim) is sim
-    assert isinstance(session.store_fs(OsLike()), store.OsFs)
-    import os
-    assert isinstance(session.store_fs(os), store.OsFs)

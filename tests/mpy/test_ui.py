@@ -85,6 +85,9 @@ class RamSession:
         self.log.append(self.c.events[-1])
         return out
 
+    def recent(self):
+        return self.c.events
+
     def new_campaign(self, system):
         self.c = cp.Campaign(system, 8)
 

@@ -1,0 +1,78 @@
+"""The session on flash: a reboot's recent events, the snapshot cadence
+(runs on CPython and on MicroPython)."""
+
+from flashsim import FlashSim
+from rules import campaign as cp
+import session
+
+
+class Board:
+    name = "test"
+
+    def __init__(self, fs):
+        self.fs = fs
+
+    def seed(self):
+        return 99
+
+
+def _play(s, n):
+    for k in range(n):
+        s.do(cp.DICE, (6, 1 + k % 3))
+
+
+def test_reboot_tops_up_the_recent_events_from_the_journal():
+    fs = FlashSim()
+    s = session.Session(Board(fs))
+    s.do(cp.CHAR_ADD, (), "Ana")
+    _play(s, 44)                     # 45 events: a snapshot at 32
+    before = list(s.c.events)
+    again = session.Session(Board(fs))
+    # The boot replayed only what follows the snapshot...
+    assert len(again.c.events) == 45 - session.SNAP_EVERY
+    # ...the log and the builder get the rest from the journal, once.
+    assert again.recent() == before
+    assert again.recent() is again.c.events and len(again.c.events) == 45
+    assert cp.encode_state(again.c) == cp.encode_state(s.c)
+
+
+def test_recent_keeps_at_most_the_log_window():
+    fs = FlashSim()
+    s = session.Session(Board(fs))
+    _play(s, 100)                    # snapshots at 32, 64, 96
+    all_events = list(s.c.events)
+    again = session.Session(Board(fs))
+    got = again.recent()
+    assert len(got) == session.KEEP_EVENTS
+    assert got == all_events[-session.KEEP_EVENTS:]
+
+
+def test_an_undo_is_snapshotted_at_once():
+    fs = FlashSim()
+    s = session.Session(Board(fs))
+    _play(s, 5)
+    s.do(cp.UNDO)
+    assert s.st.snaps[-1] == s.st.seq == 6
+    again = session.Session(Board(fs))   # nothing left to replay
+    assert again.c.events == [] and cp.encode_state(again.c) == cp.encode_state(s.c)
+    again.do(cp.REDO)                    # the undo window came back with it
+    assert again.c.nevents == 7
+
+
+def test_session_wraps_a_boards_os_module():
+    # A board passes its `os` module; some ports have os.sync, which must
+    # not make it pass for a store fs (it has no open() or size()).
+    import store
+
+    class OsLike:
+        def sync(self):
+            pass
+
+        def listdir(self, d):
+            return []
+
+    sim = FlashSim()
+    assert session.store_fs(sim) is sim
+    assert isinstance(session.store_fs(OsLike()), store.OsFs)
+    import os
+    assert isinstance(session.store_fs(os), store.OsFs)
