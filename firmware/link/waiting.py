@@ -1,7 +1,7 @@
 """The link until the host speaks: the app polls this instead of
 link.server.Link, which (with its json, codec and store code) is imported
 on the first byte from the port. Most sessions at a table never see a host,
-and a boot that skips the server's import is about 9 M fuel shorter
+and a boot that skips the server's import is about 6 M fuel shorter
 (docs/performance.md)."""
 
 
