@@ -123,10 +123,10 @@ def device_figures():
          lr, 4, 2 * 800_000, True),
         ("key to frame: exped. builder, ability 5<->4 (2)",
          device.booted("bench-exp") + "press(A, B, K_OK)\npress(A, B, K_DOWN)\n", lr, 4, 2 * 800_000, True),
-        ("paths odds line, helpers past 12 dice (worst)",
-         device.booted("bench-paths") + "press(A, B, K_OK)\nfrom ui import poolodds\nP = A.pool\n"
-         "P.v['h1'] = P.v['h2'] = 4\nP.v['pskill'] = P.v['path'] = 6\nP.v['diff'] = 7\n",
-         "poolodds.line(P, A.c)", 2, None, True),
+        ("key to frame: paths, helpers of 19: h1 19<->20 (2)",
+         device.booted("bench-paths") + "press(A, B, K_OK)\nP = A.pool\n"
+         "P.v['h1'] = P.v['h2'] = 19\nP.v['pskill'] = P.v['path'] = 6\nP.v['diff'] = 7\n"
+         "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 8, lr, 2, 2 * 800_000, True),
         ("full-screen redraw (render + 1,088-byte frame)", home,
          "B.display.invalidate()\nscreen.forget()\nA.render()", 4, None, True),
         ("idle loop pass (no key, nothing to draw)", home, "A.step()", 8, None, True),

@@ -34,6 +34,7 @@ NAMES = ("hunt", "paths", "expedition")
 POOL = ((0, 9), (1, 12), (1, 15))
 TARGET = ((1, 9), (1, 7), (1, 7))
 VERSUS = (None, (1, 12), (1, 15))  # hunt has no versus roll
+PATHS_MAX = 20  # the largest paths pool (help included): paths_at_least's range
 
 
 def counts(sides, table):
@@ -359,8 +360,9 @@ _OPP = (
 # (dicetray.odds.paths_target_table_bytes / expedition_versus_table_bytes
 # generate them with the exact code below, given an explicit table; the
 # host tests check they still match): paths, permille of at least k
-# successes, pool 1..12 (row) by difficulty 1..7, 2 bytes each (an exact
-# 12-die call costs ~200,000 fuel); expedition versus, (win, tie)
+# successes, pool 1..20 (row: the builder's 1..12, and the pools help can
+# make) by difficulty 1..7, 2 bytes each (an exact 12-die call costs
+# ~200,000 fuel, 20 dice far more); expedition versus, (win, tie)
 # permille, pool 1..15 (row) against 1..15, 4 bytes each (15 v 15:
 # ~340,000). A lookup costs ~25,000.
 _PTG = (
@@ -376,6 +378,14 @@ _PTG = (
     b"\x03\xe7\x03\xdf\x03\xbf\x03\x6f\x02\xe2\x02\x28\x01\x68"
     b"\x03\xe7\x03\xe3\x03\xcf\x03\x99\x03\x2f\x02\x91\x01\xd7"
     b"\x03\xe7\x03\xe5\x03\xda\x03\xb6\x03\x69\x02\xe9\x02\x41"
+    b"\x03\xe7\x03\xe7\x03\xe0\x03\xc9\x03\x92\x03\x2f\x02\xa0"
+    b"\x03\xe7\x03\xe7\x03\xe3\x03\xd5\x03\xaf\x03\x65\x02\xf0"
+    b"\x03\xe7\x03\xe7\x03\xe5\x03\xdc\x03\xc3\x03\x8d\x03\x31"
+    b"\x03\xe7\x03\xe7\x03\xe6\x03\xe1\x03\xd1\x03\xab\x03\x64"
+    b"\x03\xe7\x03\xe7\x03\xe7\x03\xe4\x03\xd9\x03\xbf\x03\x8a"
+    b"\x03\xe7\x03\xe7\x03\xe7\x03\xe6\x03\xdf\x03\xcd\x03\xa7"
+    b"\x03\xe7\x03\xe7\x03\xe7\x03\xe7\x03\xe2\x03\xd6\x03\xbb"
+    b"\x03\xe7\x03\xe7\x03\xe7\x03\xe7\x03\xe5\x03\xdd\x03\xca"
 )
 
 _EVS = (
@@ -395,6 +405,19 @@ _EVS = (
     b"\x03\xe8\x00\x00\x03\xe6\x00\x02\x03\xe2\x00\x05\x03\xd8\x00\x0c\x03\xc8\x00\x16\x03\xae\x00\x25\x03\x89\x00\x38\x03\x59\x00\x4c\x03\x1e\x00\x61\x02\xd9\x00\x75\x02\x8f\x00\x85\x02\x41\x00\x90\x01\xf4\x00\x95\x01\xa9\x00\x96\x01\x64\x00\x90"
     b"\x03\xe8\x00\x00\x03\xe7\x00\x01\x03\xe4\x00\x03\x03\xdf\x00\x07\x03\xd3\x00\x0f\x03\xc1\x00\x1a\x03\xa5\x00\x29\x03\x7f\x00\x3a\x03\x4e\x00\x4e\x03\x14\x00\x61\x02\xd1\x00\x73\x02\x89\x00\x82\x02\x3f\x00\x8b\x01\xf4\x00\x90\x01\xac\x00\x90"
 )
+
+
+PATHS_AT_LEAST = _PTG  # public: ui/poolodds.py reads a mixture in place
+
+
+def paths_at_least(n, k):
+    """paths: permille of at least k (1..7) successes with n (1..20) d12 on
+    the rules' success table, rounded as builder_odds rounds (a table
+    lookup: no long ints)."""
+    if not 1 <= n <= PATHS_MAX or not 1 <= k <= 7:
+        raise ValueError("paths pool %d / difficulty %d is outside 1..%d / 1..7" % (n, k, PATHS_MAX))
+    i = ((n - 1) * 7 + k - 1) * 2
+    return _PTG[i] << 8 | _PTG[i + 1]
 
 
 def builder_odds(system, pool, target, hard=0, versus=0, table=None):
@@ -458,8 +481,7 @@ def builder_odds(system, pool, target, hard=0, versus=0, table=None):
     if target < lo or target > hi:
         raise ValueError("%s target %d is outside %d..%d" % (NAMES[system], target, lo, hi))
     if system == PATHS and table is None:
-        i = ((pool - 1) * 7 + target - 1) * 2
-        return _PTG[i] << 8 | _PTG[i + 1]
+        return paths_at_least(pool, target)
     sides, table = _table(system, hard, table)
     if pool == 0:
         d = keep_lower(sides, table)

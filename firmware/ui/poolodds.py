@@ -2,12 +2,13 @@
 'W 45.0% T 10.0%' (expedition versus) or 'Win 61.3%' (paths opposed).
 
 Apart from the pool model so that rules.odds is imported when the builder
-first opens, not at boot. The figures come from rules.odds.builder_odds;
-helper dice (paths) and ranges it does not cover (pools over 12/15 dice,
-an expedition -Ns) are computed here from the same exact integer
-distributions (odds.power), so every figure shown is exact, except paths
-tests with helpers whose pools stay within 12 dice: their mixture is
-averaged over permille values (error < 0.05 %, shown with a "~").
+first opens, not at boot. The figures come from rules.odds: builder_odds,
+and paths_at_least for every paths pool (1..20 dice, help included);
+expedition pools over 15 dice and an expedition -Ns are computed here from
+the same exact integer distributions (odds.power). Every figure shown is
+exact, except paths tests and opposed tests with helpers: their mixture
+over the help bonus is averaged over exact permille values (error
+< 0.05 %, shown with a "~").
 """
 
 from rules import odds
@@ -30,20 +31,31 @@ def _exact(sides, table, n, k):
     return den - miss, den
 
 
+_help = [-1, ([0], 1)]  # the last (helper dice * 8 + cap) and its distribution
+
+
 def _helpers(table, hs, cap):
     """Distribution of the capped help bonus: (counts by bonus 0..cap, total).
     The bonus is the helpers' successes summed (rules/paths.py _helped),
-    so all their dice make one pool: one power, no convolution."""
+    so all their dice make one pool; only its counts below the cap are
+    needed (the rest is the capped tail). The last one is kept: most keys
+    in the builder change something else."""
     h = 0
     for x in hs:
         h += x
-    d = odds.power(odds.counts(12, table), h)
+    key = h * 8 + cap
+    if _help[0] == key:
+        return _help[1]
+    d = odds.power(odds.counts(12, table), h, cap - 1)
     capped = [0] * (cap + 1)
+    tot = 12 ** h
+    rest = tot
     for b in range(len(d)):
-        capped[b if b < cap else cap] += d[b]
-    tot = 0
-    for x in capped:
-        tot += x
+        capped[b] = d[b]
+        rest -= d[b]
+    capped[cap] += rest
+    _help[0] = key
+    _help[1] = (capped, tot)
     return capped, tot
 
 
@@ -110,26 +122,20 @@ def _paths_odds(p, n):
     if m == 1:
         return _opposed(p, t, n, hs, cap)
     if not hs:
-        if n <= 12:
-            return _odds(odds.builder_odds(1, n, k))
-        a, b = _exact(12, t, n, k)
-        return _odds(odds.permille(a, b))
+        return _odds(odds.paths_at_least(n, k))
+    # Average the table's permille over the help bonus (error < 0.05 %,
+    # marked "~", as the opposed line): pools with help reach 20 dice,
+    # whose exact mixture in long ints cost up to 1.6 M fuel.
     hd, ht = _helpers(t, hs, cap)
-    if n + cap <= 12:
-        # Every pool the help can make is in rules.odds' table: average
-        # its permille over the bonus (error < 0.05 %, marked "~"), as the
-        # opposed line does; the exact mixture below costs up to ~2 M fuel.
-        acc = 0
-        for b in range(cap + 1):
-            acc += hd[b] * odds.builder_odds(1, n + b, k)
-        pm = (2 * acc + ht) // (2 * ht)
-        return "Odds %d.%d%%~" % (pm // 10, pm % 10)
-    top = n + cap
-    num = 0
+    if n + cap > odds.PATHS_MAX or k > 7:
+        raise ValueError("paths pool %d with help is over %d dice" % (n + cap, odds.PATHS_MAX))
+    tab = odds.PATHS_AT_LEAST  # read in place: a call per bonus costs more
+    acc = 0
     for b in range(cap + 1):
-        a, den = _exact(12, t, n + b, k)
-        num += hd[b] * a * 12 ** (top - n - b)
-    return _odds(odds.permille(num, ht * 12 ** top))
+        i = ((n + b - 1) * 7 + k - 1) * 2
+        acc += hd[b] * (tab[i] << 8 | tab[i + 1])
+    pm = (2 * acc + ht) // (2 * ht)
+    return "Odds %d.%d%%~" % (pm // 10, pm % 10)
 
 
 def _side(v, a):

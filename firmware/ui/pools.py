@@ -165,9 +165,9 @@ class Pool:
     def head(self, title, c, n):
         """A title row: `title` left, the pool (desc) right."""
         s = self.system
-        if 0 <= n < 100 and (s == 0 and n > 0 or s == 1 and not self._helps()
-                             or s == 2 and self.v["mode"] == 0):
-            return lrd(title, n, self.sides())  # plain NdS: one new str
+        if 0 <= n < 100 and (s == 0 and n > 0 or s == 1 or s == 2 and self.v["mode"] == 0):
+            # NdS (paths: "+h" with helpers): one new str
+            return lrd(title, n, self.sides(), "+h" if s == 1 and self._helps() else "")
         return lr(title, self.desc(c, n))
 
     def action(self, c):

@@ -106,12 +106,13 @@ def lrn(a, n):
     return "%s%s%d" % (a, _PAD[room - len(a)], n)
 
 
-def lrd(a, n, sides):
-    """lr(a, "%dd%d" % (n, sides)) for 0 <= n, sides < 100, in one new str."""
-    room = COLS - (3 if n < 10 else 4) - (0 if sides < 10 else 1)
+def lrd(a, n, sides, tail=""):
+    """lr(a, "%dd%d%s" % (n, sides, tail)) for 0 <= n, sides < 100, in one
+    new str."""
+    room = COLS - (3 if n < 10 else 4) - (0 if sides < 10 else 1) - len(tail)
     if len(a) >= room:
         a = a[:room - 1]
-    return "%s%s%dd%d" % (a, _PAD[room - len(a)], n, sides)
+    return "%s%s%dd%d%s" % (a, _PAD[room - len(a)], n, sides, tail)
 
 
 def wrap(s, w=COLS):

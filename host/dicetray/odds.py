@@ -143,15 +143,19 @@ def _be16(vals):
 
 
 def paths_target_table_bytes():
-    """paths: the builder's permille of at least k successes, pool 1..12
-    (rows) by difficulty 1..7, 2 bytes big-endian each: _PTG in
-    firmware/rules/odds.py, computed here by the firmware's own exact code
-    (an explicit table skips the lookup)."""
+    """paths: permille of at least k successes with n d12, pool 1..20 (rows;
+    the most a test can roll, help included) by difficulty 1..7, 2 bytes
+    big-endian each: _PTG in firmware/rules/odds.py, computed here with the
+    firmware's own integer code (`permille` of the exact counts)."""
     from .rules import paths
-    lo, hi = core.POOL[core.PATHS]
-    tlo, thi = core.TARGET[core.PATHS]
-    return _be16(core.builder_odds(core.PATHS, n, k, table=paths.SUCCESS)
-                 for n in range(lo, hi + 1) for k in range(tlo, thi + 1))
+    c = core.counts(12, paths.SUCCESS)
+    vals = []
+    for n in range(1, core.PATHS_MAX + 1):
+        den = 12 ** n
+        for k in range(1, 8):
+            miss = sum(core.power(c, n, k - 1))
+            vals.append(core.permille(den - miss, den))
+    return _be16(vals)
 
 
 def expedition_versus_table_bytes():

@@ -212,11 +212,22 @@ def test_paths_opposed_table_in_sync():
 def test_target_and_versus_tables_in_sync():
     # The firmware looks these up (table=None); the exact code computes
     # them when given the table: both must agree on every argument.
-    assert core._PTG == odds.paths_target_table_bytes() and len(core._PTG) == 12 * 7 * 2
+    assert core._PTG == odds.paths_target_table_bytes() and len(core._PTG) == 20 * 7 * 2
     assert core._EVS == odds.expedition_versus_table_bytes() and len(core._EVS) == 15 * 15 * 4
     for n in range(1, 13):
         for k in range(1, 8):
             assert core.builder_odds(1, n, k) == core.builder_odds(1, n, k, table=paths.SUCCESS)
+    # Pools past the builder's 12 (help adds dice): against exact fractions,
+    # rounded half up, never 0 or 1000 when not certain.
+    for n in range(13, core.PATHS_MAX + 1):
+        d = core.power(core.counts(12, paths.SUCCESS), n)
+        for k in range(1, 8):
+            p = Fraction(sum(d[k:]), 12 ** n)
+            want = int(p * 1000 + Fraction(1, 2))
+            want = 1 if want == 0 and p > 0 else (999 if want == 1000 and p < 1 else want)
+            assert core.paths_at_least(n, k) == want, (n, k)
+    with pytest.raises(ValueError):
+        core.paths_at_least(21, 1)
     for a in range(1, 16):
         for b in range(1, 16):
             assert core.builder_odds(2, a, 0, versus=b) == \
