@@ -31,7 +31,9 @@ def _exact(sides, table, n, k):
     return den - miss, den
 
 
-_help = [-1, ([0], 1)]  # the last (helper dice * 8 + cap) and its distribution
+# The last (helper dice * 8 + cap) and its distribution (paths has one
+# success table, so that is the whole key).
+_help = [-1, ([0], 1)]
 
 
 def _helpers(table, hs, cap):
