@@ -95,7 +95,7 @@ def device_figures():
     import device
     n, tail, size = device.make_image(tail=31)
     device.make_image(300, 1, "bench-paths")
-    device.make_image(300, 2, "bench-exp")
+    en, etail, _ = device.make_image(300, 2, "bench-exp", tail=31)
     print("Device on MicroPython: the firmware as .mpy, the bench board (real SSD1306")
     print("driver, session, store and app; the campaign's flash mounted through the")
     print("VM's filesystem, as a board's littlefs)")
@@ -112,6 +112,8 @@ def device_figures():
         ("  of which importing the firmware's modules", device.MOUNTED, imports, 1, None, False),
         ("  the rest: store, replay, first frame", device.MOUNTED + imports + "\n",
          device.BOOT, 1, None, False),
+        ("  expedition campaign: %d events, %d replayed" % (en, etail),
+         device.MOUNT % "bench-exp", device.BOOT, 1, 30_000_000, False),
         ("first open of the builder after boot (imports)", home, "press(A, B, K_OK)", 1, None, False),
         ("buttons: one poll (debounce, long, repeat)", home, "A.buttons.update(B.keys(), B.ticks_ms())", 8, None, True),
         ("key to frame: home, cursor down + up (2 keys)", home,
