@@ -42,11 +42,7 @@ PATHS_MAX = 20  # the largest paths pool (help included): paths_at_least's range
 
 def counts(sides, table):
     """Per-die counts: c[v] = how many faces 1..sides have table[face] == v."""
-    top = 0
-    for f in range(1, sides + 1):
-        if table[f] > top:
-            top = table[f]
-    c = [0] * (top + 1)
+    c = [0] * (max(table[1:sides + 1]) + 1)
     for f in range(1, sides + 1):
         c[table[f]] += 1
     return c
@@ -130,11 +126,7 @@ def power(c, n, k=-1):
 
 def keep_lower(sides, table):
     """2 dice keep the lower: counts over sides**2 of table[lower face]."""
-    top = 0
-    for f in range(1, sides + 1):
-        if table[f] > top:
-            top = table[f]
-    d = [0] * (top + 1)
+    d = [0] * (max(table[1:sides + 1]) + 1)
     for f in range(1, sides + 1):
         d[table[f]] += 2 * (sides - f) + 1  # pairs whose lower face is f
     return d
@@ -410,17 +402,23 @@ _EVS = (
 )
 
 
-PATHS_AT_LEAST = _PTG  # public: ui/poolodds.py reads a mixture in place
-
-
-def paths_at_least(n, k):
+def paths_at_least(n, k, weights=None):
     """paths: permille of at least k (1..7) successes with n (1..20) d12 on
     the rules' success table, rounded as builder_odds rounds (a table
-    lookup: no long ints)."""
-    if not 1 <= n <= PATHS_MAX or not 1 <= k <= 7:
-        raise ValueError("paths pool %d / difficulty %d is outside 1..%d / 1..7" % (n, k, PATHS_MAX))
+    lookup: no long ints). With `weights`: the sum of weights[b] times that
+    permille for n + b dice (a mixture over a help bonus, one call)."""
+    top = n if weights is None else n + len(weights) - 1
+    if not 1 <= n <= top <= PATHS_MAX or not 1 <= k <= 7:
+        raise ValueError("paths pool %d..%d / difficulty %d is outside 1..%d / 1..7"
+                         % (n, top, k, PATHS_MAX))
     i = ((n - 1) * 7 + k - 1) * 2
-    return _PTG[i] << 8 | _PTG[i + 1]
+    if weights is None:
+        return _PTG[i] << 8 | _PTG[i + 1]
+    acc = 0
+    for w in weights:
+        acc += w * (_PTG[i] << 8 | _PTG[i + 1])
+        i += 14  # the next pool's row
+    return acc
 
 
 def builder_odds(system, pool, target, hard=0, versus=0, table=None):

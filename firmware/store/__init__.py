@@ -215,10 +215,9 @@ class Store:
     def _scan(self, nm, b, after, at, out, buf, rep):
         """Scan segment nm (base b) for the events after seq `after`,
         starting at byte `at` where the snapshot says they begin."""
-        path = self._p(nm)
         if at:
             try:
-                r = journal.scan(self.fs, path, after, out, buf, at)
+                r = journal.scan(self.fs, self._p(nm), after, out, buf, at)
                 if r.status != journal.BAD or r.seq > after:
                     return r
             except OSError:
@@ -226,19 +225,24 @@ class Store:
             # The offset did not lead to the next record: read the whole
             # segment instead (slow, but what damage handling expects).
             rep.notes.append("%s: read from its start (snapshot offset %d failed)" % (nm, at))
-        seen = [0]
-
-        def take(ev):  # the events after `after` only
-            seen[0] += 1
-            if seen[0] > after - b:
-                out(ev)
         try:
-            return journal.scan(self.fs, path, b, take, buf)
+            return self._range(b, after, journal.MAX_SEQ, out)
         except OSError as e:
             r = journal.Scan(b)
             r.status = journal.BAD
             r.why = "unreadable: %s" % e
             return r
+
+    def _range(self, b, lo, hi, out):
+        """Scan segment b from its start, handing out the events numbered
+        lo+1..hi; returns the Scan."""
+        at = [b]
+
+        def take(ev):
+            at[0] += 1
+            if lo < at[0] <= hi:
+                out(ev)
+        return journal.scan(self.fs, self._p(_name("j", b, "log")), b, take)
 
     def _repair(self, nm, good, rep):
         """Keep the good prefix of damaged segment nm live; move nm aside."""
@@ -385,15 +389,8 @@ class Store:
         for i in range(len(bases)):
             b = bases[i]
             end = bases[i + 1] if i + 1 < len(bases) else self.seq
-            if end <= lo or b >= hi:
-                continue
-            at = [b]
-
-            def take(ev):
-                at[0] += 1
-                if lo < at[0] <= hi:
-                    out.append(ev)
-            journal.scan(self.fs, self._p(_name("j", b, "log")), b, take)
+            if end > lo and b < hi:
+                self._range(b, lo, hi, out.append)
         return out
 
     def segments(self):

@@ -129,13 +129,7 @@ def _paths_odds(p, n):
     # marked "~", as the opposed line): pools with help reach 20 dice,
     # whose exact mixture in long ints cost up to 1.6 M fuel.
     hd, ht = _helpers(t, hs, cap)
-    if n + cap > odds.PATHS_MAX or k > 7:
-        raise ValueError("paths pool %d with help is over %d dice" % (n + cap, odds.PATHS_MAX))
-    tab = odds.PATHS_AT_LEAST  # read in place: a call per bonus costs more
-    acc = 0
-    for b in range(cap + 1):
-        i = ((n + b - 1) * 7 + k - 1) * 2
-        acc += hd[b] * (tab[i] << 8 | tab[i + 1])
+    acc = odds.paths_at_least(n, k, hd)
     pm = (2 * acc + ht) // (2 * ht)
     return "Odds %d.%d%%~" % (pm // 10, pm % 10)
 

@@ -217,8 +217,8 @@ class Pool:
         return h + n + (bonus if bonus < cap else cap) + extra
 
     def restore(self, c, events):
-        """Take the values of the newest roll among `events` (the recent
-        ones, oldest first: after a reboot, from the journal)."""
+        """Take the values of the newest roll among `events` (oldest
+        first); False if there is none."""
         from rules import codec
         m = self.m
         s = self.system
@@ -257,4 +257,5 @@ class Pool:
                 v["ab"], v["bon"], v["pen"], v["hel"], v["plus"], v["xminus"] = a[:6]
                 v["bab"] = a[6]
             self.fix(c)
-            return
+            return True
+        return False
