@@ -21,13 +21,16 @@ MOUNT = ("import gc, os, vfs\n"
          "vfs.mount(os.VfsPosix('/input/build/%s/dicetray'), '/dicetray')\n")
 MOUNTED = MOUNT % "bench-flash"
 
-# What main.boot does on a board (less detect(): the board is given, and
-# the serial link, which waits for a host: link/waiting.py).
-BOOT = """from benchboard import BenchBoard, press
+# What main.py does on a board (less detect(): the board is given, and
+# the serial link, which waits for a host: link/waiting.py), with its
+# reserve at the bottom of the heap, freed once the app is built.
+BOOT = """_low = bytearray(4096)
+from benchboard import BenchBoard, press
 B = BenchBoard()
 from session import Session
 from ui.app import App
 A = App(B, Session(B))
+del _low
 A.step()"""
 
 KEYS = "\nfrom hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL\nfrom ui import screen\n"

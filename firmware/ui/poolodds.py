@@ -7,8 +7,8 @@ and paths_at_least for every paths pool (1..20 dice, help included);
 expedition pools over 15 dice and an expedition -Ns are computed here from
 the same exact integer distributions (odds.power). Every figure shown is
 exact, except paths tests and opposed tests with helpers: their mixture
-over the help bonus is averaged over exact permille values (error
-< 0.05 %, shown with a "~").
+over the help bonus (odds.paths_help) averages exact permille values with
+weights rounded to 1/65535 (error < 0.06 %, shown with a "~").
 """
 
 from rules import odds
@@ -31,34 +31,20 @@ def _exact(sides, table, n, k):
     return den - miss, den
 
 
-# The last (helper dice * 8 + cap) and its distribution (paths has one
-# success table, so that is the whole key).
-_help = [-1, ([0], 1)]
-
-
-def _helpers(table, hs, cap):
-    """Distribution of the capped help bonus: (counts by bonus 0..cap, total).
-    The bonus is the helpers' successes summed (rules/paths.py _helped),
-    so all their dice make one pool; only its counts below the cap are
-    needed (the rest is the capped tail). The last one is kept: most keys
-    in the builder change something else."""
+def _helpers(hs, cap):
+    """Weights of the capped help bonus 0..cap (sum odds.HELP_ONE): the
+    helpers' successes are summed (rules/paths.py _helped), so all their
+    dice make one pool."""
     h = 0
     for x in hs:
         h += x
-    key = h * 8 + cap
-    if _help[0] == key:
-        return _help[1]
-    d = odds.power(odds.counts(12, table), h, cap - 1)
-    capped = [0] * (cap + 1)
-    tot = 12 ** h
-    rest = tot
-    for b in range(len(d)):
-        capped[b] = d[b]
-        rest -= d[b]
-    capped[cap] += rest
-    _help[0] = key
-    _help[1] = (capped, tot)
-    return capped, tot
+    return odds.paths_help(h, cap)
+
+
+def _mix(acc):
+    """Permille of a mixture: acc is the sum of weight * permille."""
+    one = odds.HELP_ONE
+    return (2 * acc + one) // (2 * one)
 
 
 # One str per line (every new str costs a search of the interned strings).
@@ -115,22 +101,19 @@ def _exp_odds(p, n):
 def _paths_odds(p, n):
     v = p.v
     m = v["mode"]
-    t = p.m.SUCCESS
     hs = p._helps()
     cap = v["pskill"] if v["pskill"] > 0 else 1
     if m == 0 and v["diff"] == 0:
         return "Odds 100.0% auto"
     k = v["diff"] if m == 0 else 1
     if m == 1:
-        return _opposed(p, t, n, hs, cap)
+        return _opposed(p, n, hs, cap)
     if not hs:
         return _odds(odds.paths_at_least(n, k))
-    # Average the table's permille over the help bonus (error < 0.05 %,
-    # marked "~", as the opposed line): pools with help reach 20 dice,
-    # whose exact mixture in long ints cost up to 1.6 M fuel.
-    hd, ht = _helpers(t, hs, cap)
-    acc = odds.paths_at_least(n, k, hd)
-    pm = (2 * acc + ht) // (2 * ht)
+    # Average the table's permille over the help bonus (marked "~", as the
+    # opposed line): pools with help reach 20 dice, whose exact mixture in
+    # long ints cost up to 1.6 M fuel.
+    pm = _mix(odds.paths_at_least(n, k, _helpers(hs, cap)))
     return "Odds %d.%d%%~" % (pm // 10, pm % 10)
 
 
@@ -144,16 +127,16 @@ def _side(v, a):
     return 1000 - odds.builder_odds(1, opp, 0, versus=a)[0]
 
 
-def _opposed(p, table, n, hs, cap):
+def _opposed(p, n, hs, cap):
     v = p.v
     if not hs:
         w = _side(v, n)
         return _win(w, False) if w >= 0 else "Win pool > 12"
-    hd, ht = _helpers(table, hs, cap)
+    hd = _helpers(hs, cap)
     t = 0
     for b in range(cap + 1):
         w = _side(v, n + b)
         if w < 0:
             return "Win pool > 12"
         t += hd[b] * w
-    return _win((2 * t + ht) // (2 * ht), True)
+    return _win(_mix(t), True)

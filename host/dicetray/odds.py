@@ -172,6 +172,26 @@ def expedition_versus_table_bytes():
     return _be16(vals)
 
 
+def paths_help_table_bytes():
+    """paths help: for h = 1..HELP_MAX helper d12 (rows), the chance of a
+    bonus below b = 1..6 (the most Skill caps it at), times HELP_ONE,
+    rounded half up, 2 bytes big-endian each: _PHL in
+    firmware/rules/odds.py. Cumulative, so the rounded values stay in
+    order and a bonus that cannot happen gets weight 0 exactly."""
+    from .rules import paths
+    c = core.counts(12, paths.SUCCESS)
+    one = core.HELP_ONE
+    vals = []
+    for h in range(1, core.HELP_MAX + 1):
+        den = 12 ** h
+        a = core.power(c, h, 5)  # shorter when h dice cannot reach 5
+        below = 0
+        for b in range(6):
+            below += a[b] if b < len(a) else 0
+            vals.append((2 * one * below + den) // (2 * den))
+    return _be16(vals)
+
+
 def table_source(name, data, per_line):
     """Python source of a bytes table for firmware/rules/odds.py."""
     rows = []

@@ -244,3 +244,23 @@ def test_builder_odds_fuel_under_budget():
     for case, fuel, heap in icepool_compare.builder_fuel(_fuel_worst_cases(), workers=1):
         assert 0 < fuel < icepool_compare.FUEL_LIMIT, (case, fuel)
         assert heap < 4096, (case, heap)
+
+
+def test_paths_help_table_in_sync():
+    # _PHL is what the host computes, and its weights are the exact
+    # chances of each capped bonus, rounded to 1/HELP_ONE.
+    assert core._PHL == odds.paths_help_table_bytes()
+    assert len(core._PHL) == core.HELP_MAX * 6 * 2
+    c = core.counts(12, paths.SUCCESS)
+    for h in range(1, core.HELP_MAX + 1):
+        d = core.power(c, h)
+        for cap in range(1, 7):
+            w = core.paths_help(h, cap)
+            assert len(w) == cap + 1 and sum(w) == core.HELP_ONE and min(w) >= 0
+            for b in range(cap + 1):
+                exact = Fraction(sum(d[b:]) if b == cap else d[b] if b < len(d) else 0, 12 ** h)
+                assert abs(w[b] - exact * core.HELP_ONE) <= 1, (h, cap, b)
+    assert core.paths_help(1, 6)[3:] == [0, 0, 0, 0]  # one die never gives 3
+    for bad in ((0, 1), (41, 1), (1, 0), (1, 7)):
+        with pytest.raises(ValueError):
+            core.paths_help(*bad)
