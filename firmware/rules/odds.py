@@ -21,9 +21,10 @@ versus reaches 2**30 at 15 v 15: those are MicroPython long ints, in this
 module only, never on the roll hot path. An exact paths opposed test costs
 about 1.5 M fuel in long ints, over the builder's 800,000 budget, so
 builder_odds reads it from _OPP (288 bytes, generated on the host from the
-exact counts here); paths difficulty tests (_PTG, paths_at_least) and
-expedition versus tests (_EVS) are tables too, so no builder call reaches
-a long int with the rules' own success tables. docs/odds.md has the
+exact counts here); paths difficulty tests (_PTG, paths_at_least), the
+paths help bonus (_PHL, paths_help) and expedition versus tests (_EVS)
+are tables too, so no builder call reaches a long int with the rules' own
+success tables. docs/odds.md has the
 measured fuel and heap.
 """
 

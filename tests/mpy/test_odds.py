@@ -188,3 +188,25 @@ def test_builder_odds_with_a_campaign_table():
     crit_only = bytes((0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2))
     w, t, l = odds.opposed(*(odds.paths_split(2, crit_only) + odds.paths_split(1, crit_only)))
     assert odds.builder_odds(PATHS, 2, 0, versus=1, table=crit_only) == odds.split3(w, t, l)
+
+
+def test_paths_help_weights_match_brute_force():
+    # Small helper pools against every face tuple (no long ints needed:
+    # 12**3 outcomes), every cap; weights sum to HELP_ONE, never negative.
+    for h in (1, 2, 3):
+        d = _brute(12, paths.SUCCESS, h)
+        tot = 12 ** h
+        for cap in range(1, 7):
+            w = odds.paths_help(h, cap)
+            assert len(w) == cap + 1 and sum(w) == odds.HELP_ONE
+            for b in range(cap + 1):
+                n = 0
+                for s in range(len(d)):
+                    if s == b or (b == cap and s > cap):
+                        n += d[s]
+                assert w[b] >= 0
+                # w[b] is within 1 of n / tot * HELP_ONE (both roundings)
+                assert abs(w[b] * tot - n * odds.HELP_ONE) <= tot, (h, cap, b)
+    assert odds.paths_help(40, 6)[6] > odds.HELP_ONE * 9 // 10  # 40 dice: 6+ nearly sure
+    raises(ValueError, odds.paths_help, 41, 1)
+    raises(ValueError, odds.paths_help, 2, 7)
