@@ -24,8 +24,7 @@ builder_odds reads it from _OPP (288 bytes, generated on the host from the
 exact counts here); paths difficulty tests (_PTG, paths_at_least), the
 paths help bonus (_PHL, paths_help) and expedition versus tests (_EVS)
 are tables too, so no builder call reaches a long int with the rules' own
-success tables. docs/odds.md has the
-measured fuel and heap.
+success tables. docs/odds.md has the measured fuel and heap.
 """
 
 from .systems import get
@@ -449,6 +448,7 @@ _PHL = (
     b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
     b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 )
+
 
 def paths_at_least(n, k, weights=None):
     """paths: permille of at least k (1..7) successes with n (1..20) d12 on
