@@ -25,7 +25,7 @@ from store import journal
 try:
     from session import SNAP_EVERY   # staged stores snapshot like the live one
 except ImportError:
-    SNAP_EVERY = 32
+    SNAP_EVERY = 16
 
 FIRMWARE = "0.1.0"
 MAX_SNAP = 16384   # a restore's snapshot: a few KB; refused beyond this

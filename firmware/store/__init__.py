@@ -31,7 +31,7 @@ BLOCK = 4096        # erase block of the board's flash
 # live on in the host's backups.
 JOURNAL_KEEP = 6000
 # A segment is closed at the first snapshot after it reaches this size:
-# with ~21-byte records and a snapshot every 32 events it stays within one
+# with ~21-byte records and a snapshot every 16 events it stays within one
 # 4 KB erase block (littlefs gives each file whole blocks).
 SEG_ROLL = 3072
 META_PER_BLOCK = 16  # littlefs metadata commits (256-byte prog units) per erase
