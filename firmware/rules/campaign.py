@@ -75,7 +75,7 @@ def _systems():
 class Campaign:
     """One campaign's state, journal and undo stacks."""
 
-    def __init__(self, system=0, cid=0, depth=None, journal=True):
+    def __init__(self, system=0, cid=0, depth=None, journal=True, base=None):
         self.rules = _systems().get(system)
         self.system = system
         self.cid = cid
@@ -84,7 +84,7 @@ class Campaign:
         self.journal = journal  # ...kept in RAM only if asked (the device keeps it on flash)
         self.done = []      # effective actions since the base, oldest first
         self.undone = []    # redo stack
-        self._base = None   # encoded state the fold starts from (None: a new campaign)
+        self._base = base   # encoded state the fold starts from (None: a new campaign)
         self._mid = None    # encoded state after done[:depth], the next base
         self._notes = []   # notes triggers add while an action applies
         self._reset()
@@ -360,10 +360,7 @@ def _check_header(buf, magic, what):
 def decode_state(buf, depth=None, journal=True):
     """A Campaign whose fold starts from encoded state `buf` (no undo history)."""
     _check_header(buf, MAGIC, "state")
-    c = Campaign(buf[3], 0, depth, journal)
-    c._base = bytes(buf)
-    c._reset()
-    return c
+    return Campaign(buf[3], 0, depth, journal, bytes(buf))
 
 
 def encode_snapshot(c):

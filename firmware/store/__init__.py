@@ -64,7 +64,7 @@ def _parse(name, prefix, ext):
     """seq of a store file name such as j0000002a.log (ext '.log'), or -1."""
     # Names of other kinds are turned away before any slicing: on
     # MicroPython every new str costs a search of the interned-string
-    # table, and a store directory holds about a hundred names.
+    # table, and a store directory holds about forty names.
     if len(name) != 13 or not name.startswith(prefix) or not name.endswith(ext):
         return -1
     try:
@@ -73,12 +73,25 @@ def _parse(name, prefix, ext):
         return -1
 
 
-def _sorted(names, prefix, ext):
-    """The names of one kind in seq order: the hex is fixed width, so the
-    strings sort as their seqs do, and only the ones used get parsed."""
-    out = [nm for nm in names if len(nm) == 13 and nm.startswith(prefix) and nm.endswith(ext)]
-    out.sort()
-    return out
+def _split(names):
+    """A store directory's names by kind, in one pass: (segments j*.log,
+    snapshots s*.snp, leftovers *.tmp), the first two in seq order (the
+    hex is fixed width, so the strings sort as their seqs do, and only the
+    ones used get parsed). Names of other kinds (aside files) are left out."""
+    logs, snaps, tmps = [], [], []
+    for nm in names:
+        if len(nm) == 13:
+            if nm.endswith(".log"):
+                if nm.startswith("j"):
+                    logs.append(nm)
+            elif nm.endswith(".snp"):
+                if nm.startswith("s"):
+                    snaps.append(nm)
+            elif nm.endswith(".tmp"):
+                tmps.append(nm)
+    logs.sort()
+    snaps.sort()
+    return logs, snaps, tmps
 
 
 class Store:
@@ -93,7 +106,7 @@ class Store:
         self.seq = 0            # last record written or recovered
         self.snaps = []         # seqs of the snapshot generations on flash, oldest first
         self._f = None          # open segment file, appends go there
-        self._seg = _name("j", 0, "log")
+        self._seg = 0           # base seq of the segment appends go to
         self._new = True        # create the segment ("wb") rather than append to it
         self._len = 0           # bytes in the current segment
         self._buf = bytearray(journal.HDR + journal.MAX_REC)
@@ -120,20 +133,20 @@ class Store:
         rep = Report(self.kind)
         events = []
         out = each if each is not None else events.append
-        names = fs.listdir(self.root)
+        logs, snaps, tmps = _split(fs.listdir(self.root))
         # A repaired segment (.tmp) is complete once its damaged original
         # has been moved aside: finish that rename, else drop the copy.
-        for nm in names:
+        for nm in tmps:
             b = _parse(nm, "j", ".tmp")
             if b >= 0:
                 live = _name("j", b, "log")
-                if live in names:
+                if live in logs:
                     self._remove(nm)
                 else:
                     self._rename(nm, live)
-                    names.append(live)
-        snaps = [s for s in (_parse(nm, "s", ".snp") for nm in _sorted(names, "s", ".snp")) if s >= 0]
-        logs = _sorted(names, "j", ".log")
+                    logs.append(live)
+                    logs.sort()
+        snaps = [s for s in (_parse(nm, "s", ".snp") for nm in snaps) if s >= 0]
 
         state = None
         base = 0
@@ -180,7 +193,7 @@ class Store:
                 break
             r = self._scan(nm, b, base if i == 0 else b, off if i == 0 else 0, out, buf, rep)
             seq = r.seq
-            cur = nm
+            cur = b
             if r.status == journal.TORN:
                 rep.torn += r.tail
                 rep.notes.append("%s: torn tail of %d bytes dropped" % (nm, r.tail))
@@ -204,12 +217,10 @@ class Store:
         # Where appends go: continue a segment that ends cleanly, else start
         # a segment after the last good event ("wb" also clears a segment
         # that holds nothing committed).
-        if r is not None and r.status == journal.OK:
-            self._seg, self._new, self._len = cur, False, r.good
-        elif r is not None and r.status == journal.BAD and r.good:
+        if r is not None and (r.status == journal.OK or (r.status == journal.BAD and r.good)):
             self._seg, self._new, self._len = cur, False, r.good
         else:
-            self._seg, self._new, self._len = _name("j", seq, "log"), True, 0
+            self._fresh(seq)
         return state, events, rep
 
     def _scan(self, nm, b, after, at, out, buf, rep):
@@ -283,7 +294,7 @@ class Store:
         n = journal.pack(self._buf, self.seq + 1, ev)
         f = self._f
         if f is None:
-            f = self.fs.open(self._p(self._seg), "wb" if self._new else "ab")
+            f = self.fs.open(self._p(_name("j", self._seg, "log")), "wb" if self._new else "ab")
             if self._new:
                 self.stats["meta"] += 1
             self._f = f
@@ -295,7 +306,7 @@ class Store:
             # A part of the record may be in the file: it is a torn tail now,
             # so later records go to a fresh segment after the last good one.
             self.close()
-            self._seg, self._new, self._len = _name("j", self.seq, "log"), True, 0
+            self._fresh(self.seq)
             raise
         self._count(self._len, self._len + n)
         self._len += n
@@ -316,7 +327,7 @@ class Store:
         # SEG_ROLL bytes, then in a new one named after this snapshot; the
         # snapshot says where, so recovery reads no record it covers.
         roll = self._len >= self.roll
-        seg = seq if roll else _parse(self._seg, "j", ".log")
+        seg = seq if roll else self._seg
         off = 0 if roll else self._len
         base = _name("s", seq, "")
         tmp = base + "tmp"
@@ -330,7 +341,7 @@ class Store:
         self.snaps.append(seq)
         if roll:
             self.close()
-            self._seg, self._new, self._len = _name("j", seq, "log"), True, 0
+            self._fresh(seq)
         self._compact()
         return True
 
@@ -340,27 +351,29 @@ class Store:
         keep = self.snaps[-2:]
         floor = keep[0] if len(keep) == 2 else 0
         self.snaps = keep
-        names = self.fs.listdir(self.root)
+        logs, snaps, tmps = _split(self.fs.listdir(self.root))
         cut = floor - self.keep  # segments wholly at or below it go (the oldest first)
         # A segment holds the events up to the next one's base (for the last
         # on flash: up to the segment appends go to, when that is a newer
         # one not created yet). Bases are parsed oldest first up to the
         # first that stays.
         bases = []
-        for nm in _sorted(names, "j", ".log"):
+        for nm in logs:
             b = _parse(nm, "j", ".log")
             if b >= 0:
                 bases.append(b)
                 if b > cut:
                     break
-        cur = _parse(self._seg, "j", ".log")
+        cur = self._seg
         for i in range(len(bases)):
             nxt = bases[i + 1] if i + 1 < len(bases) else (cur if cur > bases[i] else -1)
             if 0 <= nxt <= cut:
                 self._remove(_name("j", bases[i], "log"))
-        for nm in names:
-            s = _parse(nm, "s", ".snp")
-            if (0 <= s < floor) or _parse(nm, "s", ".tmp") >= 0:
+        for nm in snaps:
+            if 0 <= _parse(nm, "s", ".snp") < floor:
+                self._remove(nm)
+        for nm in tmps:
+            if _parse(nm, "s", ".tmp") >= 0:
                 self._remove(nm)
 
     def start(self, state, seq):
@@ -369,13 +382,13 @@ class Store:
         if self.seq or self.snaps:
             raise ValueError("start() needs an empty store")
         self.seq = seq
-        self._seg, self._new, self._len = _name("j", seq, "log"), True, 0
+        self._fresh(seq)
         self.snapshot(state, seq)
 
     def first(self):
         """The oldest event seq the journal on flash still holds (seq + 1 if none)."""
         lo = self.seq
-        for nm in _sorted(self.fs.listdir(self.root), "j", ".log"):
+        for nm in self._logs():
             b = _parse(nm, "j", ".log")
             if b >= 0:   # the oldest
                 return (b if b < lo else lo) + 1
@@ -395,8 +408,14 @@ class Store:
 
     def segments(self):
         """Bases of the journal segments on flash, ascending."""
-        return [b for b in (_parse(nm, "j", ".log") for nm in _sorted(self.fs.listdir(self.root), "j", ".log"))
-                if b >= 0]
+        return [b for b in (_parse(nm, "j", ".log") for nm in self._logs()) if b >= 0]
+
+    def _logs(self):
+        return _split(self.fs.listdir(self.root))[0]
+
+    def _fresh(self, seq):
+        """Appends go to a new segment, its first record event seq + 1."""
+        self._seg, self._new, self._len = seq, True, 0
 
     def close(self):
         """Close the open segment (appends reopen it)."""
