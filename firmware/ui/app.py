@@ -23,7 +23,7 @@ from hw.keys import K_OK, K_BACK, K_ROLL
 from ui import ring
 from ui.buttons import Buttons, PRESS, LONG, REPEAT
 from ui import screen
-from ui.screen import Message, NO, DRAW
+from ui.screen import Message, NO
 from ui.home import Home
 from rules import campaign as cp
 
@@ -208,7 +208,8 @@ class App:
             kind = PRESS
         elif kind != PRESS and kind != LONG:
             return
-        r = self.top().key(k, kind)
+        top = self.top()
+        r = top.press(k) if kind == PRESS else top.long(k)
         if r == NO:
             if k == K_ROLL:
                 if kind == PRESS:

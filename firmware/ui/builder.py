@@ -6,8 +6,7 @@ from any screen). The values live in app.pool (ui/pools.py).
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
-from ui.buttons import PRESS
-from ui.screen import Screen, Menu, row, lr, NO, DRAW, KEEP
+from ui.screen import Screen, Menu, row, lr, NO, DRAW
 from ui import poolodds
 
 
@@ -43,11 +42,7 @@ class Builder(Screen):
         self.head = p.head("ROLL", c, n)
         self.odds = poolodds.line(p, c, n)
 
-    def key(self, k, kind):
-        if kind != PRESS:
-            return NO
-        if self.menu.nav(k):
-            return DRAW
+    def key(self, k):
         if k == K_LEFT or k == K_RIGHT:
             p = self.app.pool
             c = self.app.c

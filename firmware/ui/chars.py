@@ -7,7 +7,6 @@ the numbers directly, so triggers (injuries, death, down) apply.
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
-from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW
 from rules import campaign as cp
 
@@ -44,11 +43,7 @@ class Chars(Screen):
         self.menu.items = items
         self.menu.go(self.menu.sel)
 
-    def key(self, k, kind):
-        if kind != PRESS:
-            return NO
-        if self.menu.nav(k):
-            return DRAW
+    def key(self, k):
         if k == K_OK:
             c = self.app.c
             i = self.menu.sel
@@ -99,11 +94,7 @@ class Sheet(Screen):
         rt = ">" if a and a[1] else " "
         return lr(f, lt + val + rt)
 
-    def key(self, k, kind):
-        if kind != PRESS:
-            return NO
-        if self.menu.nav(k):
-            return DRAW
+    def key(self, k):
         if (k == K_LEFT or k == K_RIGHT) and self.fields:
             a = self.acts.get(self.fields[self.menu.sel])
             a = a and a[0 if k == K_LEFT else 1]

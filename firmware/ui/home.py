@@ -4,7 +4,6 @@ turn, day, next encounter and usage checks), then the menu.
 """
 
 from hw.keys import K_OK
-from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, lr, NO, DRAW
 
 NAMES = ("HUNT", "PATHS", "EXPEDITION")
@@ -60,11 +59,7 @@ class Home(Screen):
             L[1] = lr("Next encounter", str(enc))
             L[2] = lr("Next usage", str(use))
 
-    def key(self, k, kind):
-        if kind != PRESS:
-            return NO
-        if self.menu.nav(k):
-            return DRAW
+    def key(self, k):
         if k == K_OK:
             self.app.open(self.menu.items[self.menu.sel])
             return DRAW

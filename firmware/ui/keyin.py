@@ -11,7 +11,6 @@ success count is not accepted, so the log never holds invented faces.
 """
 
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_ROLL
-from ui.buttons import PRESS
 from ui.screen import Screen, row, lr, NO, DRAW, KEEP
 from ui.result import face_lines
 
@@ -32,9 +31,7 @@ class KeyIn(Screen):
             self.err = str(e)
         self.head = lr("KEY IN", app.pool.desc(app.c))
 
-    def key(self, k, kind):
-        if kind != PRESS:
-            return NO
+    def key(self, k):
         sides = self.app.pool.sides()
         if k == K_UP or k == K_DOWN:
             self.face = (self.face + (1 if k == K_UP else -1) - 1) % sides + 1

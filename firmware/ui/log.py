@@ -3,8 +3,7 @@ faces, name text). Up/Down scroll. Undo/redo are logged events too.
 """
 
 
-from ui.buttons import PRESS
-from ui.screen import Screen, Menu, row, NO, DRAW
+from ui.screen import Screen, Menu, row
 from rules import codec
 
 _CORE = ("", "UNDO", "REDO", "CHAR+", "TAL+", "SLASH", "UNSLASH", "CLEAR", "TAL-", "CAP", "DICE")
@@ -57,11 +56,6 @@ class Log(Screen):
             items.append("%d %s" % (n - (len(ev) - 1 - k), line(ev[k])))
         self.menu.items = items or ["(empty)"]
         self.menu.go(self.menu.sel)
-
-    def key(self, k, kind):
-        if kind == PRESS and self.menu.nav(k):
-            return DRAW
-        return NO
 
     def draw(self, fb):
         row(fb, 0, "LOG %d events" % self.app.c.nevents, True)

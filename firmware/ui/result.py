@@ -7,7 +7,6 @@ and margin.
 """
 
 from hw.keys import K_UP, K_DOWN, K_OK
-from ui.buttons import PRESS, LONG
 from ui.screen import Screen, row, lr, wrap, signed, NO, DRAW, KEEP
 
 # Verdict words per event kind: (failure, success, tie/open).
@@ -64,13 +63,14 @@ class Result(Screen):
             self.lines.extend(wrap(n))
         self.head = lr("RESULT", self.what)
 
-    def key(self, k, kind):
-        if k == K_OK and kind == LONG:
+    def long(self, k):
+        if k == K_OK:
             self.gm = not self.gm
             self._build()
             return DRAW
-        if kind != PRESS:
-            return NO
+        return NO
+
+    def key(self, k):
         if k == K_DOWN:
             if self.top + 7 < len(self.lines):
                 self.top += 1

@@ -4,8 +4,10 @@ The OLED is 128x64 with MicroPython's built-in 8x8 font: a grid of 16
 columns by 8 rows. Every screen draws on that grid only (x and y multiples
 of 8), so tests can read the framebuffer back as text (tests/host/fbtext.py).
 
-A screen's `key(k, kind)` returns NO (not handled: the app applies the
-global keys), DRAW (handled, redraw) or KEEP (handled, nothing changed).
+The app hands a short press to the screen's `press(k)` (Up/Down move its
+`menu`, if it has one; other keys go to `key(k)`) and a long one to
+`long(k)`. Each returns NO (not handled: the app applies the global
+keys), DRAW (handled, redraw) or KEEP (handled, nothing changed).
 Strings are built when something changes (`refresh`), not on every frame,
 and as few as possible: on MicroPython every new str is looked up in the
 interned-string table (to return the interned copy if there is one), a
@@ -171,13 +173,6 @@ class Menu:
         if n:
             self.go((self.sel + d) % n)
 
-    def nav(self, k):
-        """Up/Down move the selection: True if key k was one of them."""
-        if k == K_UP or k == K_DOWN:
-            self.move(-1 if k == K_UP else 1)
-            return True
-        return False
-
     def draw(self, fb, cursor=True):
         items = self.items
         top = self.top
@@ -189,7 +184,8 @@ class Menu:
 
 
 class Screen:
-    """One screen. Subclasses override refresh, key, draw and ring."""
+    """One screen. Subclasses override refresh, key, draw and ring; a
+    screen with a `menu` gets Up/Down on it from `press` (and `moved`)."""
 
     title = ""
 
@@ -199,9 +195,28 @@ class Screen:
     def refresh(self):
         """Rebuild the strings from the campaign (after an action or on entry)."""
 
-    def key(self, k, kind):
-        """Handle a key event (k: a K_ bit, kind: buttons.PRESS/LONG)."""
+    def press(self, k):
+        """A short press (or a repeat) of key k: Up/Down move the menu, if
+        the screen has one; any other key goes to `key`."""
+        if k == K_UP or k == K_DOWN:
+            m = getattr(self, "menu", None)
+            if m is not None:
+                m.move(-1 if k == K_UP else 1)
+                self.moved()
+                return DRAW
+        return self.key(k)
+
+    def key(self, k):
+        """Handle a short press of key k (a K_ bit) that was not menu
+        navigation: DRAW, KEEP or NO (the app's default for the key)."""
         return NO
+
+    def long(self, k):
+        """Handle a long press of key k (OK, BACK, ROLL); NO: the app's."""
+        return NO
+
+    def moved(self):
+        """The menu's selection changed."""
 
     def draw(self, fb):
         row(fb, 0, self.title)
@@ -222,7 +237,7 @@ class Message(Screen):
             self.lines.extend(wrap(part))
         self.top = 0
 
-    def key(self, k, kind):
+    def key(self, k):
         if k == K_DOWN and self.top + 7 < len(self.lines):
             self.top += 1
             return DRAW
@@ -233,6 +248,8 @@ class Message(Screen):
             return KEEP
         self.app.pop()
         return DRAW
+
+    long = key  # a long press closes it too
 
     def draw(self, fb):
         row(fb, 0, self.title, True)

@@ -4,7 +4,6 @@ confirmation (the old campaign stays on flash, in its own directory).
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK, K_BACK
-from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW, KEEP
 
 SYSTEMS = ("hunt", "paths", "expedition")
@@ -21,13 +20,9 @@ class Settings(Screen):
         self.menu.items = [lr("System", SYSTEMS[self.sys]), lr("LEDs", "< %d >" % app.bright),
                            "New campaign", "Undo", "Redo"]
 
-    def key(self, k, kind):
-        if kind != PRESS:
-            return NO
+    def key(self, k):
         app = self.app
         s = self.menu.sel
-        if self.menu.nav(k):
-            return DRAW
         if k == K_LEFT or k == K_RIGHT:
             d = -1 if k == K_LEFT else 1
             if s == 0:
@@ -57,9 +52,7 @@ class Confirm(Screen):
         Screen.__init__(self, app)
         self.system = system
 
-    def key(self, k, kind):
-        if kind != PRESS:
-            return NO
+    def key(self, k):
         if k == K_OK:
             self.app.new_campaign(self.system)
             return DRAW

@@ -6,7 +6,6 @@ a capacity. The ring shows the talisman under the cursor.
 """
 
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK
-from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW, KEEP
 from rules import campaign as cp
 
@@ -31,14 +30,13 @@ class Talismans(Screen):
         self.menu.go(self.menu.sel)
         self.app.sel_tal = self.idx[self.menu.sel]
 
-    def key(self, k, kind):
-        if kind != PRESS:
-            return NO
+    def moved(self):
         app = self.app
-        if self.menu.nav(k):
-            app.sel_tal = self.idx[self.menu.sel]
-            app.ring_dirty = True
-            return DRAW
+        app.sel_tal = self.idx[self.menu.sel]
+        app.ring_dirty = True
+
+    def key(self, k):
+        app = self.app
         t = self.idx[self.menu.sel]
         if k == K_RIGHT and t >= 0:
             app.act(cp.SLASH, (t, 1, 0))
@@ -66,12 +64,7 @@ class TalMenu(Screen):
         self.t = t
         self.menu = Menu(["Clear", "Delete"], 2, 2)
 
-    def key(self, k, kind):
-        if kind != PRESS:
-            return NO
-        if k == K_UP or k == K_DOWN:
-            self.menu.move(1)
-            return DRAW
+    def key(self, k):
         if k == K_OK:
             app = self.app
             app.pop()
@@ -90,9 +83,7 @@ class NewTal(Screen):
         Screen.__init__(self, app)
         self.cap = 4
 
-    def key(self, k, kind):
-        if kind != PRESS:
-            return NO
+    def key(self, k):
         if k == K_LEFT and self.cap > 1:
             self.cap -= 1
             return DRAW

@@ -5,7 +5,6 @@ or fight next; the risk die). paths has no turns (not in the home menu).
 """
 
 from hw.keys import K_OK
-from ui.buttons import PRESS
 from ui.screen import Screen, Menu, row, wrap, NO, DRAW
 
 
@@ -35,11 +34,7 @@ class Turns(Screen):
             t = c.find(m.ROLE_TENSION)
             self.sub = "Tension %d/%d" % (c.tals[t].n, c.tals[t].cap) if t >= 0 else ""
 
-    def key(self, k, kind):
-        if kind != PRESS:
-            return NO
-        if self.menu.nav(k):
-            return DRAW
+    def key(self, k):
         if k == K_OK:
             kd, a = self.acts[self.menu.sel]
             out = self.app.act(kd, a)
