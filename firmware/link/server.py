@@ -371,7 +371,7 @@ class Link:
         if faces is not None:
             faces = bytes(faces)
         out = self.s.do(kind, args, text, faces)   # on flash when it returns
-        self.app.remote(kind, out)
+        self.app.applied(kind, out)
         return json.dumps({"seq": self.s.st.seq, "kind": out.kind, "successes": out.successes,
                            "verdict": out.verdict, "margin": out.margin,
                            "faces": list(out.faces), "notes": out.notes,

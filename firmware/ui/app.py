@@ -126,10 +126,7 @@ class App:
             self.c = self.s.c
             self.push(Message(self, "FLASH ERROR", "not saved: %s" % e))
             return None
-        self.c = self.s.c
-        self.toast = out.notes[-1] if out.notes else ""
-        self.top().refresh()
-        self.dirty = self.ring_dirty = True
+        self.applied(kind, out)
         return out
 
     def roll(self, faces=None):
@@ -166,13 +163,11 @@ class App:
         out = self.act(kind)
         if out is not None:
             self.toast = word
-            if self.pool is not None:
-                self.pool.fix(self.c)
-            self.top().refresh()
         return out
 
-    def remote(self, kind, out):
-        """An action the host applied through the session: show it."""
+    def applied(self, kind, out):
+        """An action applied through the session (here, or by the host over
+        the link): show it."""
         self.c = self.s.c
         self.toast = out.notes[-1] if out.notes else ""
         if (kind == cp.UNDO or kind == cp.REDO) and self.pool is not None:
@@ -271,8 +266,7 @@ class App:
         """hunt: the pressure dial; otherwise the selected talisman."""
         c = self.c
         if c.system == 0:
-            from rules.hunt import ROLE_PRESSURE
-            return self.dial_tal(rgb, c.find(ROLE_PRESSURE))
+            return self.dial_tal(rgb, c.find(c.rules.ROLE_PRESSURE))
         return self.dial_tal(rgb, self.sel_tal)
 
     def step(self):

@@ -5,6 +5,7 @@ faces, name text). Up/Down scroll. Undo/redo are logged events too.
 
 from ui.screen import Screen, Menu, row
 from rules import codec
+from rules.systems import get
 
 _CORE = ("", "UNDO", "REDO", "CHAR+", "TAL+", "SLASH", "UNSLASH", "CLEAR", "TAL-", "CAP", "DICE")
 _PATHS = ("TEST", "OPPOSED", "PRO+", "PRO ROLL")
@@ -18,8 +19,9 @@ def kind_name(kind):
     if kind < len(_CORE):
         return _CORE[kind]
     if 32 <= kind < 48:
-        from rules import hunt
-        return hunt.KIND_NAMES[kind - 32]
+        # hunt names its own kinds; get() is cached (an import statement
+        # here would resolve the module on every line, ~60,000 fuel)
+        return get(0).KIND_NAMES[kind - 32]
     if 64 <= kind < 64 + len(_PATHS):
         return _PATHS[kind - 64]
     if 96 <= kind < 96 + len(_EXP):

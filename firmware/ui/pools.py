@@ -5,6 +5,7 @@ One `Pool` per campaign. Values live in a dict by field name; `fields()`
 lists the ones the current system and mode use.
 """
 
+from rules import codec
 from rules.systems import get
 from ui.screen import lr, lrd, lrn
 
@@ -34,6 +35,7 @@ _PATHS = (("who", "mode", "pskill", "path", "sit", "minus", "diff", "hidden", "h
           ("mode", "test", "pskill", "path", "sit", "minus", "h1", "h2"))
 _EXP = (("mode", "ab", "bon", "pen", "hel", "plus", "xminus", "ob", "ext"),
         ("mode", "ab", "bon", "pen", "hel", "plus", "xminus", "bab"))
+
 
 class Pool:
     """The builder's values for campaign c's system (see module doc)."""
@@ -219,7 +221,6 @@ class Pool:
     def restore(self, c, events):
         """Take the values of the newest roll among `events` (oldest
         first); False if there is none."""
-        from rules import codec
         m = self.m
         s = self.system
         kinds = (m.ROLL,) if s == 0 else ((m.TEST, m.OPPOSED, m.PRO_ROLL) if s == 1
