@@ -1,4 +1,4 @@
-"""A model of the SSD1306 / SH1106 OLED controllers, fed I2C writes.
+"""A model of the SSD1306 / SH1106 OLED controllers, fed I2C (or SPI) writes.
 
 The simulator draws the panel from this model, so what it shows is what
 the firmware's driver really sent over I2C; the driver tests decode their
@@ -80,6 +80,12 @@ class Panel:
                 for b in txn[i + 1:]:
                     self._byte(b, data)
                 i = n
+
+    def feed_spi(self, data, dc):
+        """Play bytes sent over SPI (4-wire: the D/C pin, not control
+        bytes, tells commands from data): dc=1 data, dc=0 commands."""
+        for b in data:
+            self._byte(b, dc)
 
     def play(self, log, addr=0x3C):
         """Feed every recorded transaction to `addr` from a RecordingI2C log."""

@@ -45,9 +45,15 @@ def parser():
                    help="the board's PRNG seed (default: random; 1 with --script/--headless)")
     p.add_argument("--firmware", metavar="DIR", default=default_firmware(),
                    help="firmware directory with main.py (default: %(default)s)")
-    p.add_argument("--board", choices=["sim"], default=None,
-                   help="board profile the firmware's hw.board.detect() picks "
-                        "(default: /config.txt on the flash, else sim)")
+    p.add_argument("--board", choices=["sim", "pico", "macropad"], default=None,
+                   help="desktop: the profile hw.board.detect() picks (sim; default: "
+                        "/config.txt on the flash, else sim); --rp2040: the board emulated "
+                        "around the chip (pico, the default, or macropad)")
+    p.add_argument("--rp2040", action="store_true",
+                   help="run MicroPython's own rp2 port on an emulated RP2040 (the UF2 of "
+                        "`make uf2`) instead of the desktop VM; needs node (docs/emulator.md)")
+    p.add_argument("--uf2", metavar="FILE",
+                   help="with --rp2040: the image to flash (default: build/uf2/dicetray-rpi_pico.uf2)")
     return p
 
 
@@ -59,6 +65,14 @@ def main(argv=None):
             not os.path.isfile(os.path.join(args.firmware, "main.mpy")):
         print("dicetray sim: no main.py in %s: pass --firmware DIR (a directory with the "
               "firmware's main.py)" % args.firmware, file=err)
+        return 2
+    if args.rp2040 and args.board == "sim" or not args.rp2040 and args.board in ("pico", "macropad"):
+        print("dicetray sim: --board %s %s" % (args.board, "is the desktop profile: use pico or macropad "
+              "with --rp2040" if args.rp2040 else "needs --rp2040 (the desktop VM runs the sim profile)"),
+              file=err)
+        return 2
+    if args.uf2 and not args.rp2040:
+        print("dicetray sim: --uf2 needs --rp2040", file=err)
         return 2
     script = None
     if args.script:
@@ -72,6 +86,11 @@ def main(argv=None):
         print("dicetray sim: stdin/stdout is not a terminal: use --headless "
               "(with --script for button presses)", file=err)
         return 2
+
+    if args.rp2040:
+        from . import rp2040
+        args.events = script
+        return rp2040.run(args, err)
 
     from .pty import SerialPty
     from .terminal import Terminal

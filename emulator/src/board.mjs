@@ -1,0 +1,281 @@
+// One emulated Dicetray: an RP2040 with the parts of a board profile wired
+// to it (docs/hardware.md): the OLED on its bus, the keys with their
+// switches to GND, the LED chain on its data pin, the flash in a file and
+// the USB CDC port. The run loop and the harness's own events live here;
+// main.mjs is the command line and the control protocol.
+
+import { makeChip, CLOCK_HZ } from './chip.mjs';
+import { CdcHost } from './usb.mjs';
+import { Lines } from './lines.mjs';
+import { BusTarget, GpioTarget } from './i2c.mjs';
+import { Ws2812 } from './ws2812.mjs';
+
+const CYCLE_NS = 1e9 / CLOCK_HZ;   // 8
+const SLICE_WALL_MS = 15;          // run this long between looks at I/O
+const APP_IDLE_NS = 1e6;           // a wait this long after boot: the app is up
+
+/** Seeds as the desktop simulator's board.seed() gives them (dicetray.sim.vm). */
+function nextSeed(s) {
+  return Number((BigInt(s) * 1103515245n + 12345n) & 0x3fffffffn);
+}
+
+/** One step of MicroPython's LFSR over the random bit (ports/rp2/main.c). */
+function lfsr(r, b) {
+  return (((r << 1) | b) ^ (r & 0x80 ? 0xd5 : 0)) & 0xff;
+}
+
+/**
+ * The ring oscillator's random bit, chosen so that MicroPython's os.urandom
+ * (ports/rp2/main.c rosc_random_u8: an 8-bit LFSR that shifts in one
+ * RANDOMBIT per step, 8 steps a byte) returns, 4 bytes at a time, the seeds
+ * the desktop simulator's board.seed() gives: `seed` first, then its LCG
+ * sequence. The board profile's seed() is os.urandom(4) read little-endian,
+ * so a roll's faces are the same as in `dicetray sim --seed N`.
+ *
+ * The LFSR is linear over GF(2): eight steps from r with bits b0..b7 give
+ * run8(r, zeros) ^ (b0 << 7 | b1 << 6 | ... | b7), so the bits that make a
+ * wanted byte are the bits of want ^ run8(r, zeros), high bit first. The
+ * harness mirrors r from every bit it hands out.
+ */
+class Entropy {
+  constructor(seed) {
+    this.r = 0;
+    this.bits = [];
+    this.word = seed;
+    this.reads = 0;
+  }
+
+  /** A reset: the firmware's LFSR starts again from 0; the seeds go on. */
+  restart() {
+    this.r = 0;
+    this.bits = [];
+  }
+
+  bit() {
+    this.reads++;
+    if (!this.bits.length) this._plan();
+    const b = this.bits.shift();
+    this.r = lfsr(this.r, b);
+    return b;
+  }
+
+  // The 32 bits that make the next four bytes the next seed, low byte first.
+  _plan() {
+    const w = this.word;
+    this.word = nextSeed(w);
+    let r = this.r;
+    for (let k = 0; k < 4; k++) {
+      let z = r;
+      for (let j = 0; j < 8; j++) z = lfsr(z, 0);
+      const d = ((w >>> (8 * k)) & 0xff) ^ z;
+      for (let j = 7; j >= 0; j--) {
+        const b = (d >> j) & 1;
+        this.bits.push(b);
+        r = lfsr(r, b);
+      }
+    }
+  }
+}
+
+export class Board {
+  /**
+   * opts: profile (see profiles in dicetray/sim/rp2040.py), flash (a Flash),
+   * seed, paced (emulated time never ahead of the wall clock), emit(event),
+   * cutAt (emulated ns of a power cut, or null).
+   */
+  constructor(opts) {
+    this.opts = opts;
+    this.profile = opts.profile;
+    this.flash = opts.flash;
+    this.emit = opts.emit;
+    this.entropy = new Entropy(opts.seed);
+    this.keyMask = 0;
+    this.boots = 0;
+    this.nanos0 = 0;          // emulated time at this chip's reset, across reboots
+    this.timers = [];         // [nanos, fn]: scheduled on the next chip too
+    this.stats = { i2cBytes: 0, i2cNanos: 0, flashNanos: 0, erases: 0, programs: 0,
+                   idleNanos: 0, busyCycles: 0, ledFrames: 0, spiBytes: 0 };
+    this.stopped = false;
+    this.serialOut = opts.serialOut;
+  }
+
+  /** Emulated nanoseconds since the first power-on. */
+  now() {
+    return this.nanos0 + (this.mcu ? this.mcu.clock.nanos : 0);
+  }
+
+  powerOn() {
+    if (this.mcu) this.nanos0 += this.mcu.clock.nanos;
+    this.boots++;
+    this.appUp = false;
+    this.rebooting = null;
+    const flash = this.flash;
+    const mcu = makeChip(flash.mem, {
+      erase: (off, n) => this._flashOp('erase', off, n),
+      program: (off, data) => this._flashOp('program', off, data),
+      busy: (ns) => this._stall(ns),
+      randomBit: () => this.entropy.bit(),
+      reboot: (why) => { this.rebooting = why; },
+    });
+    this.mcu = mcu;
+    flash.mem = mcu.flash.subarray(0, flash.mem.length);  // the harness's operations land in the chip's own flash
+    this.entropy.restart();
+    this.lines = new Lines(mcu);
+    this._wireDisplay();
+    this._wireKeys();
+    const ring = this.profile.ring;
+    if (ring) {
+      this.leds = new Ws2812(mcu, this.lines, ring.gpio, ring.n, (rgb, t) => {
+        this.stats.ledFrames++;
+        this.emit({ ev: 'leds', t: this.now(), d: Buffer.from(rgb).toString('base64') });
+      });
+    }
+    this.cdc = new CdcHost(mcu.usbCtrl, (data) => this.serialOut(data),
+      () => this.emit({ ev: 'usb', t: this.now() }));
+    this.emit({ ev: 'boot', n: this.boots, t: this.now() });
+  }
+
+  _wireDisplay() {
+    const d = this.profile.display;
+    const emitWrite = (kind) => (bytes, addr) => this.emit({
+      ev: kind, t: this.now(), a: addr, d: Buffer.from(bytes).toString('base64') });
+    if (d.bus === 'i2c') {
+      const devices = new Map([[d.addr, { write: emitWrite('i2c') }]]);
+      this.i2c = new BusTarget(this.mcu, this.mcu.i2c[d.id], devices, this.stats);
+      this.scan = new GpioTarget(this.lines, d.sda, d.scl, [d.addr]);
+    } else {
+      this._wireSpi(d);
+    }
+  }
+
+  // The MacroPad's SH1106 on SPI: bytes while CS is low, command or data by
+  // the DC pin, each run of one kind handed on as one write.
+  _wireSpi(d) {
+    const spi = this.mcu.spi[d.id];
+    let run = [];
+    let dc = -1;
+    const flush = () => {
+      if (run.length) this.emit({ ev: 'spi', t: this.now(), dc, d: Buffer.from(run).toString('base64') });
+      run = [];
+    };
+    this.lines.onChange(d.cs, (level) => { if (level) flush(); });
+    this.lines.onChange(d.dc, () => flush());
+    const alarm = this.mcu.clock.createAlarm(() => spi.completeTransmit(0));
+    spi.onTransmit = (value) => {
+      if (!this.lines.level[d.cs]) {
+        const level = this.lines.level[d.dc] ? 1 : 0;
+        if (level !== dc) flush();
+        dc = level;
+        run.push(value & 0xff);
+        this.stats.spiBytes++;
+      }
+      const hz = spi.clockFrequency || 10e6;
+      alarm.schedule(spi.dataBits * 1e9 / hz);
+    };
+  }
+
+  _wireKeys() {
+    for (const g of this.profile.inputs || []) this.lines.pull(g, false);
+    this.setKeys(this.keyMask);
+  }
+
+  /** Press exactly the keys of `mask` (hw/keys.py bits): their switches pull to GND. */
+  setKeys(mask) {
+    this.keyMask = mask;
+    for (const [bit, gpios] of Object.entries(this.profile.keys)) {
+      const down = (mask & Number(bit)) !== 0;
+      gpios.forEach((g, i) => this.lines.pull(g, down && i === 0));
+    }
+  }
+
+  /** Run fn at emulated time `nanos` (since the first power-on). */
+  at(nanos, fn) {
+    this.timers.push([nanos, fn]);
+    this.timers.sort((a, b) => a[0] - b[0]);
+  }
+
+  _flashOp(kind, off, arg) {
+    const cut = this.opts.cutAt;
+    const ns = this.flash.nanos(kind, off, arg);
+    if (cut !== null && this.now() + ns > cut && this.now() <= cut) {
+      // The power goes while the flash is busy: part of the operation lands.
+      const part = (cut - this.now()) / ns;
+      this.flash.apply(kind, off, arg, part);
+      this._cut('in a flash ' + kind);
+      return 0;
+    }
+    this.flash.apply(kind, off, arg, 1);
+    this.stats[kind === 'erase' ? 'erases' : 'programs']++;
+    return ns;
+  }
+
+  // The CPU waits for the flash (interrupts are off meanwhile on this port).
+  _stall(ns) {
+    this.stats.flashNanos += ns;
+    this.mcu.clock.tick(ns);
+  }
+
+  _cut(where) {
+    this.stopped = true;
+    this.emit({ ev: 'cut', t: this.now(), where });
+    this.opts.onStop('cut');
+  }
+
+  /** Run until stopped: slices of emulation between looks at I/O. */
+  run() {
+    if (this.stopped) return;
+    const mcu = this.mcu;
+    const core = mcu.core;
+    const clock = mcu.clock;
+    const paced = this.opts.paced;
+    const cut = this.opts.cutAt;
+    const end = Date.now() + SLICE_WALL_MS;
+    let wait = 0;
+    outer:
+    while (Date.now() < end) {
+      for (let i = 0; i < 20000; i++) {
+        if (this.timers.length && this.timers[0][0] <= this.now()) {
+          this.timers.shift()[1]();
+          if (this.stopped) return;
+        }
+        if (core.waiting) {
+          const next = clock.nextAlarm ? clock.nanosToNextAlarm : Infinity;
+          const timer = this.timers.length ? this.timers[0][0] - this.now() : Infinity;
+          let dt = Math.min(next, timer);
+          if (cut !== null) dt = Math.min(dt, cut - this.now());
+          if (dt === Infinity) { wait = 2; break outer; }   // only the host can wake it
+          if (!this.appUp && dt >= APP_IDLE_NS) {
+            this.appUp = true;
+            this.emit({ ev: 'app', t: this.now(), boot: this.boots });
+          }
+          if (paced) {
+            const ahead = (this.now() + dt) / 1e6 - (Date.now() - this.wall0);
+            if (ahead > 1) { wait = Math.min(ahead, 20); break outer; }
+          }
+          clock.tick(dt);
+          this.stats.idleNanos += dt;
+        } else {
+          const c = core.executeInstruction();
+          clock.tick(c * CYCLE_NS);
+          this.stats.busyCycles += c;
+        }
+        if (cut !== null && this.now() >= cut) { this._cut('between instructions'); return; }
+        if (this.rebooting) {
+          this.emit({ ev: 'reset', t: this.now(), why: this.rebooting });
+          this.powerOn();
+          setImmediate(() => this.run());
+          return;
+        }
+        if (this.stopped) return;
+      }
+    }
+    if (wait) setTimeout(() => this.run(), wait);
+    else setImmediate(() => this.run());
+  }
+
+  start() {
+    this.wall0 = Date.now();
+    this.powerOn();
+    this.run();
+  }
+}

@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// The emulated Dicetray board, as a process the host tool drives
+// (host/dicetray/sim/rp2040.py; docs/emulator.md):
+//
+//   node emulator/src/main.mjs --uf2 FILE --flash FILE --profile JSON
+//        [--serial-fd N] [--seed N] [--paced] [--cut-at NS]
+//
+// stdout: one JSON event a line (boot, usb, app, i2c, spi, leds, mark,
+//         stats, reset, cut, exit); stdin: one JSON command a line (keys,
+//         at, stats, quit); the file descriptor --serial-fd: the USB CDC
+//         port's bytes, both ways (the host bridges it to a pty).
+
+import { readFileSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { isatty, ReadStream, WriteStream } from 'node:tty';
+import { createInterface } from 'node:readline';
+import { applyUf2, FLASH_SIZE } from './chip.mjs';
+import { Flash } from './flash.mjs';
+import { Board } from './board.mjs';
+
+function parseArgs(argv) {
+  const o = { uf2: null, flash: null, profile: null, serialFd: null, seed: 1, paced: false, cutAt: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const v = () => {
+      if (i + 1 >= argv.length) fail(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--uf2') o.uf2 = v();
+    else if (a === '--flash') o.flash = v();
+    else if (a === '--profile') o.profile = JSON.parse(v());
+    else if (a === '--serial-fd') o.serialFd = Number(v());
+    else if (a === '--seed') o.seed = Number(v()) & 0x3fffffff;
+    else if (a === '--paced') o.paced = true;
+    else if (a === '--cut-at') o.cutAt = Number(v());
+    else fail(`unknown option ${a}`);
+  }
+  if (!o.profile) fail('--profile JSON is required');
+  return o;
+}
+
+function fail(msg) {
+  process.stderr.write(`emulator: ${msg}\n`);
+  process.exit(2);
+}
+
+function emit(ev) {
+  process.stdout.write(JSON.stringify(ev) + '\n');
+}
+
+const opts = parseArgs(process.argv.slice(2));
+let flash;
+try {
+  flash = new Flash(opts.flash);
+  if (opts.uf2) {
+    const scratch = new Uint8Array(FLASH_SIZE);
+    scratch.set(flash.mem);
+    applyUf2(scratch, readFileSync(opts.uf2));
+    flash.load(0, scratch);
+  }
+} catch (e) {
+  fail(e.message);
+}
+
+let serial = null;
+const board = new Board({
+  profile: opts.profile, flash, seed: opts.seed, paced: opts.paced, cutAt: opts.cutAt, emit,
+  serialOut: (data) => { if (serial) serial.write(Buffer.from(data)); },
+  onStop: (why) => stop(why),
+});
+
+function stop(why) {
+  board.stopped = true;
+  emit({ ev: 'exit', why, t: board.now(), stats: stats() });
+  flash.close();
+  process.exit(0);
+}
+
+function stats() {
+  return { ...board.stats, nanos: board.now(), boots: board.boots,
+           cdcIn: board.cdc ? board.cdc.bytesIn : 0, cdcOut: board.cdc ? board.cdc.bytesOut : 0,
+           entropyReads: board.entropy.reads, serialDropped };
+}
+
+// The serial port: a pty's master (the host keeps its slave open for the
+// clients) or a socket. What the host has not taken yet stays queued here,
+// up to SERIAL_QUEUE bytes, as in a USB host's tty buffer; the rest is
+// dropped and counted.
+const SERIAL_QUEUE = 1 << 20;
+let serialDropped = 0;
+if (opts.serialFd !== null) {
+  const fd = opts.serialFd;
+  const rx = isatty(fd) ? new ReadStream(fd) : new Socket({ fd, readable: true, writable: true });
+  const tx = isatty(fd) ? new WriteStream(fd) : rx;
+  rx.on('data', (chunk) => board.cdc && board.cdc.send(new Uint8Array(chunk)));
+  rx.on('error', () => {});
+  tx.on('error', () => {});
+  serial = { write: (b) => { if (tx.writableLength > SERIAL_QUEUE) serialDropped += b.length; else tx.write(b); } };
+}
+
+// Commands. Times in `at` are emulated nanoseconds since power-on.
+const commands = {
+  keys: (c) => board.setKeys(c.mask),
+  at: (c) => board.at(c.t, () => {
+    if (c.keys !== undefined) board.setKeys(c.keys);
+    if (c.mark !== undefined) emit({ ev: 'mark', id: c.mark, t: board.now(), stats: stats() });
+  }),
+  stats: (c) => emit({ ev: 'stats', id: c.id, stats: stats() }),
+  quit: () => stop('quit'),
+};
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (!line.trim()) return;
+  let c;
+  try {
+    c = JSON.parse(line);
+  } catch (e) {
+    emit({ ev: 'error', msg: `bad command line: ${line.slice(0, 80)}` });
+    return;
+  }
+  const fn = commands[c.cmd];
+  if (!fn) emit({ ev: 'error', msg: `unknown command ${c.cmd}` });
+  else fn(c);
+}).on('close', () => stop('stdin closed'));
+
+board.start();
