@@ -116,6 +116,7 @@ export class Board {
       busy: (ns) => this._stall(ns),
       randomBit: () => this.entropy.bit(),
       reboot: (why) => { this.rebooting = why; },
+      uniqueId: this.opts.uniqueId,
     });
     this.mcu = mcu;
     flash.mem = mcu.flash.subarray(0, flash.mem.length);  // the harness's operations land in the chip's own flash
@@ -202,7 +203,7 @@ export class Board {
       const part = (cut - this.now()) / ns;
       this.flash.apply(kind, off, arg, part);
       this._cut('in a flash ' + kind);
-      return 0;
+      return 0;   // the chip is gone: the run loop stops or powers on again
     }
     this.flash.apply(kind, off, arg, 1);
     this.stats[kind === 'erase' ? 'erases' : 'programs']++;
@@ -215,9 +216,21 @@ export class Board {
     this.mcu.clock.tick(ns);
   }
 
+  /** A power cut at emulated time `nanos`; with restart the power comes
+   *  back at once (a new chip on the flash as the cut left it). */
+  cutAt(nanos, restart) {
+    this.opts.cutAt = nanos;
+    this.restartAfterCut = restart;
+  }
+
   _cut(where) {
-    this.stopped = true;
     this.emit({ ev: 'cut', t: this.now(), where });
+    this.opts.cutAt = null;
+    if (this.restartAfterCut) {
+      this.cutting = true;   // the run loop powers on again
+      return;
+    }
+    this.stopped = true;
     this.opts.onStop('cut');
   }
 
@@ -259,7 +272,13 @@ export class Board {
           clock.tick(c * CYCLE_NS);
           this.stats.busyCycles += c;
         }
-        if (cut !== null && this.now() >= cut) { this._cut('between instructions'); return; }
+        if (cut !== null && !this.cutting && this.now() >= cut) this._cut('between instructions');
+        if (this.cutting) {
+          this.cutting = false;
+          this.powerOn();
+          setImmediate(() => this.run());
+          return;
+        }
         if (this.rebooting) {
           this.emit({ ev: 'reset', t: this.now(), why: this.rebooting });
           this.powerOn();

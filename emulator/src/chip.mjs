@@ -60,7 +60,8 @@ const BKPT_PROGRAM = 0xd2;
  * operations the boot ROM was asked for; they return the emulated
  * nanoseconds the operation takes (the CPU waits that long, as for a real
  * flash chip). hooks.randomBit() is the ring oscillator's random bit.
- * hooks.reboot() is called when the firmware resets the chip.
+ * hooks.reboot() is called when the firmware resets the chip; hooks.uniqueId
+ * (8 bytes) is the flash chip's unique ID.
  */
 export function makeChip(flash, hooks) {
   const mcu = new RP2040();
@@ -111,8 +112,33 @@ export function makeChip(flash, hooks) {
     ppbWrite(offset, value);
   };
 
+  answerUniqueId(mcu, hooks.uniqueId);
   core.PC = FLASH_BASE;
   return mcu;
+}
+
+const SSI_DR0 = 0x60;
+const RUID = 0x4b;     // the flash's Read Unique ID: 1 command, 4 dummy, 8 ID bytes
+
+/**
+ * The flash chip's unique ID (machine.unique_id() on this port): rp2040js
+ * answers every SSI read with 0, so every emulated board had the same id.
+ * pico-sdk's flash_get_unique_id writes the 13 bytes of RUID through SSI
+ * DR0 and reads one byte after each write; the answers are given here.
+ */
+function answerUniqueId(mcu, id) {
+  const ssi = mcu.peripherals[0x18000];
+  const write = ssi.writeUint32.bind(ssi);
+  let k = -1;
+  ssi.writeUint32 = (offset, value) => {
+    if (offset === SSI_DR0 && (k >= 0 || value === RUID)) {
+      k++;
+      ssi.dr0 = k >= 5 ? id[k - 5] : 0;
+      if (k === 12) k = -1;
+      return;
+    }
+    write(offset, value);
+  };
 }
 
 /** Write the UF2 file's blocks for flash into `flash` (as drag and drop does). */

@@ -3,11 +3,11 @@
 // (host/dicetray/sim/rp2040.py; docs/emulator.md):
 //
 //   node emulator/src/main.mjs --uf2 FILE --flash FILE --profile JSON
-//        [--serial-fd N] [--seed N] [--paced] [--cut-at NS]
+//        [--serial-fd N] [--seed N] [--paced] [--cut-at NS] [--unique-id HEX]
 //
 // stdout: one JSON event a line (boot, usb, app, i2c, spi, leds, mark,
 //         stats, reset, cut, exit); stdin: one JSON command a line (keys,
-//         at, stats, quit); the file descriptor --serial-fd: the USB CDC
+//         at, stats, cut, quit); the file descriptor --serial-fd: the USB CDC
 //         port's bytes, both ways (the host bridges it to a pty).
 
 import { readFileSync } from 'node:fs';
@@ -19,7 +19,8 @@ import { Flash } from './flash.mjs';
 import { Board } from './board.mjs';
 
 function parseArgs(argv) {
-  const o = { uf2: null, flash: null, profile: null, serialFd: null, seed: 1, paced: false, cutAt: null };
+  const o = { uf2: null, flash: null, profile: null, serialFd: null, seed: 1, paced: false, cutAt: null,
+              uniqueId: new Uint8Array(8) };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = () => {
@@ -33,6 +34,11 @@ function parseArgs(argv) {
     else if (a === '--seed') o.seed = Number(v()) & 0x3fffffff;
     else if (a === '--paced') o.paced = true;
     else if (a === '--cut-at') o.cutAt = Number(v());
+    else if (a === '--unique-id') {
+      const hex = v();
+      if (!/^[0-9a-fA-F]{16}$/.test(hex)) fail('--unique-id takes 16 hex digits');
+      o.uniqueId = Uint8Array.from(Buffer.from(hex, 'hex'));
+    }
     else fail(`unknown option ${a}`);
   }
   if (!o.profile) fail('--profile JSON is required');
@@ -65,6 +71,7 @@ try {
 let serial = null;
 const board = new Board({
   profile: opts.profile, flash, seed: opts.seed, paced: opts.paced, cutAt: opts.cutAt, emit,
+  uniqueId: opts.uniqueId,
   serialOut: (data) => { if (serial) serial.write(Buffer.from(data)); },
   onStop: (why) => stop(why),
 });
@@ -106,6 +113,7 @@ const commands = {
     if (c.mark !== undefined) emit({ ev: 'mark', id: c.mark, t: board.now(), stats: stats() });
   }),
   stats: (c) => emit({ ev: 'stats', id: c.id, stats: stats() }),
+  cut: (c) => board.cutAt(c.t, !!c.restart),
   quit: () => stop('quit'),
 };
 createInterface({ input: process.stdin }).on('line', (line) => {

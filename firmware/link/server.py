@@ -12,6 +12,7 @@ the same request again (a host retry) gets that line again and is not
 applied again.
 """
 
+import gc
 import json
 from binascii import crc32, hexlify
 
@@ -202,7 +203,8 @@ class Link:
         d = {"device": self.device_id(), "firmware": FIRMWARE, "protocol": fr.PROTOCOL,
              "schema": codec.VERSION, "system": NAMES[c.system], "campaign": c.cid,
              "events": st.seq, "first": self._first(), "slot": self.s.n, "bad": self.bad,
-             "retried": self.retried, "board": self.app.b.name}
+             "retried": self.retried, "board": self.app.b.name,
+             "heap_free": gc.mem_free(), "heap_used": gc.mem_alloc()}
         if self.clock is not None:
             d["clock"] = self.clock[0] + ((self.app.b.ticks_ms() - self.clock[1]) & TICKS_MASK) // 1000
         return d

@@ -148,6 +148,8 @@ def _status(args):
     first = info.get("first", 1)
     print("events    %s%s" % (info.get("events"),
                               "" if first <= 1 else " (events before %d compacted)" % first))
+    if "heap_free" in info:
+        print("heap      %d bytes free, %d used" % (info["heap_free"], info["heap_used"]))
     return 0
 
 

@@ -62,11 +62,12 @@ def write_flash(flash, n, seed=7, slot=1, snap_every=32):
 class Sim:
     """`python -m dicetray.sim --headless --flash DIR` as a subprocess."""
 
-    def __init__(self, flash, home=None):
+    def __init__(self, flash, home=None, seed=None):
         env = dict(os.environ)
         env["DICETRAY_HOME"] = home or os.path.join(flash, "..", "home")
         env["PYTHONPATH"] = os.path.join(ROOT, "host") + os.pathsep + env.get("PYTHONPATH", "")
-        self.p = subprocess.Popen([sys.executable, "-m", "dicetray.sim", "--headless", "--flash", flash],
+        seeded = [] if seed is None else ["--seed", str(seed)]
+        self.p = subprocess.Popen([sys.executable, "-m", "dicetray.sim", "--headless", "--flash", flash] + seeded,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
         r, _, _ = select.select([self.p.stdout], [], [], 30)
         line = self.p.stdout.readline().decode() if r else ""

@@ -108,6 +108,28 @@ def profile(name="pico", display=None):
     return {"name": name, "display": disp, "keys": keys, "inputs": inputs, "ring": ring}
 
 
+def flash_unique_id(flash):
+    """The flash chip's unique ID (16 hex digits) of the board whose flash
+    image is `flash`: kept beside it (<image>.id), made at random the first
+    time, so each emulated board keeps its own machine.unique_id()."""
+    if flash is None:
+        return os.urandom(8).hex()
+    path = os.path.splitext(flash)[0] + ".id"
+    try:
+        with open(path, encoding="ascii") as f:
+            v = f.read().strip()
+        int(v, 16)
+        if len(v) == 16:
+            return v
+    except (OSError, ValueError):
+        pass
+    v = os.urandom(8).hex()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w", encoding="ascii") as f:
+        f.write(v + "\n")
+    return v
+
+
 def key_timeline(events):
     """The key masks of a parsed script (script.parse) as [(ms, mask)],
     with the screenshots and the end as [(ms, 'mark', arg)] beside them:
@@ -155,9 +177,10 @@ class Emulator:
     """
 
     def __init__(self, uf2, flash, board="pico", display=None, seed=1, paced=False,
-                 cut_at_ns=None, serial=True):
+                 cut_at_ns=None, serial=True, unique_id=None):
         self.uf2 = uf2
         self.flash = flash
+        self.unique_id = unique_id or flash_unique_id(flash)
         self.profile = profile(board, display)
         self.seed = seed
         self.paced = paced
@@ -171,8 +194,10 @@ class Emulator:
         self.app_t = None          # emulated ns the app first idled at (its boot done)
         self.boot_t = None         # ...and the last display write before it
         self.boots = 0
+        self.boot_start = 0        # emulated ns of the last power-on or reset
         self.exit = None           # the harness's exit event
-        self.cut = None            # its power-cut event
+        self.cut = None            # its last power-cut event
+        self.cuts = 0
         self.marks = {}
         self.writes = 0            # display writes
         self.last_write_t = 0
@@ -189,7 +214,8 @@ class Emulator:
         if self.uf2 is not None and not os.path.isfile(self.uf2):
             raise EmulatorError("no image %s: build it with `make uf2`, or pass --uf2 FILE" % self.uf2)
         cmd = [node, os.path.join(EMULATOR, "src", "main.mjs"),
-               "--profile", json.dumps(self.profile), "--seed", str(self.seed & 0x3FFFFFFF)]
+               "--profile", json.dumps(self.profile), "--seed", str(self.seed & 0x3FFFFFFF),
+               "--unique-id", self.unique_id]
         if self.uf2 is not None:
             cmd += ["--uf2", self.uf2]
         if self.flash is not None:
@@ -283,6 +309,7 @@ class Emulator:
         with self._cv:
             if kind == "boot":
                 self.boots = ev["n"]
+                self.boot_start = ev["t"]
                 self.app_t = None
             elif kind == "app":
                 self.app_t = ev["t"]
@@ -299,6 +326,7 @@ class Emulator:
                 self.exit = ev
             elif kind == "cut":
                 self.cut = ev
+                self.cuts += 1
             self._cv.notify_all()
         if changed and self.on_change is not None:
             self.on_change()
@@ -367,6 +395,12 @@ class Emulator:
         """Wait for mark `mid`; returns its event (t, stats)."""
         self.wait(lambda: mid in self.marks, timeout, "mark %s" % mid)
         return self.marks[mid]
+
+    def power_cut(self, t_ns, restart=True):
+        """Cut the power at emulated time t_ns (since power-on): flash as far
+        as it was written, an operation in progress partly done; with restart
+        the power comes back at once (a new boot on that flash)."""
+        self._send({"cmd": "cut", "t": int(t_ns), "restart": bool(restart)})
 
     def stats(self, timeout=30):
         """The harness's counters now: emulated ns, busy cycles, I2C bytes and

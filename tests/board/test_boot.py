@@ -1,0 +1,55 @@
+"""Boot on the real rp2 port: the release image (firmware frozen in) on a
+blank flash, and a stock MicroPython image with the firmware put on by
+`dicetray deploy` itself through mpremote. Both reach the same home screen."""
+
+import os
+import subprocess
+import sys
+
+import boards
+
+from dicetray import cli
+
+sys.path.insert(0, os.path.join(boards.uf2.ROOT, "tests", "host"))
+import fbtext  # noqa: E402
+
+MPREMOTE = [sys.executable, "-m", "mpremote"]
+
+
+def home_text(display):
+    return [fbtext.row(display, r) for r in range(8)]
+
+
+def test_release_image_boots_a_blank_flash_to_home(tmp_path):
+    with boards.board(tmp_path / "flash.bin", seed=3) as em:
+        em.wait_app()
+        lines = home_text(em.display)
+        assert lines[0].startswith("HUNT") and "Roll" in lines[4], lines
+        assert em.power and em.leds != bytes(len(em.leds))     # the ring shows its dial
+        stats = em.stats()
+        assert stats["erases"] > 0 and stats["programs"] > 0   # littlefs formatted, campaign made
+        first = em.display
+    # Again on the same flash: the campaign is found, not made anew.
+    with boards.board(tmp_path / "flash.bin", seed=4) as em:
+        em.wait_app()
+        assert em.display == first
+
+
+def test_stock_image_then_dicetray_deploy(tmp_path, monkeypatch):
+    with boards.board(tmp_path / "flash.bin", boards.image(stock=True), seed=3) as em:
+        # A plain MicroPython: no tray yet, the REPL answers.
+        out = subprocess.run(MPREMOTE + ["connect", em.port, "exec", "import sys; print(sys.implementation._machine)"],
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0 and "RP2040" in out.stdout, out.stderr
+        assert em.writes == 0                                   # nothing drew on the OLED
+        monkeypatch.chdir(boards.uf2.ROOT)
+        assert cli.main(["deploy", "--port", em.port]) == 0
+        em.wait(lambda: em.boots >= 2 and em.app_t is not None, 300, "the tray after deploy's reset")
+        deployed = em.display
+        ls = subprocess.run(MPREMOTE + ["connect", em.port, "exec",
+                                        "import os; print(sorted(os.listdir('/')))"],
+                            capture_output=True, text=True, timeout=120)
+    assert "dtmain.mpy" in ls.stdout and "main.py" in ls.stdout, ls.stdout
+    with boards.board(tmp_path / "frozen.bin", seed=3) as em:
+        em.wait_app()
+        assert deployed == em.display
