@@ -1,10 +1,13 @@
 # Dicetray: `make test` and `make bench` set up everything they need.
+# `make uf2` builds the release images (MicroPython for the Pico and Pico 2 with
+# the firmware frozen in) into build/uf2/; it needs the arm toolchain, not the
+# virtual environment (docs/image.md).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test bench firmware sim deploy typecheck clean
+.PHONY: test bench firmware sim deploy typecheck uf2 clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +38,11 @@ sim: $(STAMP)
 
 firmware: $(STAMP)
 	$(PY) tools/build.py
+
+# The release images: build/uf2/dicetray-rpi_pico.uf2 and dicetray-rpi_pico2.uf2
+# (tools/uf2.py --help: one board, --stock, --jobs N).
+uf2:
+	$(PYTHON) tools/uf2.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
