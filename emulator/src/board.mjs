@@ -93,10 +93,40 @@ export class Board {
     this.boots = 0;
     this.nanos0 = 0;          // emulated time at this chip's reset, across reboots
     this.timers = [];         // [nanos, fn]: scheduled on the next chip too
+    this.appQueue = [];       // [nanos after the app is up, fn]
+    this.appUp = false;
+    this.appT = 0;
     this.stats = { i2cBytes: 0, i2cNanos: 0, flashNanos: 0, erases: 0, programs: 0,
-                   idleNanos: 0, busyCycles: 0, ledFrames: 0, spiBytes: 0 };
+                   idleNanos: 0, busyCycles: 0, ledFrames: 0, spiBytes: 0, serialDropped: 0 };
+    this.spans = false;       // report every run of the CPU that drew on the display
+    this.span = null;
     this.stopped = false;
     this.serialOut = opts.serialOut;
+  }
+
+  /** The counters now (the harness's `stats`). */
+  snapshot() {
+    return { ...this.stats, nanos: this.now(), boots: this.boots,
+             cdcIn: this.cdc ? this.cdc.bytesIn : 0, cdcOut: this.cdc ? this.cdc.bytesOut : 0,
+             entropyReads: this.entropy.reads,
+             i2cHz: this.i2c ? Math.round(1e9 / this.i2c.bitNanos()) : 0 };
+  }
+
+  // A run of the CPU between two waits: with `spans` on, one that wrote to
+  // the display is reported with its busy cycles and the bus and flash time
+  // inside it (the key-to-frame figures of make bench).
+  _wake() {
+    const st = this.stats;
+    this.span = [this.now(), st.busyCycles, st.i2cNanos, st.i2cBytes, st.flashNanos, st.spiBytes];
+  }
+
+  _sleep() {
+    const [t0, c0, in0, ib0, f0, sb0] = this.span;
+    const st = this.stats;
+    this.span = null;
+    if (st.i2cBytes === ib0 && st.spiBytes === sb0) return;
+    this.emit({ ev: 'span', t0, t1: this.now(), cycles: st.busyCycles - c0, i2cNanos: st.i2cNanos - in0,
+                i2cBytes: st.i2cBytes - ib0 + st.spiBytes - sb0, flashNanos: st.flashNanos - f0 });
   }
 
   /** Emulated nanoseconds since the first power-on. */
@@ -133,7 +163,7 @@ export class Board {
     }
     this.cdc = new CdcHost(mcu.usbCtrl, (data) => this.serialOut(data),
       () => this.emit({ ev: 'usb', t: this.now() }));
-    this.emit({ ev: 'boot', n: this.boots, t: this.now() });
+    this.emit({ ev: 'boot', n: this.boots, t: this.now(), stats: this.snapshot() });
   }
 
   _wireDisplay() {
@@ -170,7 +200,8 @@ export class Board {
         run.push(value & 0xff);
         this.stats.spiBytes++;
       }
-      const hz = spi.clockFrequency || 10e6;
+      // The bit clock divides clk_peri, which is clk_sys on this port (see i2c.mjs).
+      const hz = spi.clockFrequency ? spi.clockFrequency * this.mcu.clkSys / this.mcu.clkPeri : 10e6;
       alarm.schedule(spi.dataBits * 1e9 / hz);
     };
   }
@@ -193,6 +224,21 @@ export class Board {
   at(nanos, fn) {
     this.timers.push([nanos, fn]);
     this.timers.sort((a, b) => a[0] - b[0]);
+  }
+
+  /** Run fn `nanos` after the app is up (its first idle after a boot), the
+   *  time 0 of a script, as in the desktop simulator: exact, whenever the
+   *  command arrives before the app is up; a late one is reported. */
+  atApp(nanos, fn) {
+    if (!this.appUp) {
+      this.appQueue.push([nanos, fn]);
+      return;
+    }
+    if (this.appT + nanos < this.now()) {
+      this.emit({ ev: 'error', msg: `script event at +${nanos / 1e6} ms came after the board was ` +
+        `at +${(this.now() - this.appT) / 1e6} ms: send the script before the app is up` });
+    }
+    this.at(this.appT + nanos, fn);
   }
 
   _flashOp(kind, off, arg) {
@@ -252,6 +298,7 @@ export class Board {
           if (this.stopped) return;
         }
         if (core.waiting) {
+          if (this.span) this._sleep();
           const next = clock.nextAlarm ? clock.nanosToNextAlarm : Infinity;
           const timer = this.timers.length ? this.timers[0][0] - this.now() : Infinity;
           let dt = Math.min(next, timer);
@@ -259,7 +306,10 @@ export class Board {
           if (dt === Infinity) { wait = 2; break outer; }   // only the host can wake it
           if (!this.appUp && dt >= APP_IDLE_NS) {
             this.appUp = true;
-            this.emit({ ev: 'app', t: this.now(), boot: this.boots });
+            this.appT = this.now();
+            this.emit({ ev: 'app', t: this.appT, boot: this.boots, stats: this.snapshot() });
+            for (const [ns, fn] of this.appQueue.splice(0)) this.at(this.appT + ns, fn);
+            continue;   // timers due now run before the CPU sleeps
           }
           if (paced) {
             const ahead = (this.now() + dt) / 1e6 - (Date.now() - this.wall0);
@@ -268,6 +318,7 @@ export class Board {
           clock.tick(dt);
           this.stats.idleNanos += dt;
         } else {
+          if (this.spans && !this.span) this._wake();
           const c = core.executeInstruction();
           clock.tick(c * CYCLE_NS);
           this.stats.busyCycles += c;

@@ -47,10 +47,13 @@ export class BusTarget {
     });
   }
 
-  /** Nanoseconds of one SCL period, from the block's configured counts. */
+  /** Nanoseconds of one SCL period, from the block's configured counts.
+   *  They count clk_peri, which this port runs from clk_sys
+   *  (ports/rp2/clocks_extra.c); rp2040js 1.4.1 reports clk_peri as 48 MHz
+   *  after MicroPython's clock set-up, so clk_sys is used. */
   bitNanos() {
     const counts = this.i2c.sclLowPeriod + this.i2c.sclHighPeriod;
-    return Math.round(counts > 0 ? counts * 1e9 / this.mcu.clkPeri : 2500);
+    return Math.round(counts > 0 ? counts * 1e9 / this.mcu.clkSys : 2500);
   }
 
   _after(bits, fn) {

@@ -7,7 +7,7 @@
 //
 // stdout: one JSON event a line (boot, usb, app, i2c, spi, leds, mark,
 //         stats, reset, cut, exit); stdin: one JSON command a line (keys,
-//         at, stats, cut, quit); the file descriptor --serial-fd: the USB CDC
+//         at, stats, cut, spans, quit); the file descriptor --serial-fd: the USB CDC
 //         port's bytes, both ways (the host bridges it to a pty).
 
 import { readFileSync } from 'node:fs';
@@ -84,9 +84,7 @@ function stop(why) {
 }
 
 function stats() {
-  return { ...board.stats, nanos: board.now(), boots: board.boots,
-           cdcIn: board.cdc ? board.cdc.bytesIn : 0, cdcOut: board.cdc ? board.cdc.bytesOut : 0,
-           entropyReads: board.entropy.reads, serialDropped };
+  return board.snapshot();
 }
 
 // The serial port: a pty's master (the host keeps its slave open for the
@@ -94,7 +92,6 @@ function stats() {
 // up to SERIAL_QUEUE bytes, as in a USB host's tty buffer; the rest is
 // dropped and counted.
 const SERIAL_QUEUE = 1 << 20;
-let serialDropped = 0;
 if (opts.serialFd !== null) {
   const fd = opts.serialFd;
   const rx = isatty(fd) ? new ReadStream(fd) : new Socket({ fd, readable: true, writable: true });
@@ -102,18 +99,25 @@ if (opts.serialFd !== null) {
   rx.on('data', (chunk) => board.cdc && board.cdc.send(new Uint8Array(chunk)));
   rx.on('error', () => {});
   tx.on('error', () => {});
-  serial = { write: (b) => { if (tx.writableLength > SERIAL_QUEUE) serialDropped += b.length; else tx.write(b); } };
+  serial = {
+    write: (b) => {
+      if (tx.writableLength > SERIAL_QUEUE) board.stats.serialDropped += b.length;
+      else tx.write(b);
+    },
+  };
 }
 
-// Commands. Times in `at` are emulated nanoseconds since power-on.
+// Commands. Times in `at` are emulated nanoseconds since power-on, or with
+// "app": true since the app came up (a script's time 0).
 const commands = {
   keys: (c) => board.setKeys(c.mask),
-  at: (c) => board.at(c.t, () => {
+  at: (c) => (c.app ? board.atApp.bind(board) : board.at.bind(board))(c.t, () => {
     if (c.keys !== undefined) board.setKeys(c.keys);
     if (c.mark !== undefined) emit({ ev: 'mark', id: c.mark, t: board.now(), stats: stats() });
   }),
   stats: (c) => emit({ ev: 'stats', id: c.id, stats: stats() }),
   cut: (c) => board.cutAt(c.t, !!c.restart),
+  spans: (c) => { board.spans = !!c.on; },
   quit: () => stop('quit'),
 };
 createInterface({ input: process.stdin }).on('line', (line) => {

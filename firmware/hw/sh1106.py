@@ -42,8 +42,7 @@ class SH1106(SSD1306):
             0x32,               # pump voltage 8.0 V
             0xA4,               # output follows RAM
             _SET_NORM_INV,      # not inverted
-            _SET_DISP | 1,      # display on
-        ))
+        ))                      # display on: after the first frame (SSD1306.init_display)
 
     def _window(self, p, x0, x1):
         c = x0 + self.col0

@@ -122,15 +122,17 @@ class SSD1306(framebuf.FrameBuffer):
             0xA4,                         # output follows RAM
             _SET_NORM_INV,                # not inverted
             0x8D, 0x10 if self.external_vcc else 0x14,   # charge pump
-            _SET_DISP | 1,                # display on
-        ))
+        ))                                # display on: after the first frame (init_display)
 
     def init_display(self):
-        """Send the init sequence and clear the panel (a full frame)."""
+        """Send the init sequence with the display left off. The panel RAM
+        holds power-up garbage until the first show(), which sends every
+        page and then turns the display on: nothing stale is ever lit, and
+        no cleared frame is sent first (a full frame of bus time, ~25 ms at
+        400 kHz, at every boot)."""
         self._send(b"\x00" + self._init_seq())
         self._stale = True
-        self.fill(0)
-        self.show()
+        self._dark = True
 
     def _send(self, buf):
         self.i2c.writeto(self.addr, buf)
@@ -148,6 +150,7 @@ class SSD1306(framebuf.FrameBuffer):
 
     def poweron(self):
         """Display on."""
+        self._dark = False
         self._cmd1(_SET_DISP | 1)
 
     def contrast(self, v):
@@ -246,6 +249,8 @@ class SSD1306(framebuf.FrameBuffer):
             sent += n + 1
             txns += 2
         self._stale = False
+        if self._dark:                 # the first frame is in: light it
+            self.poweron()
         self.last_bytes = sent
         self.last_txns = txns
         return sent

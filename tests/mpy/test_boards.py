@@ -455,6 +455,7 @@ def test_macropad_spi_display():
         b = make("macropad", real_display=True)
         assert ("SPI", 1, 10000000, 0, 0, 26, 27, 28) in FakeMachine.log
         d = b.display
+        d.show()  # the first frame: every page, then display on
         panel = Panel(K_SH)
         spi = d.spi
         for dc, data in spi.frames:

@@ -22,8 +22,11 @@ if framebuf is not None:
 
 
 def make(drv, kind):
+    """A driver after its first frame (the whole panel sent, display on),
+    the I2C log of it and a fresh controller model to play the log into."""
     i2c = RecordingI2C()
     d = drv(128, 64, i2c)
+    d.show()
     panel = Panel(kind)
     return d, i2c, panel
 
@@ -97,16 +100,20 @@ def test_decoder_is_strict():
 # -- drivers (MicroPython) ---------------------------------------------------
 
 @micropython_only
-def test_init_clears_and_turns_on_with_a_full_frame():
+def test_init_keeps_the_panel_dark_until_the_first_frame():
     for drv, kind in DRIVERS:
         i2c = RecordingI2C()
         panel = Panel(kind)
         panel.ram[:] = b"\xa5" * len(panel.ram)  # power-up garbage
         d = drv(128, 64, i2c)
         panel.play(i2c.log)
-        assert panel.on and not panel.inverted
-        assert panel.image() == bytearray(1024) == d.buffer
-        assert panel.data_bytes == 1024
+        assert not panel.on and panel.data_bytes == 0   # configured, nothing sent, nothing lit
+        d.text("hi", 0, 0)
+        n = len(i2c.log)
+        d.show()
+        panel.play(i2c.log[n:])
+        assert panel.on and not panel.inverted          # lit once the whole frame is in
+        assert panel.image() == d.buffer and panel.data_bytes == 1024
         assert d.last_bytes == (1088 if kind == K_SSD else 1064) and d.last_txns == 16
         assert isinstance(d, framebuf.FrameBuffer)
 

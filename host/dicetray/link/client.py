@@ -233,11 +233,13 @@ class Device:
                           % (self.port, tries))
 
     # --- requests -----------------------------------------------------------
-    def info(self):
+    def info(self, collect=False):
         """The device's info: device, firmware, protocol, schema, system,
         campaign, events (the last seq), first (the oldest seq it holds),
-        slot, board, bad (frames dropped), retried (answers from the cache)."""
-        self.last_info = json.loads(self._request(fr.INFO))
+        slot, board, bad (frames dropped), retried (answers from the cache),
+        heap_free and heap_used. collect: the device collects garbage
+        first, so heap_free is the heap its live data leaves free."""
+        self.last_info = json.loads(self._request(fr.INFO, b"gc" if collect else b""))
         return self.last_info
 
     def snapshot(self):

@@ -195,6 +195,8 @@ class Emulator:
         self.boot_t = None         # ...and the last display write before it
         self.boots = 0
         self.boot_start = 0        # emulated ns of the last power-on or reset
+        self.boot_stats = self.app_stats = None  # the counters then, and when the app came up
+        self.span_log = []         # CPU runs that drew on the display (spans(True))
         self.exit = None           # the harness's exit event
         self.cut = None            # its last power-cut event
         self.cuts = 0
@@ -310,10 +312,14 @@ class Emulator:
             if kind == "boot":
                 self.boots = ev["n"]
                 self.boot_start = ev["t"]
+                self.boot_stats = ev["stats"]
                 self.app_t = None
             elif kind == "app":
                 self.app_t = ev["t"]
                 self.boot_t = self.last_write_t
+                self.app_stats = ev["stats"]
+            elif kind == "span":
+                self.span_log.append(ev)
             elif kind == "mark":
                 # What the parts showed at that emulated moment (the reader
                 # goes on with later events while the caller looks).
@@ -365,36 +371,47 @@ class Emulator:
         """Hold exactly the keys of mask (hw/keys.py bits) from now on."""
         self._send({"cmd": "keys", "mask": mask})
 
-    def at(self, t_ns, keys=None, mark=None):
-        """At emulated time t_ns (since power-on): set the keys and/or emit a mark."""
-        cmd = {"cmd": "at", "t": int(t_ns)}
+    def at(self, t_ns, keys=None, mark=None, app=False):
+        """At emulated time t_ns since power-on (app: since the app came up,
+        a script's time 0): set the keys and/or emit a mark."""
+        cmd = {"cmd": "at", "t": int(t_ns), "app": app}
         if keys is not None:
             cmd["keys"] = keys
         if mark is not None:
             cmd["mark"] = mark
         self._send(cmd)
 
-    def play(self, events, origin_ns):
-        """Schedule a parsed script (script.parse) from emulated time
-        origin_ns; returns [(ms, mark id, arg)] of its screenshots and the
-        end mark 'end' (at the last event)."""
+    def play(self, events, origin_ns=None):
+        """Schedule a parsed script (script.parse): its time 0 is the moment
+        the app comes up (as the desktop simulator's, where boot takes no
+        virtual time), exactly, when this is called before the app is up;
+        or emulated time origin_ns. Returns [(ms, mark id, arg)] of its
+        screenshots; the mark 'end' comes at its last event."""
+        app = origin_ns is None
+        base = 0 if app else origin_ns
         marks = []
         end = 0
         for i, (t, verb, arg) in enumerate(key_timeline(events)):
             end = max(end, t)
             if verb == "keys":
-                self.at(origin_ns + t * NS, keys=arg)
+                self.at(base + t * NS, keys=arg, app=app)
             elif verb == "screenshot":
                 mid = "shot%d" % i
-                self.at(origin_ns + t * NS, mark=mid)
+                self.at(base + t * NS, mark=mid, app=app)
                 marks.append((t, mid, arg))
-        self.at(origin_ns + end * NS, mark="end")
+        self.at(base + end * NS, mark="end", app=app)
         return marks
 
     def wait_mark(self, mid, timeout=300):
         """Wait for mark `mid`; returns its event (t, stats)."""
         self.wait(lambda: mid in self.marks, timeout, "mark %s" % mid)
         return self.marks[mid]
+
+    def spans(self, on=True):
+        """Report (into span_log) every run of the CPU between two waits that
+        wrote to the display: its emulated ns (t0, t1), busy cycles, and the
+        bus and flash ns inside it."""
+        self._send({"cmd": "spans", "on": on})
 
     def power_cut(self, t_ns, restart=True):
         """Cut the power at emulated time t_ns (since power-on): flash as far
@@ -508,11 +525,8 @@ def _shots(em, marks):
 def _headless(em, events, stop):
     """Scripted: wait for the app, play the script in emulated time, write
     its screenshots. Without a script: serve the port until a signal."""
-    em.wait(lambda: em.app_t is not None or stop, 600, "the app to start")
-    if stop:
-        return 0
     if events:
-        marks = em.play(events, em.app_t)
+        marks = em.play(events)
         em.wait(lambda: "end" in em.marks or stop, 3600, "the script's end")
         _shots(em, [m for m in marks if m[1] in em.marks])
         return 0
@@ -530,8 +544,7 @@ def _interactive(em, term, buttons, events, stop):
     t0 = time.monotonic()
     marks = []
     if events:
-        em.wait(lambda: em.app_t is not None or stop, 600, "the app to start")
-        marks = em.play(events, em.app_t)
+        marks = em.play(events)
     sent = -1
     drawn = 0.0
     while not stop and em.running:
