@@ -133,9 +133,14 @@ def device_figures():
          "B.display.invalidate()\nscreen.forget()\nA.render()", 4, None, True),
         ("idle loop pass (no key, nothing to draw)", home, "A.step()", 8, None, True),
     ]
-    for name, setup, stmt, reps, target, warm in rows:
+    # The rows the board section measures too, by its names (fuel per key).
+    ids = {0: "boot", 6: "home", 7: "hunt", 8: "paths", 9: "expedition", 10: "helpers", 12: "idle"}
+    per_key = {}
+    for i, (name, setup, stmt, reps, target, warm) in enumerate(rows):
         fuel, heap = mpy_cost(setup, stmt, reps, warm)
         print("%-46s %12s %10d%s" % (name, format(fuel, ","), heap, verdict(fuel, target)))
+        if i in ids:
+            per_key[ids[i]] = fuel if ids[i] in ("boot", "idle") else fuel // 2  # the key rows do 2
     r = run(device.heap_session(360), fuel=FUEL, fw=MPY_DIR)
     high = int(r.stdout.split("HIGH")[-1].split()[0])
     flash = int(r.stdout.split("FLASH")[-1].split()[0])
@@ -152,6 +157,7 @@ def device_figures():
     print("%-46s %12s bytes" % ("  of which the imported firmware (.mpy code)", format(code, ",")))
     print("%-46s %12s bytes%s" % ("  the app's own data", format(data, ","),
                                   "  ok (< 65,536)" if data < 65536 else "  OVER 65,536"))
+    return per_key
 
 
 def store_boot():
@@ -178,7 +184,10 @@ def main():
     print()
     scenarios.report_sizes()
     print()
-    device_figures()
+    fuel = device_figures()
+    print()
+    import board
+    board.main(fuel)
     print()
     store_boot()
     print()

@@ -12,7 +12,7 @@ import { Ws2812 } from './ws2812.mjs';
 
 const CYCLE_NS = 1e9 / CLOCK_HZ;   // 8
 const SLICE_WALL_MS = 15;          // run this long between looks at I/O
-const APP_IDLE_NS = 1e6;           // a wait this long after boot: the app is up
+const APP_IDLE_NS = 1e6;           // a wait this long after the first frame: the app is up
 
 /** Seeds as the desktop simulator's board.seed() gives them (dicetray.sim.vm). */
 function nextSeed(s) {
@@ -113,20 +113,24 @@ export class Board {
   }
 
   // A run of the CPU between two waits: with `spans` on, one that wrote to
-  // the display is reported with its busy cycles and the bus and flash time
-  // inside it (the key-to-frame figures of make bench).
+  // the display or sent on the USB port is reported with its busy cycles
+  // and the bus, flash and USB traffic inside it (make bench's key to
+  // frame, and the link's own CPU time without the polls between requests).
   _wake() {
     const st = this.stats;
-    this.span = [this.now(), st.busyCycles, st.i2cNanos, st.i2cBytes, st.flashNanos, st.spiBytes];
+    this.span = [this.now(), st.busyCycles, st.i2cNanos, st.i2cBytes + st.spiBytes, st.flashNanos,
+                 this.cdc.bytesIn];
   }
 
   _sleep() {
-    const [t0, c0, in0, ib0, f0, sb0] = this.span;
+    const [t0, c0, in0, db0, f0, u0] = this.span;
     const st = this.stats;
     this.span = null;
-    if (st.i2cBytes === ib0 && st.spiBytes === sb0) return;
+    const drawn = st.i2cBytes + st.spiBytes - db0;
+    const sent = this.cdc.bytesIn - u0;
+    if (!drawn && !sent) return;
     this.emit({ ev: 'span', t0, t1: this.now(), cycles: st.busyCycles - c0, i2cNanos: st.i2cNanos - in0,
-                i2cBytes: st.i2cBytes - ib0 + st.spiBytes - sb0, flashNanos: st.flashNanos - f0 });
+                i2cBytes: drawn, flashNanos: st.flashNanos - f0, usbBytes: sent });
   }
 
   /** Emulated nanoseconds since the first power-on. */
@@ -138,6 +142,7 @@ export class Board {
     if (this.mcu) this.nanos0 += this.mcu.clock.nanos;
     this.boots++;
     this.appUp = false;
+    this.framed = false;      // display data (not only commands) sent since this boot
     this.rebooting = null;
     const flash = this.flash;
     const mcu = makeChip(flash.mem, {
@@ -168,10 +173,12 @@ export class Board {
 
   _wireDisplay() {
     const d = this.profile.display;
-    const emitWrite = (kind) => (bytes, addr) => this.emit({
-      ev: kind, t: this.now(), a: addr, d: Buffer.from(bytes).toString('base64') });
+    const write = (bytes, addr) => {
+      if (bytes[0] & 0x40) this.framed = true;   // a data stream: part of a frame
+      this.emit({ ev: 'i2c', t: this.now(), a: addr, d: Buffer.from(bytes).toString('base64') });
+    };
     if (d.bus === 'i2c') {
-      const devices = new Map([[d.addr, { write: emitWrite('i2c') }]]);
+      const devices = new Map([[d.addr, { write }]]);
       this.i2c = new BusTarget(this.mcu, this.mcu.i2c[d.id], devices, this.stats);
       this.scan = new GpioTarget(this.lines, d.sda, d.scl, [d.addr]);
     } else {
@@ -186,7 +193,9 @@ export class Board {
     let run = [];
     let dc = -1;
     const flush = () => {
-      if (run.length) this.emit({ ev: 'spi', t: this.now(), dc, d: Buffer.from(run).toString('base64') });
+      if (!run.length) return;
+      if (dc) this.framed = true;
+      this.emit({ ev: 'spi', t: this.now(), dc, d: Buffer.from(run).toString('base64') });
       run = [];
     };
     this.lines.onChange(d.cs, (level) => { if (level) flush(); });
@@ -304,7 +313,7 @@ export class Board {
           let dt = Math.min(next, timer);
           if (cut !== null) dt = Math.min(dt, cut - this.now());
           if (dt === Infinity) { wait = 2; break outer; }   // only the host can wake it
-          if (!this.appUp && dt >= APP_IDLE_NS) {
+          if (!this.appUp && this.framed && dt >= APP_IDLE_NS) {
             this.appUp = true;
             this.appT = this.now();
             this.emit({ ev: 'app', t: this.appT, boot: this.boots, stats: this.snapshot() });

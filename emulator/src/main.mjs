@@ -107,14 +107,25 @@ if (opts.serialFd !== null) {
   };
 }
 
-// Commands. Times in `at` are emulated nanoseconds since power-on, or with
-// "app": true since the app came up (a script's time 0).
+// Commands (times are emulated nanoseconds).
 const commands = {
   keys: (c) => board.setKeys(c.mask),
-  at: (c) => (c.app ? board.atApp.bind(board) : board.at.bind(board))(c.t, () => {
-    if (c.keys !== undefined) board.setKeys(c.keys);
-    if (c.mark !== undefined) emit({ ev: 'mark', id: c.mark, t: board.now(), stats: stats() });
-  }),
+  // {cmd: 'at', base: 'power'|'app'|'now', steps: [{t, keys?, mark?}, ...]}:
+  // each step at t emulated ns after power-on, after the app came up (a
+  // script's time 0), or after this command arrived (so a press and its
+  // release keep their distance however late the command is read).
+  at: (c) => {
+    const base = c.base || 'power';
+    const now = board.now();
+    for (const step of c.steps) {
+      const fn = () => {
+        if (step.keys !== undefined) board.setKeys(step.keys);
+        if (step.mark !== undefined) emit({ ev: 'mark', id: step.mark, t: board.now(), stats: stats() });
+      };
+      if (base === 'app') board.atApp(step.t, fn);
+      else board.at(base === 'now' ? now + step.t : step.t, fn);
+    }
+  },
   stats: (c) => emit({ ev: 'stats', id: c.id, stats: stats() }),
   cut: (c) => board.cutAt(c.t, !!c.restart),
   spans: (c) => { board.spans = !!c.on; },

@@ -22,20 +22,10 @@ ROLL_KEY = 64             # hw/keys.py K_ROLL
 BACK_KEY = 32
 
 
-def press(em, mask, hold_ms, settle_ms, mark):
-    """Hold `mask` for hold_ms of emulated time from a little after now,
-    then wait until settle_ms later (the action done, its screen drawn)."""
-    t = em.stats()["nanos"] + 20_000_000
-    em.at(t, keys=mask)
-    em.at(t + hold_ms * 1_000_000, keys=0)
-    em.at(t + (hold_ms + settle_ms) * 1_000_000, mark=mark)
-    em.wait_mark(mark)
-
-
 def keyed(em, dev, mask, hold_ms, settle_ms, mark):
     """An action from the keys; asserts it made exactly one event."""
     before = dev.info()["events"]
-    press(em, mask, hold_ms, settle_ms, mark)
+    em.tap(mask, hold_ms, settle_ms, mark)
     after = dev.info()["events"]
     assert after == before + 1, "%s made %d events (screen: %s)" % (mark, after - before, em.display.hex()[:64])
 

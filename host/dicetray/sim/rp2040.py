@@ -371,15 +371,29 @@ class Emulator:
         """Hold exactly the keys of mask (hw/keys.py bits) from now on."""
         self._send({"cmd": "keys", "mask": mask})
 
-    def at(self, t_ns, keys=None, mark=None, app=False):
-        """At emulated time t_ns since power-on (app: since the app came up,
-        a script's time 0): set the keys and/or emit a mark."""
-        cmd = {"cmd": "at", "t": int(t_ns), "app": app}
-        if keys is not None:
-            cmd["keys"] = keys
-        if mark is not None:
-            cmd["mark"] = mark
-        self._send(cmd)
+    def at(self, steps, base="power"):
+        """Schedule steps [(t_ns, keys or None, mark or None)]: at t_ns of
+        emulated time after power-on (base 'power'), after the app came up
+        ('app': a script's time 0) or after the harness reads this ('now':
+        the steps keep their distances however busy the host is). keys:
+        the pressed mask from then on; mark: an event in `marks` with what
+        the parts showed at that moment."""
+        out = []
+        for t, keys, mark in steps:
+            step = {"t": int(t)}
+            if keys is not None:
+                step["keys"] = keys
+            if mark is not None:
+                step["mark"] = mark
+            out.append(step)
+        self._send({"cmd": "at", "base": base, "steps": out})
+
+    def tap(self, mask, hold_ms, settle_ms, mark):
+        """Press `mask` a moment from now for hold_ms, release it, and wait
+        until settle_ms later (mark `mark`); returns the mark."""
+        self.at([(20 * NS, mask, None), ((20 + hold_ms) * NS, 0, None),
+                 ((20 + hold_ms + settle_ms) * NS, None, mark)], base="now")
+        return self.wait_mark(mark)
 
     def play(self, events, origin_ns=None):
         """Schedule a parsed script (script.parse): its time 0 is the moment
@@ -387,19 +401,20 @@ class Emulator:
         virtual time), exactly, when this is called before the app is up;
         or emulated time origin_ns. Returns [(ms, mark id, arg)] of its
         screenshots; the mark 'end' comes at its last event."""
-        app = origin_ns is None
-        base = 0 if app else origin_ns
+        base = 0 if origin_ns is None else origin_ns
         marks = []
+        steps = []
         end = 0
         for i, (t, verb, arg) in enumerate(key_timeline(events)):
             end = max(end, t)
             if verb == "keys":
-                self.at(base + t * NS, keys=arg, app=app)
+                steps.append((base + t * NS, arg, None))
             elif verb == "screenshot":
                 mid = "shot%d" % i
-                self.at(base + t * NS, mark=mid, app=app)
+                steps.append((base + t * NS, None, mid))
                 marks.append((t, mid, arg))
-        self.at(base + end * NS, mark="end", app=app)
+        steps.append((base + end * NS, None, "end"))
+        self.at(steps, "app" if origin_ns is None else "power")
         return marks
 
     def wait_mark(self, mid, timeout=300):
@@ -409,8 +424,9 @@ class Emulator:
 
     def spans(self, on=True):
         """Report (into span_log) every run of the CPU between two waits that
-        wrote to the display: its emulated ns (t0, t1), busy cycles, and the
-        bus and flash ns inside it."""
+        wrote to the display or sent on the USB port: its emulated ns (t0,
+        t1), busy cycles, the bus and flash ns and the display and USB bytes
+        inside it."""
         self._send({"cmd": "spans", "on": on})
 
     def power_cut(self, t_ns, restart=True):

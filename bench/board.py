@@ -1,0 +1,292 @@
+"""`make bench`, the board rows: the firmware on MicroPython's own rp2 port,
+on an emulated RP2040 (host/dicetray/sim/rp2040.py, docs/emulator.md).
+
+Times are emulated time at 125 MHz: instruction cycle counts (rp2040js),
+I2C at the bus's configured 400 kHz (9 clocks a byte), the flash's typical
+erase and program times. They count no XIP cache misses or flash wait
+states, so a board is somewhat slower on code-heavy paths.
+
+- boot to the complete home screen with the 10,031-event campaign, the
+  release image (firmware frozen) and the stock image with the firmware
+  as .mpy on the filesystem (what `dicetray deploy` puts there): from
+  reset to the last display write before the app's first idle;
+- key to frame for the rows of the fuel table: the CPU run (wake to wait)
+  that handled the key and sent its frame, as CPU ms and I2C bus ms; the
+  same key's fuel (from the fuel rows) over its CPU cycles, the measured
+  fuel per cycle that replaces the old estimate;
+- heap free after boot and after a long session, after a collection;
+- backup of a 5,000-event campaign over the emulated USB CDC beside the
+  raw rate of the same port, both on the device's CPU time.
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "host"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
+
+NS = 1_000_000
+CYCLE_NS = 8
+KEYS = {"UP": 1, "DOWN": 2, "LEFT": 4, "RIGHT": 8, "OK": 16, "BACK": 32, "ROLL": 64}
+TAP_MS = 100
+GAP_MS = 400      # between taps: debounce, a poll, the frame, the ring
+
+
+def available():
+    """None if the board rows can run here, else the one-line reason."""
+    for tool, why in (("node", "node runs the emulated RP2040"), ("npm", "npm installs rp2040js")):
+        if shutil.which(tool) is None:
+            return "%s not found (%s: apt-get install nodejs npm)" % (tool, why)
+    from tools import uf2
+    for stock in (False, True):
+        if not os.path.isfile(uf2.image_path("RPI_PICO", stock)) and shutil.which("arm-none-eabi-gcc") is None:
+            return "no image and no arm toolchain to build one (apt-get install gcc-arm-none-eabi " \
+                   "libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake)"
+    return None
+
+
+def image(stock=False):
+    """A current image (built when its inputs changed), as the board tests take it."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "board"))
+    import boards
+    return boards.image(stock=stock)
+
+
+class Board:
+    """An emulated board on a flash image made from host files."""
+
+    def __init__(self, uf2_path, files, seed=1):
+        from dicetray.sim import lfsimage
+        from dicetray.sim.rp2040 import Emulator
+        self.dir = tempfile.mkdtemp(prefix="dicetray-bench-")
+        flash = os.path.join(self.dir, "flash.bin")
+        lfsimage.install(flash, files)
+        self.em = Emulator(uf2_path, flash, seed=seed).start()
+        self.em.wait_app()
+        self.marks = 0
+
+    def close(self):
+        self.em.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def boot(self):
+        """(ms to the complete home screen, CPU ms, bus ms, flash ms) of the boot."""
+        em = self.em
+        st = em.app_stats
+        return ((em.boot_t - em.boot_start) / NS, (st["busyCycles"] * CYCLE_NS - st["i2cNanos"]) / NS,
+                st["i2cNanos"] / NS, st["flashNanos"] / NS)
+
+    def tap(self, key, hold_ms=TAP_MS, gap_ms=GAP_MS):
+        """Press and release a key, wait gap_ms; returns the spans of CPU
+        runs that drew on the display meanwhile."""
+        em = self.em
+        n = len(em.span_log)
+        self.marks += 1
+        end = em.tap(KEYS[key], hold_ms, gap_ms, "b%d" % self.marks)["t"]
+        t = end - (20 + hold_ms + gap_ms) * NS      # when the key went down
+        return [s for s in em.span_log[n:] if s["t0"] >= t and s["i2cBytes"]]
+
+    def key(self, key):
+        """The CPU run of a key's frame: (cycles, CPU ms, bus ms)."""
+        spans = self.tap(key)
+        if not spans:
+            raise RuntimeError("%s drew nothing" % key)
+        s = spans[0]
+        return s["cycles"], (s["cycles"] * CYCLE_NS - s["i2cNanos"]) / NS, s["i2cNanos"] / NS
+
+    def idle_pass(self, ms=3000):
+        """Busy cycles of one loop pass with nothing to do (the app polls
+        every 30 ms): the cycles over `ms` of quiet, divided by the passes."""
+        em = self.em
+        self.marks += 1
+        em.at([(0, None, "q%d" % self.marks), (ms * NS, None, "r%d" % self.marks)], base="now")
+        a = em.wait_mark("q%d" % self.marks)["stats"]
+        b = em.wait_mark("r%d" % self.marks)["stats"]
+        return (b["busyCycles"] - a["busyCycles"]) * 30 / ms
+
+
+def campaign_files(name):
+    from dicetray.sim import lfsimage
+    return lfsimage.files_of(os.path.join(ROOT, "build", name))
+
+
+def mpy_files():
+    """The firmware as `dicetray deploy` puts it on a board's filesystem:
+    every module as .mpy, main.py as dtmain.mpy, a one-line /main.py."""
+    from tools import deploy
+    from tools.mpy import compile_firmware
+    from dicetray.sim import lfsimage
+    out = os.path.join(ROOT, "build", "bench-board-mpy")
+    shutil.rmtree(out, ignore_errors=True)
+    compile_firmware(out)
+    files = lfsimage.files_of(out)
+    files["/" + deploy.MAIN_MODULE + ".mpy"] = files.pop("/main.mpy")
+    files["/main.py"] = deploy.MAIN_STUB.encode()
+    return files
+
+
+def row(name, *cols):
+    print("%-48s" % name + "".join("%12s" % c for c in cols))
+
+
+def main(fuel=None):
+    """Print the board rows; `fuel` is {row: fuel per key} from the fuel table."""
+    fuel = fuel or {}
+    why = available()
+    if why:
+        print("Board rows skipped: " + why)
+        return
+    import device
+    frozen, stock = image(), image(stock=True)
+    n, tail, size = device.make_image(tail=31)
+    print("Board: MicroPython v1.27.0 rp2 port on an emulated RP2040 (rp2040js), emulated time at")
+    print("125 MHz (no XIP cache misses: a board is somewhat slower on code-heavy paths)")
+    row("operation", "ms", "CPU ms", "bus ms", "fuel/cycle")
+    big = campaign_files("bench-flash")
+    boards = {}
+    for label, uf2_path, files in (("frozen", frozen, big), (".mpy", stock, dict(big, **mpy_files()))):
+        b = Board(uf2_path, files)
+        ms, cpu, bus, _fl = b.boot()
+        # The fuel row boots from .mpy files (less detect() and the link): compare like with like.
+        ratio = "%.2f" % (fuel["boot"] / (cpu * NS / CYCLE_NS)) if label == ".mpy" and "boot" in fuel else ""
+        row("boot to home, %d events, %d replayed: %s" % (n, tail, label), "%.1f" % ms, "%.1f" % cpu,
+            "%.1f" % bus, ratio)
+        boards[label] = b
+    b = boards.pop(".mpy")
+    b.close()
+    b = boards.pop("frozen")
+    from dicetray.link.client import Device
+    with Device.open(b.em.port) as dev:
+        boot_heap = dev.info(collect=True)
+    idle = b.idle_pass()
+    b.em.spans(True)
+    print()
+    row("key to frame (the CPU run of the key's frame)", "cycles", "CPU ms", "bus ms", "fuel/cycle")
+
+    def keys(label, board, seq, fuel_key):
+        got = [board.key(k) for k in seq]
+        cyc = sum(g[0] for g in got) // len(got)
+        cpu = sum(g[1] for g in got) / len(got)
+        bus = sum(g[2] for g in got) / len(got)
+        f = fuel.get(fuel_key)
+        # The fuel rows count handling the key and drawing (no poll, no bus):
+        # the idle pass's cycles and the bus wait come off the run.
+        ratio = "%.2f" % (f / (cyc - idle - bus * NS / CYCLE_NS)) if f else "-"
+        row(label, format(cyc, ","), "%.2f" % cpu, "%.2f" % bus, ratio)
+
+    keys("home: cursor down, up (a key)", b, ["DOWN", "UP"], "home")
+    b.tap("OK")            # the builder, first open (imports)
+    b.tap("DOWN")
+    keys("hunt builder: skill 3<->0 (a key)", b, ["RIGHT", "LEFT"], "hunt")
+    row("idle loop pass (nothing to do)", format(int(idle), ","), "%.3f" % (idle * CYCLE_NS / NS), "0",
+        "%.2f" % (fuel["idle"] / idle) if "idle" in fuel else "-")
+    b.close()
+
+    device.make_image(300, 1, "bench-paths")
+    p = Board(frozen, campaign_files("bench-paths"))
+    p.em.spans(True)
+    p.tap("OK")
+    p.tap("DOWN")
+    p.tap("DOWN")
+    keys("paths builder: skill 3<->4 (a key)", p, ["RIGHT", "LEFT"], "paths")
+    # Helpers of 19 dice: Skill and Path 6, Difficulty 7, both helpers 19.
+    for k, times in (("RIGHT", 3), ("DOWN", 1), ("RIGHT", 4), ("DOWN", 3), ("RIGHT", 4),
+                     ("DOWN", 2), ("RIGHT", 19), ("DOWN", 1), ("RIGHT", 19), ("UP", 1)):
+        for _ in range(times):
+            p.tap(k, gap_ms=150)
+    keys("paths builder, helpers of 19: h1 19<->20", p, ["RIGHT", "LEFT"], "helpers")
+    p.close()
+
+    device.make_image(300, 2, "bench-exp", tail=31)
+    e = Board(frozen, campaign_files("bench-exp"))
+    e.em.spans(True)
+    e.tap("OK")
+    e.tap("DOWN")
+    keys("expedition builder: ability 5<->4 (a key)", e, ["RIGHT", "LEFT"], "expedition")
+    e.close()
+
+    print()
+    row("heap free after a collection", "bytes")
+    row("after boot (the 10,031-event campaign)", format(boot_heap["heap_free"], ","))
+    print("(after the long session: tests/board/test_long_session.py, build/board-long-session.json)")
+    long_session_heap()
+    print()
+    backup_rows()
+
+
+def long_session_heap():
+    import json
+    path = os.path.join(ROOT, "build", "board-long-session.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            heap = json.load(f)["heap"]
+    except (OSError, ValueError, KeyError):
+        print("  no long session recorded yet: run make test")
+        return
+    low = min(h[1] for h in heap)
+    row("after the 2,000-action session (its lowest)", format(heap[-1][1], ","), format(low, ","))
+
+
+def backup_rows():
+    """A backup of a 5,000-event campaign over the emulated USB CDC, beside
+    the raw rate of the same port, both per second of the device's CPU."""
+    import linkutil
+    from dicetray.backup import BackupStore
+    from dicetray.link.client import Device
+    from dicetray.sim import lfsimage
+    tmp = tempfile.mkdtemp(prefix="dicetray-bench-")
+    try:
+        linkutil.write_flash(os.path.join(tmp, "dir"), 5000)
+        b = Board(image(), lfsimage.files_of(os.path.join(tmp, "dir")))
+        em = b.em
+        with Device.open(em.port, timeout=5.0) as dev:
+            em.spans(True)
+            n = len(em.span_log)
+            store = BackupStore(os.path.join(tmp, "backups.sqlite3"))
+            store.take(dev)
+            dev.end_session()  # the app ends: the REPL has the port
+        # The CPU runs that answered (read a request, sent its answer): the
+        # polls between requests wait on the host, whose speed is not the board's.
+        answered = [s for s in em.span_log[n:] if s["usbBytes"]]
+        moved = sum(s["usbBytes"] for s in answered)
+        busy = sum(s["cycles"] for s in answered) * CYCLE_NS / 1e9
+        raw = raw_rate(em)
+        b.close()
+        row("backup, 5,000 events (device CPU s, bytes, B/s)", "%.2f" % busy, format(moved, ","),
+            format(int(moved / busy), ","))
+        row("raw USB CDC writes from the REPL (B/s of CPU)", "", "", format(int(raw), ","))
+        print("  the link moves %.0f %% of the raw rate, per second of the device's CPU" % (100 * moved / busy / raw))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def raw_rate(em, kb=64):
+    """Bytes a second of CPU the device writes to its USB CDC port from the
+    raw REPL: what the port itself can do."""
+    import serial
+    s = serial.Serial(em.port, timeout=10)
+    try:
+        s.write(b"\r\x03\x03\x01")          # interrupt, then the raw REPL
+        s.read_until(b"raw REPL; CTRL-B to exit\r\n>")
+        code = ("import sys\nb = b'x' * 1024\nw = sys.stdout.buffer.write\n"
+                "for i in range(%d):\n    w(b)\n" % kb)
+        a = em.stats()
+        s.write(code.encode() + b"\x04")
+        got = 0
+        while got < kb * 1024:
+            chunk = s.read(65536)
+            if not chunk:
+                raise RuntimeError("the REPL stopped sending after %d bytes" % got)
+            got += chunk.count(b"x")
+        z = em.stats()
+    finally:
+        s.close()
+    return kb * 1024 / ((z["busyCycles"] - a["busyCycles"]) * CYCLE_NS / 1e9)
+
+
+if __name__ == "__main__":
+    main()
