@@ -90,23 +90,29 @@ class Board:
         t = end - (20 + hold_ms + gap_ms) * NS      # when the key went down
         return [s for s in em.span_log[n:] if s["t0"] >= t and s["i2cBytes"]]
 
-    def key(self, key):
-        """The CPU run of a key's frame: (cycles, CPU ms, bus ms)."""
-        spans = self.tap(key)
+    def key(self, key, gap_ms=GAP_MS):
+        """The CPU run of a key's frame: (cycles, CPU ms, bus ms, flash ms)."""
+        spans = self.tap(key, gap_ms=gap_ms)
         if not spans:
             raise RuntimeError("%s drew nothing" % key)
         s = spans[0]
-        return s["cycles"], (s["cycles"] * CYCLE_NS - s["i2cNanos"]) / NS, s["i2cNanos"] / NS
+        return (s["cycles"], (s["cycles"] * CYCLE_NS - s["i2cNanos"]) / NS, s["i2cNanos"] / NS,
+                s["flashNanos"] / NS)
 
-    def idle_pass(self, ms=3000):
-        """Busy cycles of one loop pass with nothing to do (the app polls
-        every 30 ms): the cycles over `ms` of quiet, divided by the passes."""
+    def idle_pass(self, ms=10000, after_ms=1000):
+        """Busy cycles of one loop pass with nothing to do: the cycles over
+        `ms` of quiet (from after_ms on, past the fast polls that follow a
+        host's last frame), over the passes in it: each is the pass's own
+        CPU time plus its idle(30)."""
         em = self.em
         self.marks += 1
-        em.at([(0, None, "q%d" % self.marks), (ms * NS, None, "r%d" % self.marks)], base="now")
+        em.at([(after_ms * NS, None, "q%d" % self.marks),
+               ((after_ms + ms) * NS, None, "r%d" % self.marks)], base="now")
         a = em.wait_mark("q%d" % self.marks)["stats"]
         b = em.wait_mark("r%d" % self.marks)["stats"]
-        return (b["busyCycles"] - a["busyCycles"]) * 30 / ms
+        busy = b["busyCycles"] - a["busyCycles"]
+        passes = (ms * NS - busy * CYCLE_NS) / (30 * NS)
+        return busy / passes
 
 
 def campaign_files(name):
@@ -159,30 +165,39 @@ def main(fuel=None):
     b = boards.pop(".mpy")
     b.close()
     b = boards.pop("frozen")
+    idle = b.idle_pass()        # no host yet: the link only waits for one (link/waiting.py)
     from dicetray.link.client import Device
     with Device.open(b.em.port) as dev:
         boot_heap = dev.info(collect=True)
-    idle = b.idle_pass()
     b.em.spans(True)
     print()
-    row("key to frame (the CPU run of the key's frame)", "cycles", "CPU ms", "bus ms", "fuel/cycle")
+    row("key to frame (the CPU run of the key's frame)", "cycles", "CPU ms", "bus ms", "flash ms",
+        "fuel/cycle")
 
-    def keys(label, board, seq, fuel_key):
-        got = [board.key(k) for k in seq]
+    def keys(label, board, seq, fuel_key, gap_ms=GAP_MS, then=None):
+        got = []
+        for k in seq:
+            got.append(board.key(k, gap_ms))
+            if then:
+                board.tap(then)
         cyc = sum(g[0] for g in got) // len(got)
         cpu = sum(g[1] for g in got) / len(got)
         bus = sum(g[2] for g in got) / len(got)
+        fl = sum(g[3] for g in got) / len(got)
         f = fuel.get(fuel_key)
         # The fuel rows count handling the key and drawing (no poll, no bus):
         # the idle pass's cycles and the bus wait come off the run.
         ratio = "%.2f" % (f / (cyc - idle - bus * NS / CYCLE_NS)) if f else "-"
-        row(label, format(cyc, ","), "%.2f" % cpu, "%.2f" % bus, ratio)
+        row(label, format(cyc, ","), "%.2f" % cpu, "%.2f" % bus, "%.1f" % fl, ratio)
 
     keys("home: cursor down, up (a key)", b, ["DOWN", "UP"], "home")
     b.tap("OK")            # the builder, first open (imports)
     b.tap("DOWN")
     keys("hunt builder: skill 3<->0 (a key)", b, ["RIGHT", "LEFT"], "hunt")
-    row("idle loop pass (nothing to do)", format(int(idle), ","), "%.3f" % (idle * CYCLE_NS / NS), "0",
+    # The roll itself: the event made durable on flash, then the result
+    # screen (the comet and flash animation follow, in later passes).
+    keys("hunt builder: Roll, to the result screen", b, ["ROLL"] * 3, None, 1500, then="BACK")
+    row("idle loop pass (nothing to do)", format(int(idle), ","), "%.3f" % (idle * CYCLE_NS / NS), "0", "0",
         "%.2f" % (fuel["idle"] / idle) if "idle" in fuel else "-")
     b.close()
 

@@ -53,3 +53,23 @@ def test_stock_image_then_dicetray_deploy(tmp_path, monkeypatch):
     with boards.board(tmp_path / "frozen.bin", seed=3) as em:
         em.wait_app()
         assert deployed == em.display
+
+
+def test_dicetray_sim_rp2040_runs_a_script(tmp_path):
+    """The README's command: `dicetray sim --rp2040 --headless --script`,
+    its serial line, its screenshots, the exit status."""
+    boards.node()
+    script = tmp_path / "keys.txt"
+    script.write_text("300 screenshot %s\n600 OK\n1200 screenshot %s\n"
+                      % (tmp_path / "home.png", tmp_path / "builder.png"))
+    env = dict(os.environ, DICETRAY_HOME=str(tmp_path / "home"))
+    r = subprocess.run([sys.executable, "-m", "dicetray", "sim", "--rp2040", "--uf2", boards.image(),
+                        "--headless", "--flash", str(tmp_path / "flash"), "--script", str(script),
+                        "--screenshot", str(tmp_path / "end.png")],
+                       capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("serial: /dev/")
+    from dicetray.sim import png
+    shots = [png.decode((tmp_path / n).read_bytes()) for n in ("home.png", "builder.png", "end.png")]
+    assert shots[0][2] != shots[1][2] and shots[1][2] == shots[2][2]
+    assert (tmp_path / "flash" / "rp2040-flash.bin").stat().st_size == 2 * 1024 * 1024

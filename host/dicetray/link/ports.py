@@ -47,6 +47,30 @@ def register_sim(path, pid=None):
     return f
 
 
+class announced:
+    """`with announced(path):` a running simulator's pty is announced
+    (register_sim) for its lifetime; an unwritable home only means that
+    `dicetray` will not find it without --port."""
+
+    def __init__(self, path):
+        self.path = path
+        self.file = None
+
+    def __enter__(self):
+        try:
+            self.file = register_sim(self.path)
+        except OSError:
+            self.file = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.file:
+            try:
+                os.remove(self.file)
+            except OSError:
+                pass
+
+
 def _alive(pid):
     try:
         os.kill(pid, 0)

@@ -111,28 +111,20 @@ def main(argv=None):
         sim.quitting = True  # the next host call ends the run
 
     old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    from ..link.ports import register_sim
+    from ..link.ports import announced
     try:
-        announced = register_sim(serial.path)  # `dicetray` finds the simulator by it
-    except OSError:
-        announced = None
-    try:
-        if term is not None:
-            with term:
+        with announced(serial.path):  # `dicetray` finds the simulator by it
+            if term is not None:
+                with term:
+                    code = sim.run()
+            else:
                 code = sim.run()
-        else:
-            code = sim.run()
         if args.screenshot:
             sim.screenshot(args.screenshot)
     finally:
         for s, h in old.items():
             signal.signal(s, h)
         serial.close()
-        if announced:
-            try:
-                os.remove(announced)
-            except OSError:
-                pass
     if sim.output:
         (err if code else sys.stdout).write(sim.output)
     if code:

@@ -68,6 +68,7 @@ def install(flash_file, files):
     else:
         flash = bytearray(b"\xff" * FLASH_SIZE)
     flash[FS_OFFSET:] = pack(files)
+    os.makedirs(os.path.dirname(os.path.abspath(flash_file)), exist_ok=True)
     with open(flash_file, "wb") as f:
         f.write(flash)
 

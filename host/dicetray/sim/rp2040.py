@@ -23,6 +23,7 @@ import threading
 import time
 
 from ..panel import SH1106, SSD1306, Panel
+from .parts import Shown
 from .pty import SerialPty
 from .script import KEY_BITS, LONG_MS, TAP_MS
 
@@ -164,7 +165,7 @@ def key_timeline(events):
     return out
 
 
-class Emulator:
+class Emulator(Shown):
     """One emulated board process.
 
     uf2: the image flashed at start (None: keep what the flash file holds);
@@ -444,25 +445,6 @@ class Emulator:
         except queue.Empty:
             raise EmulatorError("no answer to stats" + self._tail()) from None
 
-    # -- what the parts show --
-
-    @property
-    def display(self):
-        """The visible pixels now, MONO_VLSB (as dicetray.sim's Simulator.display)."""
-        return bytes(self.panel.image())
-
-    @property
-    def contrast(self):
-        return self.panel.contrast
-
-    @property
-    def power(self):
-        return self.panel.on
-
-    def screenshot(self, path, scale=4):
-        """A PNG of the screen and ring now, as the desktop simulator draws it."""
-        from . import png
-        png.write(path, self.display, self.leds, scale, self.contrast, self.power)
 
 
 # -- `dicetray sim --rp2040` ---------------------------------------------------
@@ -483,8 +465,17 @@ def run(args, err):
         term = Terminal()
     # A person at the keys, or a host on a serial-only device, works in wall
     # time; a script runs in emulated time as fast as the emulator goes.
-    em = Emulator(uf2, os.path.join(flash_dir, FLASH_FILE), board=board, seed=seed,
-                  paced=not (args.headless and events))
+    flash = os.path.join(flash_dir, FLASH_FILE)
+    if board == "macropad" and not os.path.exists(flash):
+        # A fresh MacroPad: the image is the Pico's (the same RP2040), so
+        # /config.txt names the board (docs/hardware.md), as a builder writes it.
+        from . import lfsimage
+        try:
+            lfsimage.install(flash, {"/config.txt": b"board=macropad\n"})
+        except RuntimeError as e:
+            print("dicetray sim: %s" % e, file=err)
+            return 2
+    em = Emulator(uf2, flash, board=board, seed=seed, paced=not (args.headless and events))
     try:
         em.start()
     except EmulatorError as e:
@@ -492,11 +483,7 @@ def run(args, err):
         em.close()
         return 2
     print("serial: %s" % em.port, flush=True)
-    from ..link.ports import register_sim
-    try:
-        announced = register_sim(em.port)
-    except OSError:
-        announced = None
+    from ..link.ports import announced
     stop = []
 
     def on_signal(signum, frame):
@@ -505,11 +492,12 @@ def run(args, err):
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     code = 0
     try:
-        if term is not None:
-            with term:
-                code = _interactive(em, term, Buttons(), events, stop)
-        else:
-            code = _headless(em, events, stop)
+        with announced(em.port):  # `dicetray` finds the board by it
+            if term is not None:
+                with term:
+                    code = _interactive(em, term, Buttons(), events, stop)
+            else:
+                code = _headless(em, events, stop)
         if args.screenshot and code == 0:
             em.screenshot(args.screenshot)
     except EmulatorError as e:
@@ -519,11 +507,6 @@ def run(args, err):
         for s, h in old.items():
             signal.signal(s, h)
         em.close()
-        if announced:
-            try:
-                os.remove(announced)
-            except OSError:
-                pass
     if em.errors:
         print("dicetray sim: the firmware drove the parts wrongly:\n  " + "\n  ".join(em.errors[:20]),
               file=err)

