@@ -14,7 +14,8 @@ states, so a board is somewhat slower on code-heavy paths.
   that handled the key and sent its frame, as CPU ms and I2C bus ms; the
   same key's fuel (from the fuel rows) over its CPU cycles, the measured
   fuel per cycle that replaces the old estimate;
-- heap free after boot and after a long session, after a collection;
+- heap free after a collection, after boot and across the board stage's
+  long session (tests/board/longsession.py: 2,000 actions);
 - backup of a 5,000-event campaign over the emulated USB CDC beside the
   raw rate of the same port, both on the device's CPU time.
 """
@@ -28,11 +29,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "board"))   # boards.py, longsession.py
+
+from dicetray.sim.script import KEY_BITS as KEYS, TAP_MS  # noqa: E402
 
 NS = 1_000_000
 CYCLE_NS = 8
-KEYS = {"UP": 1, "DOWN": 2, "LEFT": 4, "RIGHT": 8, "OK": 16, "BACK": 32, "ROLL": 64}
-TAP_MS = 100
 GAP_MS = 400      # between taps: debounce, a poll, the frame, the ring
 
 
@@ -51,7 +53,6 @@ def available():
 
 def image(stock=False):
     """A current image (built when its inputs changed), as the board tests take it."""
-    sys.path.insert(0, os.path.join(ROOT, "tests", "board"))
     import boards
     return boards.image(stock=stock)
 
@@ -225,25 +226,16 @@ def main(fuel=None):
     e.close()
 
     print()
-    row("heap free after a collection", "bytes")
+    row("heap free after a collection", "bytes", "lowest")
     row("after boot (the 10,031-event campaign)", format(boot_heap["heap_free"], ","))
-    print("(after the long session: tests/board/test_long_session.py, build/board-long-session.json)")
-    long_session_heap()
+    import longsession
+    s = Board(frozen, {}, seed=21)
+    heap, _info, _history = longsession.play(s.em)
+    s.close()
+    row("after the long session (%d actions, every %d)" % (longsession.ACTIONS, longsession.EVERY),
+        format(heap[-1][1], ","), format(min(h[1] for h in heap), ","))
     print()
     backup_rows()
-
-
-def long_session_heap():
-    import json
-    path = os.path.join(ROOT, "build", "board-long-session.json")
-    try:
-        with open(path, encoding="utf-8") as f:
-            heap = json.load(f)["heap"]
-    except (OSError, ValueError, KeyError):
-        print("  no long session recorded yet: run make test")
-        return
-    low = min(h[1] for h in heap)
-    row("after the 2,000-action session (its lowest)", format(heap[-1][1], ","), format(low, ","))
 
 
 def backup_rows():

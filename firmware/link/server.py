@@ -365,8 +365,14 @@ class Link:
             args = d.get("args", ())
             text = d.get("text", "")
             faces = d.get("faces")
+            after = d.get("after")
         except (ValueError, KeyError, TypeError, AttributeError):
             raise ValueError("ACT needs JSON {\"kind\": n, \"args\": [..], \"text\": s}")
+        if after is not None and after != self.s.st.seq:
+            # The host acts on the journal as it last saw it: not if an
+            # event came in between (the keys, or this very request before
+            # a reset made the device forget its answer: docs/protocol.md).
+            raise ValueError("stale: the device is at event %d, not %s" % (self.s.st.seq, after))
         if not isinstance(kind, int) or not isinstance(text, str):
             raise ValueError("ACT kind must be an int and text a string")
         for a in args:

@@ -16,6 +16,7 @@ twice. Every refusal raises DeviceError with the device's own message.
 """
 
 import json
+import re
 import os
 import random
 import time
@@ -38,6 +39,20 @@ class DeviceError(Exception):
 
 class AtRepl(DeviceError):
     """The device sits at the MicroPython REPL: the app is not running."""
+
+
+class AnswerLost(DeviceError):
+    """An action was applied, once (`seq` is its event), but the device
+    reset before its answer reached the host."""
+
+    def __init__(self, seq):
+        DeviceError.__init__(self, "the device reset while acting: the action is event %d on its "
+                             "flash, applied once, but its answer was lost (`dicetray status` or the "
+                             "tray's log shows it); do not repeat it" % seq)
+        self.seq = seq
+
+
+_STALE = re.compile(r"stale: the device is at event (\d+)")
 
 
 def _ints(*vals):
@@ -90,6 +105,8 @@ class Device:
         self.pushes = deque()     # (seq, event) pushed by the device
         self.tail = b""           # the last bytes outside frames: REPL prompts
         self.last_info = None
+        self.head = None          # the device's last event as last seen (info, an act's answer)
+        self.tries = 0            # writes of the last request: more than 1 after a timeout
 
     # --- opening ------------------------------------------------------------
     @classmethod
@@ -138,6 +155,7 @@ class Device:
                 raise
             self.restart_app()
             self.last_info = json.loads(self._request(fr.HELLO, body, timeout=BOOT_S, retries=1))
+        self.head = self.last_info["events"]
         return self.last_info
 
     def _probe_repl(self):
@@ -209,7 +227,9 @@ class Device:
         want = typ | fr.ANSWER
         timeout = self.timeout if timeout is None else timeout
         tries = 1 + (self.retries if retries is None else retries)
+        self.tries = 0
         for _ in range(tries):
+            self.tries += 1
             try:
                 self.t.write(line)   # the same seq and bytes: the device answers a retry from its cache
             except TransportError as e:
@@ -240,6 +260,7 @@ class Device:
         heap_free and heap_used. collect: the device collects garbage
         first, so heap_free is the heap its live data leaves free."""
         self.last_info = json.loads(self._request(fr.INFO, b"gc" if collect else b""))
+        self.head = self.last_info["events"]
         return self.last_info
 
     def snapshot(self):
@@ -288,11 +309,46 @@ class Device:
         """Apply an action on the device (as a button press would); returns
         {"seq", "kind", "successes", "verdict", "margin", "faces", "notes",
         "hidden"} once its event is on flash. DeviceError: refused (the
-        rules' message), nothing changed."""
+        rules' message), nothing changed; AnswerLost: applied once, but the
+        device reset before answering.
+
+        Each ACT names the last event the host saw ("after"): the device
+        refuses it if another came in since. So a retry that reaches the
+        device after a reset (which forgets the answer cache) is not applied
+        a second time, and an action never lands on a journal that moved
+        under it (the keys at the table): the host looks again and retries."""
         d = {"kind": int(kind), "args": [int(a) for a in args], "text": text}
         if faces is not None:
             d["faces"] = [int(f) for f in faces]
-        return json.loads(self._request(fr.ACT, json.dumps(d).encode()))
+        for _ in range(8):
+            if self.head is None:
+                self.info()
+            d["after"] = self.head
+            try:
+                out = json.loads(self._request(fr.ACT, json.dumps(d).encode()))
+            except DeviceError as e:
+                m = _STALE.match(str(e))
+                if m is None:
+                    raise
+                now = int(m.group(1))
+                retried = self.tries > 1
+                self.head = now
+                if retried and now == d["after"] + 1 and self._is(now, d):
+                    raise AnswerLost(now) from None
+                continue   # someone else acted: again, on the new head
+            self.head = out["seq"]
+            return out
+        raise DeviceError("the device's journal kept moving while acting (a key held down?): "
+                          "nothing was applied; try again")
+
+    def _is(self, seq, d):
+        """Whether event seq is the action d (kind, args, text; faces if given)."""
+        evs = self.events(seq - 1)
+        if not evs:
+            return False
+        kind, args, faces, text = codec.decode_event(evs[0])
+        return (kind == d["kind"] and list(args) == d["args"] and text == d["text"]
+                and ("faces" not in d or list(faces) == d["faces"]))
 
     def set_clock(self, unix_seconds=None):
         """Set the device's clock (default: now)."""
