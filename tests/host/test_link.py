@@ -247,3 +247,31 @@ def test_cli_simulator_announces_its_port(tmp_path):
     finally:
         sim.stop()
     assert os.listdir(os.path.join(home, "sims")) == []
+
+
+def test_an_act_on_a_journal_that_moved_is_refused_then_redone_once(tmp_path):
+    """ACT names the last event the host saw: the device refuses it when
+    another came in since (here: the host's view made stale by hand, as
+    a key press at the table would) and the client acts again on the new
+    head, once; a retried request that finds its own event applied gets
+    AnswerLost instead (tests/board/test_powercut.py does that across a reset)."""
+    flash = str(tmp_path / "flash")
+    linkutil.write_flash(flash, 20)
+    sim = Sim(flash)
+    try:
+        dev = Device.open(sim.port)
+        head = dev.info()["events"]
+        line = fr.encode(fr.ACT, 7, json.dumps({"kind": cp.DICE, "args": [6, 1], "after": head - 1}).encode())
+        dev.t.write(line)
+        f = dev._frame(time.monotonic() + 5)
+        while f is not None and f[1] != 7:
+            f = dev._frame(time.monotonic() + 5)
+        assert f[0] == fr.ERR and bytes(f[2]).decode() == \
+            "stale: the device is at event %d, not %d" % (head, head - 1)
+        assert dev.info()["events"] == head            # refused: nothing applied
+        dev.head = head - 1                             # the client's view, stale
+        out = dev.act(cp.DICE, (6, 2))
+        assert out["seq"] == head + 1 == dev.info()["events"] and dev.head == head + 1
+        dev.close()
+    finally:
+        sim.stop()
