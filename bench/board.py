@@ -163,13 +163,17 @@ def main(fuel=None):
         row("boot to home, %d events, %d replayed: %s" % (n, tail, label), "%.1f" % ms, "%.1f" % cpu,
             "%.1f" % bus, ratio)
         boards[label] = b
-    b = boards.pop(".mpy")
-    b.close()
     b = boards.pop("frozen")
     idle = b.idle_pass()        # no host yet: the link only waits for one (link/waiting.py)
     from dicetray.link.client import Device
-    with Device.open(b.em.port) as dev:
-        boot_heap = dev.info(collect=True)
+    boot_heap = {}
+    for label, board in (("frozen", b), (".mpy", boards.pop(".mpy"))):
+        with Device.open(board.em.port) as dev:
+            boot_heap[label] = dev.info(collect=True)["heap_free"]
+    board.close()
+    # Keys are measured with the link server in the loop (a host came):
+    # its idle pass is what a key's run has besides the key.
+    idle_link = b.idle_pass()
     b.em.spans(True)
     print()
     row("key to frame (the CPU run of the key's frame)", "cycles", "CPU ms", "bus ms", "flash ms",
@@ -188,7 +192,7 @@ def main(fuel=None):
         f = fuel.get(fuel_key)
         # The fuel rows count handling the key and drawing (no poll, no bus):
         # the idle pass's cycles and the bus wait come off the run.
-        ratio = "%.2f" % (f / (cyc - idle - bus * NS / CYCLE_NS)) if f else "-"
+        ratio = "%.2f" % (f / (cyc - idle_link - bus * NS / CYCLE_NS)) if f else "-"
         row(label, format(cyc, ","), "%.2f" % cpu, "%.2f" % bus, "%.1f" % fl, ratio)
 
     keys("home: cursor down, up (a key)", b, ["DOWN", "UP"], "home")
@@ -198,8 +202,10 @@ def main(fuel=None):
     # The roll itself: the event made durable on flash, then the result
     # screen (the comet and flash animation follow, in later passes).
     keys("hunt builder: Roll, to the result screen", b, ["ROLL"] * 3, None, 1500, then="BACK")
-    row("idle loop pass (nothing to do)", format(int(idle), ","), "%.3f" % (idle * CYCLE_NS / NS), "0", "0",
-        "%.2f" % (fuel["idle"] / idle) if "idle" in fuel else "-")
+    row("idle loop pass (no host yet, nothing to do)", format(int(idle), ","),
+        "%.3f" % (idle * CYCLE_NS / NS), "0", "0", "%.2f" % (fuel["idle"] / idle) if "idle" in fuel else "-")
+    row("idle loop pass (a host came and went)", format(int(idle_link), ","),
+        "%.3f" % (idle_link * CYCLE_NS / NS), "0", "0", "")
     b.close()
 
     device.make_image(300, 1, "bench-paths")
@@ -227,7 +233,8 @@ def main(fuel=None):
 
     print()
     row("heap free after a collection", "bytes", "lowest")
-    row("after boot (the 10,031-event campaign)", format(boot_heap["heap_free"], ","))
+    for label, free in boot_heap.items():
+        row("after boot (the 10,031-event campaign): %s" % label, format(free, ","))
     import longsession
     s = Board(frozen, {}, seed=21)
     heap, _info, _history = longsession.play(s.em)

@@ -179,7 +179,7 @@ export class Board {
     };
     if (d.bus === 'i2c') {
       const devices = new Map([[d.addr, { write }]]);
-      this.i2c = new BusTarget(this.mcu, this.mcu.i2c[d.id], devices, this.stats);
+      this.i2c = new BusTarget(this.mcu, this.mcu.i2c[d.id], devices, this.stats, [d.sda, d.scl]);
       this.scan = new GpioTarget(this.lines, d.sda, d.scl, [d.addr]);
     } else {
       this._wireSpi(d);

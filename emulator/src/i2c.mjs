@@ -12,18 +12,24 @@
 
 import { I2CMode } from 'rp2040js';
 
+const FUNC_I2C = 3;   // GPIO function select: the pin belongs to an I2C block
+
 /**
- * Target(s) on an RPI2C block. `devices` maps a 7-bit address to a device
- * with write(bytes) (one whole write transaction, called at its stop) and,
- * optionally, read() -> byte. Any other address is NACKed: the firmware sees
- * the error a board gives (ETIMEDOUT on this port, see docs/emulator.md).
+ * Target(s) on an RPI2C block, wired to the GPIOs `pins` ([sda, scl]).
+ * `devices` maps a 7-bit address to a device with write(bytes) (one whole
+ * write transaction, called at its stop) and, optionally, read() -> byte.
+ * Any other address is NACKed, and so is every address while the block is
+ * not routed to those pins (a firmware with the wrong pins sees no OLED):
+ * the firmware gets the error a board gives (ETIMEDOUT on this port, see
+ * docs/emulator.md).
  */
 export class BusTarget {
-  constructor(mcu, i2c, devices, stats) {
+  constructor(mcu, i2c, devices, stats, pins) {
     this.mcu = mcu;
     this.i2c = i2c;
     this.devices = devices;
     this.stats = stats;
+    this.pins = pins;
     this.dev = null;
     this.buf = [];
     this.alarm = mcu.clock.createAlarm(() => this._done());
@@ -31,7 +37,8 @@ export class BusTarget {
     i2c.onStart = () => this._after(1, () => i2c.completeStart());
     i2c.onConnect = (addr, mode) => {
       this._flush();
-      this.dev = this.devices.get(addr) || null;
+      const wired = this.pins.every((g) => mcu.gpio[g].functionSelect === FUNC_I2C);
+      this.dev = (wired && this.devices.get(addr)) || null;
       const ack = this.dev !== null && (mode === I2CMode.Write || !!this.dev.read);
       this.addr = addr;
       this._after(9, () => i2c.completeConnect(ack));

@@ -103,3 +103,11 @@ def test_the_macropad_profile_shows_the_same_home_screen(tmp_path):
         em.wait_app()
         assert em.panel.kind == "sh1106" and em.display == home  # SPI, 2-column RAM offset
         assert any(em.leds)                                      # the key LEDs as the ring
+
+
+def test_the_oled_answers_only_on_its_pins(stock):
+    """I2C0 routed to GP8/GP9 instead of the OLED's GP4/GP5: no answer."""
+    out = repl(stock, "from machine import I2C, Pin\ni2c = I2C(0, sda=Pin(8), scl=Pin(9), freq=400000)\n"
+                      "try:\n i2c.writeto(0x3C, b'\\x00\\xaf')\n print('acked')\n"
+                      "except OSError as e:\n print('nack', e)\n")
+    assert "nack" in out and "acked" not in out
