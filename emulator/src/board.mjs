@@ -97,8 +97,9 @@ export class Board {
     this.appUp = false;
     this.appT = 0;
     this.stats = { i2cBytes: 0, i2cNanos: 0, flashNanos: 0, erases: 0, programs: 0,
-                   idleNanos: 0, busyCycles: 0, ledFrames: 0, spiBytes: 0, serialDropped: 0 };
-    this.spans = false;       // report every run of the CPU that drew on the display
+                   idleNanos: 0, busyCycles: 0, ledFrames: 0, spiBytes: 0, serialDropped: 0,
+                   cdcIn: 0, cdcOut: 0 };
+    this.spans = false;       // report every run of the CPU that drew or sent on USB
     this.span = null;
     this.stopped = false;
     this.serialOut = opts.serialOut;
@@ -106,9 +107,7 @@ export class Board {
 
   /** The counters now (the harness's `stats`). */
   snapshot() {
-    return { ...this.stats, nanos: this.now(), boots: this.boots,
-             cdcIn: this.cdc ? this.cdc.bytesIn : 0, cdcOut: this.cdc ? this.cdc.bytesOut : 0,
-             entropyReads: this.entropy.reads,
+    return { ...this.stats, nanos: this.now(), boots: this.boots, entropyReads: this.entropy.reads,
              i2cHz: this.i2c ? Math.round(1e9 / this.i2c.bitNanos()) : 0 };
   }
 
@@ -119,7 +118,7 @@ export class Board {
   _wake() {
     const st = this.stats;
     this.span = [this.now(), st.busyCycles, st.i2cNanos, st.i2cBytes + st.spiBytes, st.flashNanos,
-                 this.cdc.bytesIn];
+                 st.cdcIn];
   }
 
   _sleep() {
@@ -127,7 +126,7 @@ export class Board {
     const st = this.stats;
     this.span = null;
     const drawn = st.i2cBytes + st.spiBytes - db0;
-    const sent = this.cdc.bytesIn - u0;
+    const sent = st.cdcIn - u0;
     if (!drawn && !sent) return;
     this.emit({ ev: 'span', t0, t1: this.now(), cycles: st.busyCycles - c0, i2cNanos: st.i2cNanos - in0,
                 i2cBytes: drawn, flashNanos: st.flashNanos - f0, usbBytes: sent });
@@ -166,7 +165,7 @@ export class Board {
         this.emit({ ev: 'leds', t: this.now(), d: Buffer.from(rgb).toString('base64') });
       });
     }
-    this.cdc = new CdcHost(mcu.usbCtrl, (data) => this.serialOut(data),
+    this.cdc = new CdcHost(mcu.usbCtrl, this.stats, (data) => this.serialOut(data),
       () => this.emit({ ev: 'usb', t: this.now() }));
     this.emit({ ev: 'boot', n: this.boots, t: this.now(), stats: this.snapshot() });
   }

@@ -33,8 +33,9 @@ function dataEndpoints(d) {
 }
 
 export class CdcHost {
-  /** onData(Uint8Array): bytes from the device; onConnect(): the port is open. */
-  constructor(usb, onData, onConnect) {
+  /** onData(Uint8Array): bytes from the device; onConnect(): the port is
+   *  open; stats.cdcIn / cdcOut count the bytes each way (across reboots). */
+  constructor(usb, stats, onData, onConnect) {
     this.usb = usb;
     this.queue = [];        // Uint8Arrays the host has yet to send
     this.queued = 0;
@@ -43,14 +44,13 @@ export class CdcHost {
     this.desc = [];
     this.ep = { in: -1, out: -1 };
     this.connected = false;
-    this.bytesIn = 0;       // device -> host, for the figures
-    this.bytesOut = 0;
+    this.stats = stats;
     usb.onUSBEnabled = () => usb.resetDevice();
     usb.onResetReceived = () => usb.sendSetupPacket(setDeviceAddressPacket(1));
     usb.onEndpointWrite = (endpoint, buffer) => {
       if (endpoint === 0) this._control(buffer, onConnect);
       else if (endpoint === this.ep.in) {
-        this.bytesIn += buffer.length;
+        this.stats.cdcIn += buffer.length;
         onData(buffer);
       }
     };
@@ -114,7 +114,7 @@ export class CdcHost {
         else this.queue[0] = head.subarray(take);
       }
       this.queued -= n;
-      this.bytesOut += n;
+      this.stats.cdcOut += n;
       this.usb.endpointReadDone(this.ep.out, out);
     }
   }
