@@ -273,7 +273,7 @@ def backup_rows():
         row("backup, 5,000 events (device CPU s, bytes, B/s)", "%.2f" % busy, format(moved, ","),
             format(int(moved / busy), ","))
         row("raw USB CDC writes from the REPL (B/s of CPU)", "", "", format(int(raw), ","))
-        print("  the link moves %.0f %% of the raw rate, per second of the device's CPU" % (100 * moved / busy / raw))
+        print("  the link moves %.1f %% of the raw rate, per second of the device's CPU" % (100 * moved / busy / raw))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
