@@ -618,12 +618,22 @@ def image_path(board, stock=False, out=None):
 
 def build(board="RPI_PICO", stock=False, out=None, work=None, jobs=None, log=print):
     """Build one image; returns the path of its .uf2 (the versioned name for a
-    release image; the stable copy is image_path(board))."""
+    release image; the stable copy is image_path(board)). One build at a
+    time per work folder (a lock file in it): two test runs, or a test run
+    and `make uf2`, would otherwise write the same build tree at once."""
+    import fcntl
+    work = os.path.abspath(work or WORK)
+    os.makedirs(work, exist_ok=True)
+    with open(os.path.join(work, ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build(board, stock, out, work, jobs, log)
+
+
+def _build(board, stock, out, work, jobs, log):
     if board not in BOARDS:
         raise Uf2Error("unknown board %r: use one of %s" % (board, ", ".join(BOARDS)))
     spec = BOARDS[board]
     out = os.path.abspath(out or OUT)
-    work = os.path.abspath(work or WORK)
     jobs = jobs or os.cpu_count() or 1
     t0 = time.monotonic()
     check_tools()
