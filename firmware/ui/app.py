@@ -41,6 +41,7 @@ class App:
         self.buttons = Buttons()
         self.rgb = ring.new(board.leds.n)
         self.toast = ""
+        self.fresh = False   # the toast came after the last key (the builder shows it then)
         self.sel_tal = -1
         self.anim = -1       # roll animation frame, -1: none
         self.flash_ok = -1   # 1 success, 0 failure, -1 no flash (hidden verdict)
@@ -163,6 +164,7 @@ class App:
         out = self.act(kind)
         if out is not None:
             self.toast = word
+            self.fresh = True
         return out
 
     def applied(self, kind, out):
@@ -170,6 +172,7 @@ class App:
         the link): show it."""
         self.c = self.s.c
         self.toast = out.notes[-1] if out.notes else ""
+        self.fresh = True
         if (kind == cp.UNDO or kind == cp.REDO) and self.pool is not None:
             self.pool.fix(self.c)
         self.top().refresh()
@@ -179,6 +182,7 @@ class App:
         """The host swapped in a restored campaign."""
         self.reset()
         self.toast = "Restored"
+        self.fresh = True
 
     def new_campaign(self, system):
         try:
@@ -188,6 +192,7 @@ class App:
             return
         self.reset()
         self.toast = "New campaign"
+        self.fresh = True
 
     def set_bright(self, level):
         level = 0 if level < 0 else (4 if level > 4 else level)
@@ -203,6 +208,7 @@ class App:
             kind = PRESS
         elif kind != PRESS and kind != LONG:
             return
+        self.fresh = False  # a toast lasts until the next key on the builder
         top = self.top()
         r = top.press(k) if kind == PRESS else top.long(k)
         if r == NO:

@@ -3,10 +3,14 @@ live exact odds on the bottom row (recomputed on each change).
 
 Up/Down pick a part, Left/Right change it, OK or Roll rolls (Roll works
 from any screen). The values live in app.pool (ui/pools.py).
+
+The last action's note (app.toast: "Undone" after a long Back) takes the
+odds row until the next key: the part rows fill the rest of the screen,
+and a roll's own notes were read on its result (App.fresh tells which).
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
-from ui.screen import Screen, Menu, row, lr, NO, DRAW
+from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW
 from ui import poolodds
 
 
@@ -65,4 +69,8 @@ class Builder(Screen):
     def draw(self, fb):
         row(fb, 0, self.head, True)
         self.menu.draw(fb)
-        row(fb, 7, self.odds)
+        app = self.app
+        if app.fresh and app.toast:
+            toast(fb, app.toast, 7, 1)
+        else:
+            row(fb, 7, self.odds)

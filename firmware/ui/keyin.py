@@ -2,8 +2,10 @@
 faces in; the device reads them by the same rules (Campaign.act(...,
 faces=...)) and logs them like its own rolls.
 
-Up/Down pick the face value, OK adds it, Left removes the last one. When
-every face the builder's pool needs is in, OK (or Roll) applies the roll.
+Up/Down pick the face value, OK adds it, Left removes the last one (the
+screen says so in those words: "Up/Down face  3", "OK: add face",
+"Left: erase last"; Right does nothing). When every face the builder's
+pool needs is in, OK (or Roll) applies the roll.
 The pool is the builder's (ui/pools.py); paths helpers are keyed first,
 then the main pool (its size depends on the helpers' successes), then the
 opponent, in the order the rules draw them. Only faces are keyed: a bare
@@ -59,11 +61,13 @@ class KeyIn(Screen):
         lines = face_lines(self.faces) if self.faces else ["no faces yet"]
         for r in range(min(3, len(lines))):
             row(fb, r + 1, lines[len(lines) - 3 + r if len(lines) > 3 else r])
-        row(fb, 4, lr("%d of %d" % (len(self.faces), self.need), ""))
+        row(fb, 4, "%d of %d faces" % (len(self.faces), self.need))
         if self.err:
             row(fb, 5, self.err)
         elif len(self.faces) >= self.need:
             row(fb, 5, "OK/Roll: apply")
         else:
-            row(fb, 5, lr("face", "< %d >" % self.face), True)
-        row(fb, 7, "L:del OK:add")
+            row(fb, 5, "Up/Down face %3d" % self.face, True)
+            row(fb, 6, "OK: add face")
+        if self.faces:
+            row(fb, 7, "Left: erase last")

@@ -15,7 +15,7 @@ linear search over every name and constant of the loaded .mpy modules
 that costs 10,000 to 30,000 fuel (docs/performance.md).
 """
 
-from hw.keys import K_UP, K_DOWN
+from hw.keys import K_UP, K_DOWN, K_OK
 
 COLS = 16
 ROWS = 8
@@ -227,7 +227,11 @@ class Screen:
 
 
 class Message(Screen):
-    """Lines of text (an error, a warning); any short press closes it."""
+    """Lines of text (an error, a warning). Up to 7 lines: one screen, any
+    short press closes it. Longer (a boot's store damage can be): pages of
+    6 lines, the title row saying which (`STORE DAMAGE 1/3`), the bottom
+    row what the keys do: Down or OK the next page, Up the one before, OK
+    on the last page closes, Back closes at once."""
 
     def __init__(self, app, title, text):
         Screen.__init__(self, app)
@@ -235,24 +239,44 @@ class Message(Screen):
         self.lines = []
         for part in text.split("\n"):
             self.lines.extend(wrap(part))
-        self.top = 0
+        n = len(self.lines)
+        self.pages = 1 if n <= 7 else (n + 5) // 6
+        self.page = 0
+        self._head()
+
+    def _head(self):
+        if self.pages == 1:
+            self.head = self.title
+        else:
+            self.head = lr(self.title, "%d/%d" % (self.page + 1, self.pages))
 
     def key(self, k):
-        if k == K_DOWN and self.top + 7 < len(self.lines):
-            self.top += 1
+        last = self.page + 1 >= self.pages
+        if k == K_DOWN or (k == K_OK and not last):
+            if last:
+                return KEEP
+            self.page += 1
+        elif k == K_UP:
+            if not self.page:
+                return KEEP
+            self.page -= 1
+        else:
+            self.app.pop()
             return DRAW
-        if k == K_UP and self.top:
-            self.top -= 1
-            return DRAW
-        if k & (K_UP | K_DOWN):
-            return KEEP
-        self.app.pop()
+        self._head()
         return DRAW
 
-    long = key  # a long press closes it too
+    long = key  # a long press acts as a short one
 
     def draw(self, fb):
-        row(fb, 0, self.title, True)
-        for r in range(7):
-            if self.top + r < len(self.lines):
-                row(fb, r + 1, self.lines[self.top + r])
+        row(fb, 0, self.head, True)
+        lines = self.lines
+        if self.pages == 1:
+            for r in range(len(lines)):
+                row(fb, r + 1, lines[r])
+            return
+        i = 6 * self.page
+        for r in range(6):
+            if i + r < len(lines):
+                row(fb, r + 1, lines[i + r])
+        row(fb, 7, "OK: close" if self.page + 1 >= self.pages else "Down/OK: more")

@@ -7,6 +7,9 @@ from hw.keys import K_LEFT, K_RIGHT, K_OK, K_BACK
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW, KEEP
 
 SYSTEMS = ("hunt", "paths", "expedition")
+# The System row: the value in < > (Left/Right change it), in 16 columns;
+# "expedition" leaves room for "Sys" only (what lr() would cut it to).
+SYSTEM_ROWS = ("System    <hunt>", "System   <paths>", "Sys <expedition>")
 
 
 class Settings(Screen):
@@ -17,7 +20,7 @@ class Settings(Screen):
 
     def refresh(self):
         app = self.app
-        self.menu.items = [lr("System", SYSTEMS[self.sys]), lr("LEDs", "< %d >" % app.bright),
+        self.menu.items = [SYSTEM_ROWS[self.sys], lr("LEDs", "< %d >" % app.bright),
                            "New campaign", "Undo", "Redo"]
 
     def key(self, k):
@@ -63,8 +66,9 @@ class Confirm(Screen):
 
     def draw(self, fb):
         row(fb, 0, "NEW CAMPAIGN?", True)
-        row(fb, 2, "System " + SYSTEMS[self.system])
-        row(fb, 3, "The current one")
-        row(fb, 4, "stays on flash.")
+        row(fb, 2, "System:")
+        row(fb, 3, SYSTEMS[self.system])
+        row(fb, 4, "The current one")
+        row(fb, 5, "stays on flash.")
         row(fb, 6, "OK: start")
         row(fb, 7, "Back: cancel")

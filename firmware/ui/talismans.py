@@ -3,11 +3,16 @@ Left removes one (core SLASH/UNSLASH events, so triggers fire: a full
 hunt Tension carries into Pressure and the Sin's capacity grows). OK on a
 talisman opens Clear / Delete; the last row '+ new' creates a clock with
 a capacity. The ring shows the talisman under the cursor.
+
+Delete asks nothing: undo brings the talisman back, and the toast after
+it says how (DELETED: "Deleted. Undo:" / "long Back").
 """
 
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW, KEEP
 from rules import campaign as cp
+
+DELETED = "Deleted. Undo: long Back"  # wraps onto the toast's two rows
 
 
 class Talismans(Screen):
@@ -68,7 +73,10 @@ class TalMenu(Screen):
         if k == K_OK:
             app = self.app
             app.pop()
-            app.act(cp.CLEAR if self.menu.sel == 0 else cp.TAL_DEL, (self.t,))
+            if self.menu.sel == 0:
+                app.act(cp.CLEAR, (self.t,))
+            elif app.act(cp.TAL_DEL, (self.t,)) is not None:
+                app.toast = DELETED
             return DRAW
         return NO
 

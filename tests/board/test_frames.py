@@ -80,11 +80,11 @@ def steps_for(system):
     name = NAMES[system]
     s = [shot("home_fresh", r0=r"HUNT +#0", r1=r"Tension +0/3", r4="Roll"),
          "UP", "OK",
-         shot("settings", r0="SETTINGS", r1=r"System +hunt")]
+         shot("settings", r0="SETTINGS", r1=r"System +<hunt>")]
     if RIGHTS[system]:
         s += ["RIGHT"] * RIGHTS[system]
-        s.append(shot("settings_system", r0="SETTINGS", r1=r"Syste.* +%s" % system))
-    s += ["OK", shot("confirm", r0=r"NEW CAMPAIGN\?", r2="System " + system[:9], r6="OK: start"),
+        s.append(shot("settings_system", r0="SETTINGS", r1=r"Sys(tem)? +<%s>" % system))
+    s += ["OK", shot("confirm", r0=r"NEW CAMPAIGN\?", r2="System:", r3=system, r6="OK: start"),
           "OK", shot("home", r0=r"%s +#0" % name, r4="Roll")]
     if system == "hunt":
         # skill 0 -> 1: the pool goes from "2d6 low" to 1d6

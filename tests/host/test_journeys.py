@@ -266,3 +266,70 @@ def test_long_session_survives_garbage_collections(tmp_path):
     c, events = rebuilt(tmp_path)
     assert c.nevents == 60  # one event per roll, all on flash
     assert sum(1 for ev in events if ev[0] == 32) == 60  # hunt ROLL events
+
+
+def test_screens_say_what_their_keys_do(tmp_path):
+    """The words on the screens match the keys (issue 16): the Settings
+    System row shows it changes and fits 16 columns, the builder shows an
+    undo's "Undone", key-in names Up/Down, OK and Left, deleting a clock
+    says how to get it back."""
+    steps = ["UP", "OK", "shot settings", "RIGHT", "RIGHT", "shot system",
+             "OK", "shot confirm", "BACK", "RIGHT", "BACK",                     # still hunt
+             "OK", "DOWN", "RIGHT", "ROLL", "OK", "shot builder",               # skill 1, rolled
+             "BACK long", "shot undone", "DOWN", "shot next",
+             "ROLL long", "shot keyin", "UP", "OK", "shot keyed", "LEFT", "shot erased",
+             "BACK", "BACK",
+             "DOWN", "DOWN", "OK", "UP", "OK", "OK", "shot clock",               # + new: Clock 1
+             "OK", "DOWN", "OK", "shot deleted", "BACK long", "shot back"]
+    sim, digest = run(tmp_path, steps)
+    assert screen(sim, "settings")[1] == "System    <hunt>"
+    assert screen(sim, "system")[1] == "Sys <expedition>"
+    assert screen(sim, "confirm")[2:4] == ["System:", "expedition"]
+    b = screen(sim, "builder")
+    assert b[0] == "ROLL         1d6" and b[7] == "Odds 50.0%"             # the odds, not the roll's notes
+    u = screen(sim, "undone")
+    assert u[0] == "ROLL         1d6" and u[7] == "Undone"
+    assert screen(sim, "next")[7] == "Odds 50.0%"                         # until the next key
+    k = screen(sim, "keyin")
+    assert k[0] == "KEY IN       1d6" and k[4] == "0 of 1 faces"
+    assert k[5:8] == ["Up/Down face   1", "OK: add face", ""]
+    fb = sim.shots["keyin"][0]
+    assert all(fbtext.INVERTED.get(fbtext.cell(fb, 5, col)) == ch               # the cursor bar
+               for col, ch in enumerate("Up/Down face   1"))
+    k = screen(sim, "keyed")
+    assert k[1] == "2" and k[4] == "1 of 1 faces" and k[5] == "OK/Roll: apply"
+    assert k[7] == "Left: erase last"
+    assert screen(sim, "erased")[1] == "no faces yet"
+    assert "Clock 1      0/4" in screen(sim, "clock")
+    d = screen(sim, "deleted")
+    assert "Clock 1      0/4" not in d and d[6:8] == ["Deleted. Undo:", "long Back"]
+    back = screen(sim, "back")
+    assert "Clock 1      0/4" in back and back[6] == "Undone"
+    c, events = rebuilt(tmp_path)
+    assert cp.encode_state(c) == digest and tal(c, "Clock 1").cap == 4
+    assert [e[0] for e in events] == [32, cp.UNDO, cp.TAL_NEW, cp.TAL_DEL, cp.UNDO]
+
+
+def test_a_long_boot_message_pages(tmp_path):
+    """Both snapshots damaged: the boot's STORE DAMAGE message is longer
+    than the screen; it pages (1/2, 2/2) and every word of it is shown."""
+    steps = ["DOWN", "DOWN", "OK", "DOWN"] + ["RIGHT", "LEFT"] * 17            # 34 events
+    sim, digest = run(tmp_path, steps)
+    snaps = sorted(n for n in os.listdir(tmp_path / "dicetray" / "c1") if n.endswith(".snp"))
+    assert snaps == ["s00000010.snp", "s00000020.snp"]
+    for n in snaps:
+        p = tmp_path / "dicetray" / "c1" / n
+        b = bytearray(p.read_bytes())
+        b[len(b) // 2] ^= 0xFF
+        p.write_bytes(bytes(b))
+    sim2, digest2 = run(tmp_path, ["shot page1", "DOWN", "shot page2", "UP", "shot again",
+                                   "DOWN", "OK", "shot home"])
+    assert digest2 == digest                                # the journal replays it all
+    p1, p2 = screen(sim2, "page1"), screen(sim2, "page2")
+    assert p1[0] == "STORE DAMAGE 1/2" and p1[7] == "Down/OK: more"
+    assert p2[0] == "STORE DAMAGE 2/2" and p2[7] == "OK: close"
+    assert screen(sim2, "again") == p1
+    words = " ".join(p1[1:7] + p2[1:7]).split()
+    assert " ".join(words) == ("snapshot s00000020.snp damaged (CRC mismatch): using the one before "
+                               "snapshot s00000010.snp damaged (CRC mismatch): using the one before")
+    assert screen(sim2, "home")[0] == "HUNT         #34"

@@ -273,3 +273,129 @@ def test_idle_loop_draws_nothing_and_allocates_nothing():
     for _ in range(3):
         b.now += a.step()
     assert b.display.shows == shows + 1  # a key: one redraw
+
+
+def test_key_in_marks_say_what_the_keys_do():
+    a, b, s = make()
+    press(a, K_OK, K_DOWN, K_RIGHT, K_RIGHT)  # skill 2: 2d6
+    rows = long(a, K_ROLL)
+    assert rows[4] == "0 of 2 faces"
+    assert rows[5] == "Up/Down face   1" and b.display.inv[5]
+    assert rows[6] == "OK: add face" and rows[7] == ""  # nothing to erase yet
+    rows = press(a, K_RIGHT)                             # Right does nothing
+    assert rows[5] == "Up/Down face   1" and rows[4] == "0 of 2 faces"
+    rows = press(a, K_UP, K_UP)
+    assert rows[5] == "Up/Down face   3"
+    rows = press(a, K_OK)
+    assert rows[1] == "3" and rows[4] == "1 of 2 faces" and rows[7] == "Left: erase last"
+    rows = press(a, K_LEFT)                              # erases the 3
+    assert rows[1] == "no faces yet" and rows[7] == ""
+    rows = press(a, K_OK, K_OK)
+    assert rows[4] == "2 of 2 faces" and rows[5] == "OK/Roll: apply" and rows[6] == ""
+    assert rows[7] == "Left: erase last"
+    assert all(len(r) <= 16 for r in rows)
+
+
+def test_settings_system_row_shows_it_changes_and_fits():
+    a, b, s = make()
+    rows = press(a, K_UP, K_OK)
+    assert rows[1] == "System    <hunt>" and b.display.inv[1]
+    rows = press(a, K_RIGHT)
+    assert rows[1] == "System   <paths>"
+    rows = press(a, K_RIGHT)
+    assert rows[1] == "Sys <expedition>"
+    rows = press(a, K_RIGHT)
+    assert rows[1] == "System    <hunt>"
+    rows = press(a, K_LEFT)
+    assert rows[1] == "Sys <expedition>"
+    rows = press(a, K_OK)
+    assert rows[0] == "NEW CAMPAIGN?" and rows[2:4] == ["System:", "expedition"]
+    assert rows[4:8] == ["The current one", "stays on flash.", "OK: start", "Back: cancel"]
+    assert all(len(r) <= 16 for r in rows)
+
+
+def test_undo_from_the_builder_says_undone():
+    a, b, s = make()
+    rows = press(a, K_OK, K_DOWN, K_RIGHT)        # the builder, skill 1
+    odds_row = rows[7]
+    assert odds_row.startswith("Odds ")
+    rows = press(a, K_ROLL)
+    assert rows[0].startswith("RESULT")
+    rows = press(a, K_OK)                          # back on the builder: the odds, not the roll's notes
+    assert rows[0].startswith("ROLL") and rows[7] == odds_row
+    rows = long(a, K_BACK)                         # undo the roll
+    assert rows[0].startswith("ROLL") and rows[7] == "Undone"
+    assert s.log[-1][0] == cp.UNDO
+    rows = press(a, K_DOWN)                        # the next key: the odds again
+    assert rows[7] == odds_row
+    rows = long(a, K_OK)                           # redo
+    assert rows[7] == "Redone"
+    rows = press(a, K_RIGHT)
+    assert rows[7].startswith("Odds ")
+
+
+def test_deleting_a_clock_says_undo_brings_it_back():
+    a, b, s = make(1)                              # paths: no standing talismans
+    press(a, K_DOWN, K_DOWN, K_OK)                 # talismans
+    rows = press(a, K_OK, K_OK)                    # + new, capacity 4
+    assert rows[1] == "Clock 1      0/4"
+    assert a.top().menu.sel == 0                   # the cursor on the new clock
+    rows = press(a, K_OK)                          # Clock 1: Clear / Delete
+    assert rows[0] == "Clock 1"
+    rows = press(a, K_DOWN, K_OK)                  # Delete: no question asked
+    assert rows[0] == "TALISMANS      0" and rows[1] == "+ new"
+    assert rows[6:8] == ["Deleted. Undo:", "long Back"]
+    assert s.c.tals[0] is None
+    rows = long(a, K_BACK)
+    assert rows[1] == "Clock 1      0/4" and rows[6] == "Undone"
+    assert s.c.tals[0] is not None and s.c.tals[0].name == "Clock 1"
+
+
+def _with_warning(text):
+    b = FakeBoard()
+    s = RamSession()
+    s.warnings = [("STORE DAMAGE", text)]
+    a = uiapp.App(b, s)
+    a.render()
+    return a, b
+
+
+def test_a_long_boot_message_pages():
+    text = "\n".join("line %d of 20" % (i + 1) for i in range(20))
+    a, b = _with_warning(text)                     # 20 lines: pages of 6
+    rows = b.display.rows
+    assert rows[0] == "STORE DAMAGE 1/4" and b.display.inv[0]
+    assert rows[1:7] == ["line %d of 20" % (i + 1) for i in range(6)]
+    assert rows[7] == "Down/OK: more"
+    seen = rows[1:7]
+    rows = press(a, K_DOWN)
+    assert rows[0] == "STORE DAMAGE 2/4"
+    seen += rows[1:7]
+    rows = press(a, K_OK)                          # OK reads on, too
+    assert rows[0] == "STORE DAMAGE 3/4"
+    seen += rows[1:7]
+    rows = press(a, K_DOWN)
+    assert rows[0] == "STORE DAMAGE 4/4" and rows[7] == "OK: close"
+    assert rows[3:7] == ["", "", "", ""]
+    seen += rows[1:3]
+    assert seen == ["line %d of 20" % (i + 1) for i in range(20)]  # every line, once
+    rows = press(a, K_DOWN)                        # no page after the last
+    assert rows[0] == "STORE DAMAGE 4/4"
+    rows = press(a, K_UP)
+    assert rows[0] == "STORE DAMAGE 3/4"
+    rows = press(a, K_DOWN, K_OK)                  # OK on the last page closes it
+    assert rows[0].startswith("HUNT")
+
+
+def test_a_long_boot_message_closes_with_back_and_a_short_one_fits():
+    a, b = _with_warning("\n".join("line %d" % i for i in range(9)))
+    assert b.display.rows[0] == "STORE DAMAGE 1/2"
+    rows = press(a, K_BACK)
+    assert rows[0].startswith("HUNT")
+    a, b = _with_warning("\n".join("line %d" % i for i in range(7)))
+    rows = b.display.rows
+    assert rows[0] == "STORE DAMAGE" and rows[1:8] == ["line %d" % i for i in range(7)]
+    rows = press(a, K_DOWN)                        # one page: Down keeps it
+    assert rows[0] == "STORE DAMAGE"
+    rows = press(a, K_OK)
+    assert rows[0].startswith("HUNT")

