@@ -5,7 +5,8 @@ Flash layout under ROOT:
                  the highest N is the current campaign
     nN/          staging for a new campaign N, renamed to cN/ once its
                  first snapshot is on flash (a power cut leaves cN-1 current)
-    ui.txt       device settings (bright=N)
+    ui.txt       device settings (bright=N); written once the first run's
+                 tour ends, so a tray with it is no longer new
 
 Every action: Campaign.act, then Store.append of its event, before any
 screen reports it; every SNAP_EVERY events and after an undo a snapshot (encode_snapshot:
@@ -37,6 +38,8 @@ def store_fs(fs):
 class Session:
     """The campaign and its store (the app's `session`)."""
 
+    new = False  # a new tray (blank flash): the first run's tour shows
+
     def __init__(self, board):
         self.board = board
         fs = board.fs
@@ -47,12 +50,18 @@ class Session:
         self.bright = 3
         self.st = None
         self.fs.mkdir(ROOT)
-        self._load_settings()
+        saved = self._load_settings()
         self.n = self._current()
         if self.n == 0:
             self.new_campaign(0)
         else:
             self.load()
+        # New only on a blank flash: campaign 1, nothing done in it yet,
+        # and no settings file, which the tour's end writes. Existing
+        # names only, and nothing stored on a used flash: both would
+        # cost every boot (docs/architecture.md).
+        if self.n == 1 and not self.c.nevents and not saved:
+            self.new = True
 
     # --- campaigns on flash ---------------------------------------------
     def _current(self):
@@ -150,8 +159,12 @@ class Session:
 
     # --- settings ------------------------------------------------------------
     def _load_settings(self):
+        """Read ui.txt; False if there is none (never saved: a new tray)."""
         try:
             f = self.fs.open(ROOT + "/ui.txt", "r")
+        except OSError:
+            return False
+        try:
             try:
                 for line in f.read().split("\n"):
                     if line.startswith("bright="):
@@ -160,6 +173,7 @@ class Session:
                 f.close()
         except (OSError, ValueError):
             pass
+        return True
 
     def set_bright(self, level):
         self.bright = level

@@ -6,7 +6,10 @@ campaign plus its store; tests use an in-RAM one) that provides `c` (the
 Campaign), `do(kind, args, text, faces)` (act and make the event durable,
 returning the Outcome; ValueError when the rules refuse), `recent()` (the
 recent events, oldest first), `new_campaign(system)`, `bright` /
-`set_bright(level)` and `warnings` (lines to show at boot). The ui never touches flash itself.
+`set_bright(level)` (saves the settings), `warnings` (lines to show at
+boot) and `new` (a new tray, blank flash: the first run's tour,
+ui/first.py, shows over home; when it ends it clears `new` and saves the
+settings). The ui never touches flash itself.
 
 Global keys (a screen sees every key first and may take it):
 Roll: roll the builder's pool (from any screen); long Roll: key in faces
@@ -52,6 +55,8 @@ class App:
         self.bright = session.bright
         ring.set_max(LEVELS[self.bright])
         self.reset()
+        if getattr(session, "new", False):
+            self.start()
         for title, text in session.warnings:
             self.push(Message(self, title, text))
 
@@ -63,6 +68,14 @@ class App:
         self.stack = []
         self.sel_tal = -1
         self.push(Home(self))
+
+    def start(self):
+        """A new tray: the first run's tour over home (ui/first.py), imported
+        only now. Apart from __init__, whose frame one more local would
+        put on the heap; and only names the boot interns anyway: each new
+        one costs every boot (docs/architecture.md)."""
+        from ui import first
+        first.start(self)
 
     def need_pool(self):
         """The roll builder's pool (ui/pools.py), set from the newest roll

@@ -6,6 +6,7 @@ pixel for pixel, and so are the LED ring, the contrast and the panel power.
 One script per rule system, from a fresh flash (a hunt campaign), played
 as a user would on both boards at once:
 
+  the first run's tour (a fresh flash starts there) -> Back skips it ->
   home -> Settings -> the system picked with Right (none for hunt: a new
   hunt campaign) -> the confirmation -> the new campaign's home -> the
   roll builder -> a value changed -> a roll ->
@@ -78,7 +79,9 @@ def shot(name, settle=SETTLE, ring=False, **rows):
 def steps_for(system):
     """The key steps ('KEY', 'KEY long') and shots of `system`'s script."""
     name = NAMES[system]
-    s = [shot("home_fresh", r0=r"HUNT +#0", r1=r"Tension +0/3", r4="Roll"),
+    s = [shot("tour", r0=r"KEYS +Back: skip", r7=r"OK: next +1/3"),
+         "BACK",  # skips the tour
+         shot("home_fresh", r0=r"HUNT +#0", r1=r"Tension +0/3", r4="Roll"),
          "UP", "OK",
          shot("settings", r0="SETTINGS", r1=r"System +<hunt>")]
     if RIGHTS[system]:

@@ -9,10 +9,16 @@ capacity grows), undo; then power off and on with the same flash: the same
 home screen and the same campaign. The state is checked three ways: the
 screen text, the digest main.py prints when the run ends, and the store on
 the flash directory read back on the host with the same rules core.
+
+A fresh flash starts on the first run's tour (ui/first.py): the journeys
+skip it with Back (SKIP) before their first key, and the tour's own
+journeys play it: its pages, a skip, a roll and an undo from it, a
+slashed talisman after it, and the boots after it that go straight home.
 """
 
 import binascii
 import os
+import subprocess
 import sys
 
 import pytest
@@ -23,6 +29,7 @@ from dicetray.sim.vm import Simulator
 from dicetray.sim.script import parse
 
 import fbtext
+import linkutil
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -67,6 +74,9 @@ def run(flash, steps):
     state = [ln.split()[1] for ln in sim.output.splitlines() if ln.startswith("STATE ")]
     assert state, sim.output
     return sim, binascii.unhexlify(state[-1])
+
+
+SKIP = "BACK"   # the tour's first page: "Back: skip"
 
 
 def screen(sim, name):
@@ -132,7 +142,7 @@ def check_reboot(tmp_path, sim, digest, home_shot):
 
 
 def test_hunt_journey(tmp_path):
-    steps = ["shot home0",
+    steps = [SKIP, "shot home0",
              "OK", "DOWN", "RIGHT", "RIGHT", "DOWN", "RIGHT", "shot builder",   # skill 2, adv 1
              "ROLL", "shot result",
              "BACK", "BACK", "DOWN", "DOWN", "OK",                              # talismans
@@ -172,7 +182,7 @@ def test_hunt_journey(tmp_path):
 
 
 def test_paths_journey(tmp_path):
-    steps = ["UP", "OK", "RIGHT", "OK", "OK", "shot home0",                    # settings: paths
+    steps = [SKIP, "UP", "OK", "RIGHT", "OK", "OK", "shot home0",              # settings: paths
              "DOWN", "DOWN", "OK", "OK", "OK", "shot created",                   # + new, cap 4
              "RIGHT", "RIGHT", "RIGHT", "RIGHT", "shot full", "BACK long", "shot undone",
              "BACK", "OK",                                                      # builder
@@ -208,7 +218,7 @@ def test_paths_journey(tmp_path):
 
 
 def test_expedition_journey(tmp_path):
-    steps = ["UP", "OK", "RIGHT", "RIGHT", "OK", "OK", "shot home0",          # expedition
+    steps = [SKIP, "UP", "OK", "RIGHT", "RIGHT", "OK", "OK", "shot home0",    # expedition
              "OK", "DOWN", "RIGHT", "shot builder",                              # ability 2: 4d6
              "ROLL", "shot result", "BACK",
              "ROLL long", "DOWN", "OK", "OK", "OK", "OK", "shot keyed4", "OK", "shot keyed",
@@ -273,7 +283,7 @@ def test_screens_say_what_their_keys_do(tmp_path):
     System row shows it changes and fits 16 columns, the builder shows an
     undo's "Undone", key-in names Up/Down, OK and Left, deleting a clock
     says how to get it back."""
-    steps = ["UP", "OK", "shot settings", "RIGHT", "RIGHT", "shot system",
+    steps = [SKIP, "UP", "OK", "shot settings", "RIGHT", "RIGHT", "shot system",
              "OK", "shot confirm", "BACK", "RIGHT", "BACK",                     # still hunt
              "OK", "DOWN", "RIGHT", "ROLL", "OK", "shot builder",               # skill 1, rolled
              "BACK long", "shot undone", "DOWN", "shot next",
@@ -313,7 +323,7 @@ def test_screens_say_what_their_keys_do(tmp_path):
 def test_a_long_boot_message_pages(tmp_path):
     """Both snapshots damaged: the boot's STORE DAMAGE message is longer
     than the screen; it pages (1/2, 2/2) and every word of it is shown."""
-    steps = ["DOWN", "DOWN", "OK", "DOWN"] + ["RIGHT", "LEFT"] * 17            # 34 events
+    steps = [SKIP, "DOWN", "DOWN", "OK", "DOWN"] + ["RIGHT", "LEFT"] * 17      # 34 events
     sim, digest = run(tmp_path, steps)
     snaps = sorted(n for n in os.listdir(tmp_path / "dicetray" / "c1") if n.endswith(".snp"))
     assert snaps == ["s00000010.snp", "s00000020.snp"]
@@ -333,3 +343,133 @@ def test_a_long_boot_message_pages(tmp_path):
     assert " ".join(words) == ("snapshot s00000020.snp damaged (CRC mismatch): using the one before "
                                "snapshot s00000010.snp damaged (CRC mismatch): using the one before")
     assert screen(sim2, "home")[0] == "HUNT         #34"
+
+
+# --- the first run's tour --------------------------------------------------------
+
+TOUR1 = ["KEYS  Back: skip", "Up/Down: move", "Left/Right: -/+", "OK: open, choose",
+         "Back: go back", "Roll: roll dice", "Hold: long press", "OK: next     1/3"]
+TOUR2 = ["ROLL  Back: skip", "Press Roll now:", "it rolls the", "dice set in the",
+         "Roll menu and", "shows each die", "and the verdict.", "OK: next     2/3"]
+TOUR3 = ["UNDO  Back: skip", "Hold Back: undo", "the last action,", "a roll or slash.",
+         "Hold OK: redo.", "Try it now.", "", "OK: done     3/3"]
+
+
+def ui_txt(flash):
+    p = os.path.join(str(flash), "dicetray", "ui.txt")
+    return open(p).read() if os.path.exists(p) else None
+
+
+def test_a_new_player_from_the_tour_to_a_roll_a_slash_and_an_undo(tmp_path):
+    """The issue's "from make sim to a rolled pool, a slashed talisman and
+    an undo without reading anything but the screen": keys only, each one
+    what the screen before it said."""
+    steps = ["shot keys",
+             "OK", "shot roll",                                   # "OK: next"
+             "ROLL", "shot result",                               # "Press Roll now"
+             "OK", "shot undo",                                   # the result closes
+             "BACK long", "shot undone",                          # "Hold Back: undo"
+             "OK long", "shot redone",                            # "Hold OK: redo."
+             "OK", "shot home",                                   # "OK: done"
+             "DOWN", "DOWN", "OK", "shot talismans",              # Talismans (home menu)
+             "DOWN", "RIGHT", "shot slashed",                     # "Left/Right: -/+"
+             "BACK long", "shot unslashed",                       # undo the slash
+             "BACK", "shot home2"]
+    sim, digest = run(tmp_path, steps)
+    assert screen(sim, "keys") == TOUR1
+    fb = sim.shots["keys"][0]
+    assert all(fbtext.INVERTED.get(fbtext.cell(fb, 0, col)) == ch          # the title bar
+               for col, ch in enumerate(TOUR1[0]))
+    assert all(fbtext.cell(fb, r, col) in fbtext.FONT                       # the rest: plain
+               for r in range(1, 8) for col in range(16))
+    assert screen(sim, "roll") == TOUR2
+    c, events = rebuilt(tmp_path)
+    assert cp.encode_state(c) == digest
+    roll = rolls(events, (32,))[0]
+    r = screen(sim, "result")
+    assert r[0] == "RESULT   2d6 low" and r[1] == face_text(roll[2])  # the builder's pool
+    assert r[2].endswith("SUCCESS") or r[2].endswith("FAILURE")
+    assert screen(sim, "undo") == TOUR3
+    assert screen(sim, "undone") == TOUR3[:6] + ["Undone", TOUR3[7]]
+    assert screen(sim, "redone") == TOUR3[:6] + ["Redone", TOUR3[7]]
+    home = screen(sim, "home")
+    assert home[0] == "HUNT          #3" and home[4] == "Roll"
+    assert fbtext.inverted(sim.shots["home"][0], 4)      # the cursor on Roll
+    t = screen(sim, "talismans")
+    assert t[0] == "TALISMANS      3" and t[2] == "Tension      0/3"
+    sl = screen(sim, "slashed")
+    assert sl[2] == "Tension      1/3" and sl[6] == "Tension 1/3"
+    un = screen(sim, "unslashed")
+    assert un[2] == "Tension      0/3" and un[6] == "Undone"
+    assert screen(sim, "home2")[0] == "HUNT          #5"
+    assert [e[0] for e in events] == [32, cp.UNDO, cp.REDO, cp.SLASH, cp.UNDO]
+    assert tal(c, "Tension").n == 0 and len(rolls(events, (32,))) == 1
+    assert ui_txt(tmp_path) == "bright=3\n"   # ended: the settings saved, not new
+    check_reboot(tmp_path, sim, digest, "home2")       # and the next boot goes home
+
+
+def test_back_skips_the_tour_and_it_never_comes_back(tmp_path):
+    sim, digest = run(tmp_path, ["shot tour", "OK", "shot page2", SKIP, "shot home"])
+    assert screen(sim, "tour") == TOUR1 and screen(sim, "page2") == TOUR2
+    home = screen(sim, "home")
+    assert home[0] == "HUNT          #0" and home[1] == "Tension      0/3"
+    assert ui_txt(tmp_path) == "bright=3\n"
+    c, events = rebuilt(tmp_path)
+    assert events == [] and cp.encode_state(c) == digest  # skipping made no event
+    check_reboot(tmp_path, sim, digest, "home")
+
+
+def test_the_tour_waits_for_its_end_or_the_first_event(tmp_path):
+    """Off before the tour ended and nothing done: the tour again. A roll
+    from it is the campaign's first event: the tray is no longer new,
+    ended or not."""
+    sim, digest = run(tmp_path, ["OK", "shot page2"])
+    assert screen(sim, "page2") == TOUR2 and ui_txt(tmp_path) is None
+    sim, digest = run(tmp_path, ["shot again", "ROLL", "shot result"])
+    assert screen(sim, "again") == TOUR1
+    assert screen(sim, "result")[0] == "RESULT   2d6 low" and ui_txt(tmp_path) is None
+    sim2, digest2 = run(tmp_path, ["shot boot"])
+    assert digest2 == digest and screen(sim2, "boot")[0] == "HUNT          #1"
+
+
+def test_a_flash_with_a_campaign_never_shows_the_tour(tmp_path):
+    c = linkutil.write_flash(str(tmp_path), 40)   # made on the host: no ui.txt at all
+    sim, digest = run(tmp_path, ["shot boot"])
+    b = screen(sim, "boot")
+    assert b[0].endswith("#%d" % c.nevents) and b[4] == "Roll"
+    assert "SCREEN Home" in sim.output and ui_txt(tmp_path) is None
+
+
+# The README's screenshot (docs/img/sim.png), made by the simulator's own
+# --screenshot after these keys on a fresh flash (docs/ui.md): the tour
+# skipped, Tension slashed four times (one carries into Pressure), home.
+README_SCRIPT = """\
+300  BACK
+600  DOWN
+900  DOWN
+1200 OK
+1500 DOWN
+1800 RIGHT
+2100 RIGHT
+2400 RIGHT
+2700 RIGHT
+3000 BACK
+3600 quit
+"""
+
+
+def test_the_readme_screenshot_is_what_the_simulator_draws(tmp_path):
+    script = tmp_path / "readme.txt"
+    script.write_text(README_SCRIPT)
+    shot = tmp_path / "sim.png"
+    r = subprocess.run([sys.executable, "-m", "dicetray", "sim", "--headless",
+                        "--flash", str(tmp_path / "flash"), "--script", str(script),
+                        "--screenshot", str(shot)],
+                       capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = fbtext.lines(fbtext.from_png(str(shot)))
+    assert lines[:5] == ["HUNT          #4", "Tension      1/3", "Pressure     1/6",
+                         "Sin          0/9", "Roll"]
+    committed = os.path.join(ROOT, "docs", "img", "sim.png")
+    assert shot.read_bytes() == open(committed, "rb").read(), \
+        "docs/img/sim.png is stale: regenerate it with the command in docs/ui.md"

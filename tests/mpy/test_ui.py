@@ -78,6 +78,8 @@ class RamSession:
         self.bright = 3
         self.warnings = []
         self.log = []
+        self.new = False   # a new tray: the first run's tour (ui/first.py)
+        self.saves = 0     # settings saved (set_bright): the tour's end saves them
 
     def do(self, kind, args=(), text="", faces=None):
         out = self.c.act(kind, args, text, dice=None if faces is not None else self.dice,
@@ -93,11 +95,13 @@ class RamSession:
 
     def set_bright(self, level):
         self.bright = level
+        self.saves += 1
 
 
-def make(system=0):
+def make(system=0, new=False):
     b = FakeBoard()
     s = RamSession(system)
+    s.new = new
     a = uiapp.App(b, s)
     a.render()
     return a, b, s
@@ -399,3 +403,168 @@ def test_a_long_boot_message_closes_with_back_and_a_short_one_fits():
     assert rows[0] == "STORE DAMAGE"
     rows = press(a, K_OK)
     assert rows[0].startswith("HUNT")
+
+
+# --- the first run's tour (ui/first.py) -----------------------------------------
+
+TOUR1 = ["KEYS  Back: skip", "Up/Down: move", "Left/Right: -/+", "OK: open, choose",
+         "Back: go back", "Roll: roll dice", "Hold: long press", "OK: next     1/3"]
+TOUR2 = ["ROLL  Back: skip", "Press Roll now:", "it rolls the", "dice set in the",
+         "Roll menu and", "shows each die", "and the verdict.", "OK: next     2/3"]
+TOUR3 = ["UNDO  Back: skip", "Hold Back: undo", "the last action,", "a roll or slash.",
+         "Hold OK: redo.", "Try it now.", "", "OK: done     3/3"]
+HOME = ["HUNT          #0", "Tension      0/3", "Pressure     0/6", "Sin          0/8",
+        "Roll", "Key in dice", "Talismans", "Characters"]
+
+
+def test_a_first_run_starts_on_the_tour_and_its_pages_read_as_meant():
+    a, b, s = make(new=True)
+    fb = b.display
+    assert fb.rows == TOUR1 and fb.inv == [True] + [False] * 7
+    assert type(a.top()).__name__ == "Tour" and len(a.stack) == 2  # home under it
+    rows = press(a, K_UP, K_DOWN)                  # nothing to move: the page stays
+    assert rows == TOUR1
+    rows = press(a, K_OK)
+    assert rows == TOUR2 and fb.inv[0]
+    rows = press(a, K_LEFT)                        # Left: the page before
+    assert rows == TOUR1
+    rows = press(a, K_LEFT)                        # no page before the first
+    assert rows == TOUR1
+    rows = press(a, K_RIGHT, K_RIGHT)              # Right reads on, as OK does
+    assert rows == TOUR3
+    for page in (TOUR1, TOUR2, TOUR3):
+        assert all(len(r) <= 16 for r in page)
+    assert s.log == [] and s.saves == 0 and s.new  # reading the tour changed nothing
+    rows = press(a, K_OK)                          # OK on the last page: done
+    assert rows == HOME and b.display.inv[4]       # home, the cursor on Roll
+    assert s.saves == 1 and not s.new and len(a.stack) == 1  # ended: settings saved
+
+
+def test_back_skips_the_tour_from_any_page():
+    for oks in (0, 1, 2):
+        a, b, s = make(new=True)
+        press(a, *([K_OK] * oks))
+        rows = press(a, K_BACK)
+        assert rows == HOME and s.saves == 1 and not s.new and len(a.stack) == 1, oks
+        rows = press(a, K_BACK)                    # home stays home: no tour left under it
+        assert rows == HOME
+
+
+def test_the_tour_rolls_then_undoes_and_redoes():
+    a, b, s = make(new=True)
+    press(a, K_OK)
+    rows = press(a, K_ROLL)                        # "Press Roll now": the builder's pool
+    assert rows[0] == "RESULT   2d6 low" and s.log[0][0] == hunt.ROLL
+    assert rows[1] == " ".join(str(f) for f in s.c.last.faces)
+    rows = press(a, K_OK)                          # the result closes: the undo page
+    assert rows == TOUR3
+    rows = long(a, K_BACK)                         # the roll undone, said on the page
+    assert rows[6] == "Undone" and rows[:6] == TOUR3[:6] and rows[7] == TOUR3[7]
+    assert s.log[-1][0] == cp.UNDO and s.c.nevents == 2
+    rows = press(a, K_LEFT, K_RIGHT)               # the next key: the note goes
+    assert rows == TOUR3
+    rows = long(a, K_OK)
+    assert rows[6] == "Redone" and s.log[-1][0] == cp.REDO
+    rows = press(a, K_OK)
+    assert rows[0] == "HUNT          #3" and s.saves == 1
+
+
+def test_roll_on_the_keys_page_rolls_and_turns_to_undo():
+    a, b, s = make(new=True)
+    rows = press(a, K_ROLL)
+    assert rows[0].startswith("RESULT") and len(s.log) == 1
+    rows = press(a, K_BACK)                        # Back closes the result, not the tour
+    assert rows == TOUR3 and s.saves == 0
+
+
+def test_not_new_no_tour_and_no_import():
+    import sys
+    import ui
+    sys.modules.pop("ui.first", None)              # as if never imported (other tests did)
+    if hasattr(ui, "first"):
+        del ui.first
+    a, b, s = make()
+    assert b.display.rows == HOME and len(a.stack) == 1
+    assert "ui.first" not in sys.modules           # a normal boot never loads it
+    make(new=True)
+    assert "ui.first" in sys.modules
+
+
+class _TextFile:
+    """A text-mode file on the flash simulator (ui.txt), as a board's os
+    opens one: str in, str out."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, text):
+        return self.f.write(text.encode())
+
+    def read(self):
+        return self.f.read().decode()
+
+    def flush(self):
+        self.f.flush()
+
+    def close(self):
+        self.f.close()
+
+
+def _flash():
+    from flashsim import FlashSim
+
+    class Flash(FlashSim):
+        def open(self, path, mode):
+            f = FlashSim.open(self, path, mode)
+            return f if "b" in mode else _TextFile(f)
+
+    return Flash()
+
+
+class FlashBoard(FakeBoard):
+    def __init__(self, fs):
+        FakeBoard.__init__(self)
+        self.fs = fs
+
+    def seed(self):
+        return 5
+
+
+def _boot(fs):
+    import session
+    b = FlashBoard(fs)
+    s = session.Session(b)
+    a = uiapp.App(b, s)
+    a.render()
+    return a, b, s
+
+
+def test_the_tour_once_on_a_blank_flash_then_never():
+    fs = _flash()
+    a, b, s = _boot(fs)                            # blank: campaign 1 made now
+    assert s.new and b.display.rows == TOUR1
+    assert "/dicetray/ui.txt" not in fs.files
+    a, b, s = _boot(fs)                            # off before the tour ended, nothing done:
+    assert s.new and b.display.rows == TOUR1       # still a new tray
+    rows = press(a, K_OK, K_BACK)                  # skipped
+    assert rows[0] == "HUNT          #0" and not s.new
+    assert bytes(fs.files["/dicetray/ui.txt"]) == b"bright=3\n"  # the settings, saved
+    a, b, s = _boot(fs)                            # the same flash again: straight home
+    assert not s.new and b.display.rows == HOME
+    a.set_bright(2)
+    a, b, s = _boot(fs)
+    assert not s.new and s.bright == 2 and b.display.rows[0] == "HUNT          #0"
+
+
+def test_a_flash_with_a_campaign_never_shows_the_tour():
+    fs = _flash()
+    a, b, s = _boot(fs)
+    press(a, K_ROLL)                               # the first event, the tour never ended
+    assert "/dicetray/ui.txt" not in fs.files
+    a, b, s = _boot(fs)                            # a used campaign: home
+    assert not s.new and b.display.rows[0] == "HUNT          #1"
+    fs = _flash()
+    a, b, s = _boot(fs)
+    s.new_campaign(1)                              # campaign 2, no event yet
+    a, b, s = _boot(fs)
+    assert s.n == 2 and not s.new and b.display.rows[0] == "PATHS         #0"
