@@ -194,6 +194,9 @@ def main():
     import link_bench
     link_bench.main()
     print()
+    import backup_bench
+    backup_bench.main()
+    print()
     import icepool_compare
     icepool_compare.main()
 

@@ -4,6 +4,7 @@
     r = st.take(dev)                        # incremental; r.backup, r.duplicate, r.notes
     st.list(); b = st.load(3)               # load verifies hashes and refolds
     snap, events, seq = st.restore_payload(3)
+    BackupStore(path, create=False)         # read only what exists (every command but backup)
 
 Tables (docs/backup.md has the full schema and the reasons):
 - campaigns: one row per lineage of a device campaign (cid, system). A device
@@ -16,16 +17,29 @@ Tables (docs/backup.md has the full schema and the reasons):
 - backups: immutable versions (seq range, state and its SHA-256, a digest
   of the events it covers, a complete flag). SQLite triggers refuse any
   DELETE and any UPDATE except the one that marks a new row complete.
+- folds: each backup's campaign after its last event with the host's undo
+  window (encode_snapshot, zlib) and the state of its events digest,
+  written with the backup: the next backup folds and digests only the new
+  events from there.
 
 A backup is written in one transaction and its row is read only when
 complete = 1, so a host killed mid-backup leaves earlier versions intact and
 never a partial one that looks whole. Every read verifies what it reads and
-raises StoreError naming the backup, event or file that is damaged.
+raises StoreError naming the backup, event or file that is damaged, or what
+else is wrong with the file (read-only, missing, a directory, in use).
+
+Every fold here keeps an undo window of HOST_DEPTH effective actions (twice
+the device's), so an undo refolds at most 2 * HOST_DEPTH actions instead of
+the whole history: an operation costs what it touches (show, restore,
+export, stats: every event they hold; an incremental backup: its new
+events only).
 """
 
 import hashlib
 import os
+import pathlib
 import sqlite3
+import struct
 import time
 import zlib
 
@@ -35,6 +49,13 @@ from .rules import codec, systems
 
 STORE_VERSION = 1
 DB_NAME = "backups.sqlite3"
+# The host's undo window. The device keeps cp.UNDO_DEPTH (k): its window's
+# base only moves to k actions below the top when 2k are undoable. With a
+# window of 2k on the host, the host's base never passes the device's (at
+# the host's slide, the device's base is at most 2k - 1 below the top), so
+# every UNDO the device accepted folds here too. Anything else (a device
+# with a wider window) is refolded with the whole history: fold(wide=True).
+HOST_DEPTH = 2 * cp.UNDO_DEPTH
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -76,6 +97,13 @@ CREATE TABLE IF NOT EXISTS backups (
     created    REAL NOT NULL,
     complete   INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS folds (
+    backup INTEGER PRIMARY KEY REFERENCES backups(id),
+    depth  INTEGER NOT NULL,         -- the undo window it was folded with
+    snap   BLOB NOT NULL,            -- zlib of encode_snapshot after the backup's last event
+    sha    TEXT NOT NULL,            -- SHA-256 of snap
+    digest BLOB NOT NULL             -- the events digest's SHA-256 state (Sha256.state())
+);
 CREATE TRIGGER IF NOT EXISTS backups_keep BEFORE DELETE ON backups
 BEGIN SELECT RAISE(ABORT, 'backups are never deleted'); END;
 CREATE TRIGGER IF NOT EXISTS backups_frozen BEFORE UPDATE ON backups
@@ -89,6 +117,10 @@ CREATE TRIGGER IF NOT EXISTS bases_frozen BEFORE UPDATE ON bases
 BEGIN SELECT RAISE(ABORT, 'stored snapshots are immutable'); END;
 CREATE TRIGGER IF NOT EXISTS bases_keep BEFORE DELETE ON bases
 BEGIN SELECT RAISE(ABORT, 'stored snapshots are never deleted'); END;
+CREATE TRIGGER IF NOT EXISTS folds_frozen BEFORE UPDATE ON folds
+BEGIN SELECT RAISE(ABORT, 'stored folds are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS folds_keep BEFORE DELETE ON folds
+BEGIN SELECT RAISE(ABORT, 'stored folds are never deleted'); END;
 """
 
 
@@ -96,17 +128,104 @@ class StoreError(Exception):
     """Damaged or inconsistent backup data, or a backup that cannot be taken."""
 
 
+class NoDatabase(StoreError):
+    """The backup database does not exist (and was not to be created)."""
+
+    def __init__(self, msg, path):
+        StoreError.__init__(self, msg)
+        self.path = path
+
+
 def sha(b):
     return hashlib.sha256(b).hexdigest()
 
 
+def _digest(first, events, h=None):
+    """The events digest's hash object (hashlib's, or `h` continued) after
+    the events first..first+len-1, each as b"seq:len:" + event."""
+    if h is None:
+        h = hashlib.sha256()
+    h.update(b"".join(b"%d:%d:%s" % (first + i, len(ev), ev) for i, ev in enumerate(events)))
+    return h
+
+
 def events_digest(first, events):
     """SHA-256 over the events first..first+len-1 with their seq and length."""
-    h = hashlib.sha256()
-    for i, ev in enumerate(events):
-        h.update(b"%d:%d:" % (first + i, len(ev)))
-        h.update(ev)
-    return h.hexdigest()
+    return _digest(first, events).hexdigest()
+
+
+_K = (0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+      0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+      0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+      0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+      0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+      0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+      0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+      0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+      0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+      0xc67178f2)
+_IV = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+       0x5be0cd19)
+_M = 0xffffffff
+
+
+def _compress(st, block):
+    """One SHA-256 block (FIPS 180-4, 6.2.2) on state `st` (8 words)."""
+    w = list(struct.unpack(">16I", block))
+    for i in range(16, 64):
+        x, y = w[i - 15], w[i - 2]
+        w.append((w[i - 16] + w[i - 7]
+                  + ((x >> 7 | x << 25) ^ (x >> 18 | x << 14) ^ (x >> 3))
+                  + ((y >> 17 | y << 15) ^ (y >> 19 | y << 13) ^ (y >> 10))) & _M)
+    a, b, c, d, e, f, g, h = st
+    for i in range(64):
+        t1 = (h + ((e >> 6 | e << 26) ^ (e >> 11 | e << 21) ^ (e >> 25 | e << 7))
+              + ((e & f) ^ (~e & g)) + _K[i] + w[i]) & _M
+        t2 = ((a >> 2 | a << 30) ^ (a >> 13 | a << 19) ^ (a >> 22 | a << 10)) \
+            + ((a & b) ^ (a & c) ^ (b & c))
+        h, g, f, e, d, c, b, a = g, f, e, (d + t1) & _M, c, b, a, (t1 + t2) & _M
+    return tuple((x + y) & _M for x, y in zip(st, (a, b, c, d, e, f, g, h)))
+
+
+class Sha256:
+    """SHA-256 whose state can be saved and resumed (hashlib's cannot), so
+    a backup's events digest goes on from the previous version's over the
+    new events only. Pure Python (about 600 KB/s): only what take() adds
+    goes through it; load() checks every digest with hashlib."""
+
+    def __init__(self, state=None):
+        self.h, self.n, self.tail = _IV, 0, b""
+        if state is not None:
+            if len(state) < 40:
+                raise ValueError("a SHA-256 state is at least 40 bytes")
+            self.h = struct.unpack(">8I", state[:32])
+            self.n = struct.unpack(">Q", state[32:40])[0]
+            self.tail = bytes(state[40:])
+            if len(self.tail) != self.n % 64:
+                raise ValueError("SHA-256 state: %d bytes pending, not %d"
+                                 % (len(self.tail), self.n % 64))
+
+    def update(self, data):
+        buf = self.tail + data
+        self.n += len(data)
+        h, end = self.h, len(buf) - len(buf) % 64
+        for i in range(0, end, 64):
+            h = _compress(h, buf[i:i + 64])
+        self.h, self.tail = h, buf[end:]
+
+    def copy(self):
+        return Sha256(self.state())
+
+    def state(self):
+        """The bytes Sha256(state) resumes from: words, length, pending tail."""
+        return struct.pack(">8IQ", *(self.h + (self.n,))) + self.tail
+
+    def hexdigest(self):
+        pad = self.tail + b"\x80" + b"\x00" * ((55 - self.n) % 64) + struct.pack(">Q", self.n * 8)
+        h = self.h
+        for i in range(0, len(pad), 64):
+            h = _compress(h, pad[i:i + 64])
+        return struct.pack(">8I", *h).hex()
 
 
 def snapshot_bytes(s):
@@ -114,15 +233,45 @@ def snapshot_bytes(s):
     return s[1] if isinstance(s, tuple) else s
 
 
-def fold(system, cid, base, events, depth=None):
+def start(system, cid, base=None, depth=HOST_DEPTH):
+    """The campaign a fold starts from: a new one (`base` None) or the
+    device snapshot `base` (encode_snapshot bytes), keeping an undo window
+    of `depth` effective actions (None: every one).
+
+    A device snapshot carries the device's window, whose midpoint is a
+    state after its own depth: with fewer effective actions than `depth`
+    that midpoint is not ours and is dropped (the window then refolds from
+    the snapshot's base, as it should); with more (a device with a wider
+    window than ours) the fold keeps the whole history."""
+    if not base:
+        return cp.Campaign(system, cid, depth, False)
+    c = cp.decode_snapshot(base, None, False)
+    if depth is not None and len(c.done) < depth:
+        c.depth, c._mid = depth, None
+    return c
+
+
+def _undo(ev):
+    try:
+        return codec.decode_event(ev)[0] == cp.UNDO
+    except ValueError:
+        return False
+
+
+def fold(system, cid, base, events, depth=HOST_DEPTH, wide=True):
     """The campaign: `base` (encode_snapshot bytes or None for a new
-    campaign) with `events` applied. ValueError if an event does not apply."""
-    if base:
-        c = cp.decode_snapshot(base, depth, False)
-    else:
-        c = cp.Campaign(system, cid, depth, False)
+    campaign) with `events` applied, keeping an undo window of `depth`.
+    ValueError if an event does not apply. `wide`: an UNDO that falls
+    outside the window (a device that kept a wider one) refolds everything
+    with the whole history instead of failing."""
+    c = start(system, cid, base, depth)
     for ev in events:
-        c.apply(ev)
+        try:
+            c.apply(ev)
+        except ValueError:
+            if not (wide and c.depth is not None and _undo(ev)):
+                raise
+            return fold(system, cid, base, events, None)
     return c
 
 
@@ -136,11 +285,23 @@ class Backup:
         self.base_seq = base_seq      # the fold starts after this seq (0: a new campaign)
         self.base_snap = base_snap    # None: a new campaign
         self.events = events          # history: events first..last
+        self._c = None                # the fold, once made
+
+    def folded_events(self):
+        """The events the fold applies (after the base)."""
+        return self.events[self.base_seq - self.first + 1:]
 
     def fold(self, depth=None):
-        """The campaign this backup holds (depth: the undo window to keep)."""
-        return fold(self.system, self.cid, self.base_snap,
-                    self.events[self.base_seq - self.first + 1:], depth)
+        """The campaign this backup holds: folded once (with the host's
+        window), then the same object (read it, do not change it). With
+        `depth`, a new fold with exactly that undo window (restore_payload
+        sends the device's)."""
+        if depth is not None:
+            return fold(self.system, self.cid, self.base_snap, self.folded_events(), depth,
+                        wide=False)
+        if self._c is None:
+            self._c = fold(self.system, self.cid, self.base_snap, self.folded_events())
+        return self._c
 
     def campaign(self):
         return self.fold()
@@ -167,7 +328,10 @@ class _Mismatch(Exception):
 class _Plan:
     """What take() will store: the lineage (None: new), its parent and fork,
     the base snapshot, stored history `old` from `first`, fetched `new`
-    events from seq `new_from`, notes for the user."""
+    events from seq `new_from`, notes for the user. When the device
+    continues the newest backup (`prev`): `resume`, its campaign (the new
+    events fold onto it), `hasher`, its events digest, and `old` None
+    until something needs the stored events."""
 
     def __init__(self):
         self.camp = self.parent = self.fork = None
@@ -176,38 +340,153 @@ class _Plan:
         self.old, self.new = [], []
         self.notes = []
         self.baseline = False
+        self.resume = self.hasher = self.prev = None
+
+
+def _name(e):
+    """SQLite's error name (Python 3.11+), else ''."""
+    return getattr(e, "sqlite_errorname", None) or ""
+
+
+def _corrupt(e):
+    n, m = _name(e), str(e)
+    return (n.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_IOERR"))
+            or "malformed" in m or "not a database" in m or "disk I/O" in m)
+
+
+LIST_SQL = ("SELECT b.id, b.campaign, c.cid, c.system, b.first, b.last, b.state_sha, b.gap, "
+            "b.device, b.firmware, b.created, c.parent, c.fork, "
+            "(SELECT seq FROM bases WHERE id=b.base), c.id "
+            "FROM backups b LEFT JOIN campaigns c ON c.id=b.campaign WHERE b.complete=1 %s "
+            "ORDER BY b.id")
 
 
 class BackupStore:
-    """The SQLite database of backups (created on first use)."""
+    """The SQLite database of backups.
 
-    def __init__(self, path=None):
+    `create` (what `dicetray backup` does): make the database (and the
+    default data directory) if it does not exist yet, and add the tables a
+    newer dicetray uses. Without it (every other command) the database is
+    only read: a missing file raises NoDatabase and nothing is created."""
+
+    def __init__(self, path=None, create=True):
+        explicit = path is not None
         if path is None:
             d = home()
-            try:
-                os.makedirs(d, exist_ok=True)
-            except OSError as e:
-                raise StoreError("cannot create the data directory %s (%s): set DICETRAY_HOME "
-                                 "to a writable directory" % (d, e.strerror))
+            if create:
+                try:
+                    os.makedirs(d, exist_ok=True)
+                except OSError as e:
+                    raise StoreError("cannot create the data directory %s (%s): set DICETRAY_HOME "
+                                     "to a writable directory" % (d, e.strerror))
             path = os.path.join(d, DB_NAME)
         self.path = path
         self.fault = None  # tests: called with a stage name in the middle of take()
+        self.unreadable = []  # list(): (backup id, why) of rows that could not be read
+        self.has_folds = False
+        self._check_path(create, explicit)
+        uri = pathlib.Path(os.path.abspath(path)).as_uri() + ("?mode=rwc" if create else "?mode=rw")
         try:
-            self.db = sqlite3.connect(path, isolation_level=None, timeout=10)
-            self.db.execute("PRAGMA synchronous=FULL")
+            self.db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
+        except sqlite3.DatabaseError as e:
+            raise self._error(e)
+        try:
             self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
+            tables = {r[0] for r in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "meta" not in tables:
+                raise StoreError("%s is an SQLite database but not a dicetray backup database "
+                                 "(it has no store version): check --db" % path)
+            if create:
+                self.db.execute("PRAGMA synchronous=FULL")
+                if not tables >= {"meta", "campaigns", "events", "bases", "backups", "folds"}:
+                    self.db.executescript(SCHEMA)
+                    tables.add("folds")
+            elif not tables:
+                raise NoDatabase("%s is an empty database, not a backup database: check --db "
+                                 "(only `dicetray backup` creates one)" % path, path)
             v = self.db.execute("SELECT value FROM meta WHERE key='store_version'").fetchone()
-            if v is None:
+            if v is None and create:
                 self.db.execute("INSERT INTO meta VALUES ('store_version', ?)", (str(STORE_VERSION),))
+            elif v is None:
+                raise StoreError("backup database %s has no store version: it is damaged or not "
+                                 "a backup database; check --db" % path)
             elif int(v[0]) > STORE_VERSION:
                 raise StoreError("backup database %s is store version %s, this dicetray reads %d: "
                                  "upgrade dicetray" % (path, v[0], STORE_VERSION))
+            self.has_folds = "folds" in tables
         except sqlite3.DatabaseError as e:
-            raise self._damaged(e)
+            self.db.close()
+            raise self._error(e)
+        except StoreError:
+            self.db.close()
+            raise
 
     def close(self):
         self.db.close()
+
+    # --- what is wrong with the file ---------------------------------------------
+    def _check_path(self, create, explicit):
+        """StoreError before SQLite is asked, for what it would only call
+        "unable to open database file"."""
+        path = self.path
+        d = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            raise StoreError("%s is a directory, not a backup database: give --db a file, "
+                             "e.g. --db %s" % (path, os.path.join(path, DB_NAME)))
+        if os.path.exists(path):
+            return
+        if not create:
+            if not explicit:
+                raise NoDatabase("there is no backup database at %s yet: `dicetray backup` "
+                                 "creates it" % path, path)
+            raise NoDatabase("no backup database %s%s: check --db (only `dicetray backup` "
+                             "creates one)" % (path, "" if os.path.isdir(d) else
+                                               " (no such directory %s)" % d), path)
+        if not os.path.isdir(d):
+            raise StoreError("no such directory %s for the backup database %s: create it "
+                             "first, or give --db a file in an existing directory"
+                             % (d, os.path.basename(path)))
+        if not os.access(d, os.W_OK):
+            raise StoreError("cannot create the backup database %s: its directory %s is "
+                             "read-only; make it writable, or give --db a file in a writable "
+                             "directory" % (path, d))
+
+    def _error(self, e, what=""):
+        """StoreError saying what is really wrong behind an sqlite3 error:
+        read-only file or directory, missing, a directory, in use, a full
+        disk; "damaged" only when the file's content is."""
+        name, msg = _name(e), str(e)
+        path = self.path
+        d = os.path.dirname(os.path.abspath(path))
+        if name.startswith("SQLITE_READONLY") or "readonly" in msg:
+            if name == "SQLITE_READONLY_ROLLBACK":
+                return StoreError("backup database %s holds an interrupted write that only a "
+                                  "writable database can roll back (%s): make it writable and "
+                                  "run again (its complete backups are intact)" % (path, msg))
+            if name == "SQLITE_READONLY_DIRECTORY" or (
+                    os.access(path, os.W_OK) and not os.access(d, os.W_OK)):
+                return StoreError("the directory %s of backup database %s is read-only (SQLite "
+                                  "writes a journal beside the database)%s: make the directory "
+                                  "writable, or copy the database into a writable one and give "
+                                  "--db the copy" % (d, path, what))
+            return StoreError("backup database %s is read-only%s: make it writable (chmod u+w), "
+                              "or give --db a writable copy; reading it (backups, restore, "
+                              "export, stats) works as it is" % (path, what))
+        if name == "SQLITE_CANTOPEN" or "unable to open" in msg:
+            try:
+                self._check_path(True, True)
+            except StoreError as s:
+                return s
+            return StoreError("cannot open backup database %s (%s): check that it and its "
+                              "directory can be read and written" % (path, msg))
+        if name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in msg:
+            return StoreError("backup database %s is in use by another dicetray (%s)%s: try "
+                              "again when it has finished" % (path, msg, what))
+        if name == "SQLITE_FULL" or "disk is full" in msg:
+            return StoreError("the disk holding backup database %s is full (%s)%s: free some "
+                              "space and try again" % (path, msg, what))
+        return self._damaged(e, what)
 
     def _damaged(self, e, what=""):
         return StoreError("backup database %s is damaged%s (%s): keep the file, copy it aside and "
@@ -218,7 +497,7 @@ class BackupStore:
         try:
             return self.db.execute(sql, params).fetchall()
         except sqlite3.DatabaseError as e:
-            raise self._damaged(e, what)
+            raise self._error(e, what)
 
     # --- reading -------------------------------------------------------------
     def _lineage(self, camp):
@@ -266,9 +545,10 @@ class BackupStore:
                              "take a new one with `dicetray backup`" % bid)
         return r[0]
 
-    def load(self, bid, verify=True):
+    def load(self, bid, verify=True, events=True):
         """Backup `bid` with its events, verified: hashes, CRCs, and (verify)
-        that its events fold to its recorded state. StoreError names damage."""
+        that its events fold to its recorded state. StoreError names damage.
+        events=False: only the row, its state and its base, checked (take())."""
         row = self._row(bid)
         who = "backup %d" % bid
         camp, base, first, last, state, ssha, esha = row[1:8]
@@ -283,13 +563,15 @@ class BackupStore:
                 raise StoreError("%s is damaged: its base snapshot %s is missing or fails its "
                                  "SHA-256 (in %s)" % (who, base, self.path))
             base_seq, snap = b[0][0], bytes(b[0][1])
-        events = self._events(camp, first, last, who)
-        if events_digest(first, events) != esha:
-            raise StoreError("%s is damaged: its events %d..%d do not match their digest (in %s)"
-                             % (who, first, last, self.path))
-        bk = Backup(row, cid, system, schema, base_seq, snap, events)
+        evs = None
+        if events:
+            evs = self._events(camp, first, last, who)
+            if events_digest(first, evs) != esha:
+                raise StoreError("%s is damaged: its events %d..%d do not match their digest "
+                                 "(in %s)" % (who, first, last, self.path))
+        bk = Backup(row, cid, system, schema, base_seq, snap, evs)
         bk.state = bytes(state)
-        if verify:
+        if verify and events:
             try:
                 c = bk.fold()
             except ValueError as e:
@@ -298,38 +580,125 @@ class BackupStore:
                 raise StoreError("%s is damaged: its events do not fold to its recorded state" % who)
         return bk
 
+    def _head(self, bid):
+        """Backup `bid` as take() builds on it: (backup, its campaign after
+        its last event, its events digest as a Sha256, a note or None).
+
+        From its stored fold when that checks (its SHA-256, the backup's
+        state, the backup's events digest): then none of its events is
+        read but the last one (b.anchor, CRC-checked), which the device's
+        must match. Else (a backup from before folds were kept, or a
+        damaged fold: the note says which) every event is read, checked,
+        folded and digested. StoreError: the backup is damaged."""
+        b = self.load(bid, verify=False, events=False)
+        who = "backup %d" % bid
+        note = None
+        r = self._q("SELECT depth, snap, sha, digest FROM folds WHERE backup=?", (bid,),
+                    " reading " + who) if self.has_folds else []
+        if r:
+            depth, snap, s, dg = r[0]
+            try:
+                c = cp.decode_snapshot(zlib.decompress(snap), depth, False) if sha(snap) == s \
+                    else None
+                h = Sha256(bytes(dg))
+            except (ValueError, zlib.error):
+                c = None
+            if (c is not None and c.nevents == b.last and cp.encode_state(c) == b.state
+                    and h.copy().hexdigest() == b.events_sha):
+                b.anchor = self._events(b.lineage, b.last, b.last, who)[0] \
+                    if b.last >= b.first else None
+                return b, c, h, None
+            note = ("the stored fold of backup %d is damaged (in %s): its events were read and "
+                    "folded instead" % (bid, self.path))
+        b = self.load(bid, verify=False)
+        try:
+            c = fold(b.system, b.cid, b.base_snap, b.folded_events())
+        except ValueError as e:
+            raise StoreError("%s is damaged: its events do not replay (%s)" % (who, e))
+        if cp.encode_state(c) != b.state:
+            raise StoreError("%s is damaged: its events do not fold to its recorded state" % who)
+        b.anchor = b.events[-1] if b.events else None
+        return b, c, _digest(b.first, b.events, Sha256()), note
+
     def list(self):
-        """Complete backups, oldest first, as dicts (no verification)."""
-        rows = self._q(
-            "SELECT b.id, b.campaign, c.cid, c.system, b.first, b.last, b.state_sha, b.gap, "
-            "b.device, b.firmware, b.created, c.parent, c.fork, "
-            "(SELECT seq FROM bases WHERE id=b.base) "
-            "FROM backups b JOIN campaigns c ON c.id=b.campaign WHERE b.complete=1 ORDER BY b.id",
-            (), " listing backups")
+        """Complete backups, oldest first, as dicts (no verification). A row
+        the database cannot give (a damaged page) is left out and named in
+        `self.unreadable` as (id, why): every intact one is still listed."""
+        self.unreadable = []
+        try:
+            rows = self.db.execute(LIST_SQL % "").fetchall()
+        except sqlite3.DatabaseError as e:
+            if not _corrupt(e):
+                raise self._error(e, " listing backups")
+            rows = self._rows_one_by_one(e)
         out = []
         for r in rows:
-            out.append({"id": r[0], "lineage": r[1], "campaign": r[2],
-                        "system": systems.NAMES[r[3]] if 0 <= r[3] < 3 else str(r[3]),
-                        "first": r[4], "last": r[5], "events": r[5] - r[4] + 1,
-                        "state_sha256": r[6], "gap": r[7], "device": r[8], "firmware": r[9],
-                        "created": r[10], "parent": r[11], "fork": r[12], "base_seq": r[13] or 0})
+            try:
+                if r[14] is None:
+                    raise ValueError("its campaign lineage %s is missing" % r[1])
+                out.append({"id": r[0], "lineage": r[1], "campaign": r[2],
+                            "system": systems.NAMES[r[3]] if 0 <= r[3] < 3 else str(r[3]),
+                            "first": r[4], "last": r[5], "events": r[5] - r[4] + 1,
+                            "state_sha256": r[6], "gap": r[7], "device": r[8],
+                            "firmware": r[9], "created": r[10], "parent": r[11],
+                            "fork": r[12], "base_seq": r[13] or 0})
+            except (TypeError, ValueError, IndexError) as e:
+                self.unreadable.append((r[0], "its row is damaged (%s)" % e))
         return out
 
-    def incomplete(self):
-        """How many interrupted (never completed) backup rows exist."""
-        return self._q("SELECT count(*) FROM backups WHERE complete=0")[0][0]
+    def _rows_one_by_one(self, first_error):
+        """The list's rows read one id at a time, so a damaged page costs
+        only the rows on it. Ids run 1..max(id) with no hole (backups are
+        never deleted); when max(id) itself cannot be read (the last page
+        is the damaged one), a run of unreadable ids longer than a page
+        holds is taken for the end."""
+        try:
+            hi = self.db.execute("SELECT max(id) FROM backups").fetchone()[0] or 0
+        except sqlite3.DatabaseError:
+            hi = None
+        rows, i, run = [], 0, 0
+        while hi is None or i < hi:
+            i += 1
+            try:
+                if not self.db.execute("SELECT 1 FROM backups WHERE id=?", (i,)).fetchone():
+                    break
+                rows += self.db.execute(LIST_SQL % "AND b.id=?", (i,)).fetchall()
+                run = 0
+            except sqlite3.DatabaseError as e:
+                if not _corrupt(e):
+                    raise self._error(e, " listing backups")
+                self.unreadable.append((i, str(e)))
+                run += 1
+                if hi is None and run >= 256:
+                    del self.unreadable[-run:]
+                    self.unreadable.append((i - run + 1, "%s (and every backup after it)" % e))
+                    break
+        if not rows and self.unreadable and hi is None:
+            raise self._error(first_error, " listing backups")
+        return rows
 
-    def restore_payload(self, bid, depth=cp.UNDO_DEPTH):
+    def incomplete(self):
+        """How many interrupted (never completed) backup rows exist (None:
+        the database cannot count them: list() names what is unreadable)."""
+        try:
+            return self.db.execute("SELECT count(*) FROM backups WHERE complete=0").fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            if _corrupt(e):
+                return None
+            raise self._error(e)
+
+    def restore_payload(self, bid, depth=cp.UNDO_DEPTH, loaded=None):
         """(snapshot, events, seq, first) for Device.restore: `events` are
         the journal events numbered from `first`; `snapshot` is the campaign
         after event `seq` with the device's undo window. A full backup sends
         its whole history (first 1, seq = its last event, the snapshot
         refolded exactly as the device folds); a baseline sends the device
-        snapshot it started from (seq = its event) and the events after it."""
-        b = self.load(bid)
+        snapshot it started from (seq = its event) and the events after it.
+        `loaded`: backup `bid` as load() gave it (not read again)."""
+        b = loaded if loaded is not None and loaded.id == bid else self.load(bid)
         if b.base_snap is None:
             return cp.encode_snapshot(b.fold(depth)), list(b.events), b.last, b.first
-        return b.base_snap, b.events[b.base_seq - b.first + 1:], b.base_seq, b.base_seq + 1
+        return b.base_snap, b.folded_events(), b.base_seq, b.base_seq + 1
 
     # --- taking a backup ------------------------------------------------------
     def _current(self, cid, system):
@@ -346,7 +715,10 @@ class BackupStore:
     def take(self, dev, progress=None, now=None):
         """Back up the device's campaign: fetch only events after the newest
         backup, verify that they fold to the device's state, and store a new
-        version in one transaction (or report that nothing changed)."""
+        version in one transaction (or report that nothing changed).
+
+        The newest backup's events are read and checked (CRCs, digest), not
+        refolded: the new events fold onto its stored fold."""
         info = dev.info()
         try:
             system = systems.number(info["system"])
@@ -365,18 +737,20 @@ class BackupStore:
             return [bytes(e) for e in evs]
 
         cur = self._current(cid, system)
-        prev, damaged = None, None
+        prev, damaged, resumed, hasher, said = None, None, None, None, []
         if cur:
             try:
-                prev = self.load(cur[1])
+                prev, resumed, hasher, note = self._head(cur[1])
             except StoreError as e:
                 damaged = str(e)
-        p = self._plan(prev, n, dfirst, fetch)
+            else:
+                said = [note] if note else []  # for the user, not the new version's gap
+        p = self._plan(prev, n, dfirst, fetch, resumed, hasher)
         if damaged:
             p.notes.insert(0, "%s: this version does not build on it" % damaged)
         if not p.baseline:
             try:
-                c, events, last = self._check(p, system, cid, dev, fetch)
+                c, last = self._check(p, system, cid, dev, fetch)
             except _Mismatch:
                 if dfirst <= 1:
                     raise StoreError("backup not taken: the device's events do not fold to the "
@@ -386,10 +760,11 @@ class BackupStore:
                 if p.camp is not None:  # not a continuation after all
                     p.parent, p.camp, p.fork = p.camp, None, 0
                 p.baseline = True
+                p.resume = p.hasher = None
         if p.baseline:
             self._baseline(p, dev, dfirst, fetch)
             try:
-                c, events, last = self._check(p, system, cid, dev, fetch)
+                c, last = self._check(p, system, cid, dev, fetch)
             except _Mismatch:
                 raise StoreError("backup not taken: the device's events after its snapshot do not "
                                  "fold to the state it reports; nothing was stored")
@@ -397,14 +772,41 @@ class BackupStore:
         state = cp.encode_state(c)
         if (prev is not None and p.camp == prev.lineage and last == prev.last
                 and sha(state) == prev.state_sha and not p.baseline):
-            return Result(prev.id, True, fetched[0], p.notes, last, cid)
-        new = events[p.new_from - p.first:]
-        bid = self._write(p, cid, system, last, state, events_digest(p.first, events),
-                          info, new, now)
-        return Result(bid, False, fetched[0], p.notes, last, cid)
+            if not self._has_fold(prev.id):
+                self._keep_fold(prev.id, c, hasher)
+            return Result(prev.id, True, fetched[0], said + p.notes, last, cid)
+        if p.hasher is not None:  # the previous version's digest, on over the new events
+            h = _digest(p.new_from, p.new, p.hasher)
+        else:
+            h = _digest(p.first, self._history(p), Sha256())
+        bid = self._write(p, cid, system, last, state, h, info, now, c)
+        return Result(bid, False, fetched[0], said + p.notes, last, cid)
 
-    def _plan(self, prev, n, dfirst, fetch):
-        """Which lineage the device continues and which events to fetch."""
+    def _has_fold(self, bid):
+        try:
+            return bool(self.has_folds and self.db.execute(
+                "SELECT 1 FROM folds WHERE backup=?", (bid,)).fetchone())
+        except sqlite3.DatabaseError:
+            return True  # nothing to add to a database that does not read
+
+    def _keep_fold(self, bid, c, h):
+        """Store the fold of an existing backup that has none (a database
+        from before folds were kept) so the next backup starts from it. A
+        cache, checked at every use: a database that cannot take it (read-
+        only) is left as it is, and a damaged one stays (never replaced)."""
+        if not self.has_folds or c.depth is None:
+            return
+        snap = zlib.compress(cp.encode_snapshot(c))
+        try:
+            self.db.execute("INSERT OR IGNORE INTO folds (backup, depth, snap, sha, digest) "
+                            "VALUES (?,?,?,?,?)", (bid, c.depth, snap, sha(snap), h.state()))
+        except sqlite3.DatabaseError:
+            pass
+
+    def _plan(self, prev, n, dfirst, fetch, resumed=None, hasher=None):
+        """Which lineage the device continues and which events to fetch
+        (`resumed`, `hasher`: prev's campaign and events digest, where a
+        continuation's new events fold and are digested)."""
         p = _Plan()
         if prev is None:
             if dfirst > 1:
@@ -425,7 +827,7 @@ class BackupStore:
         if n >= a and (dfirst <= a or a == prev.base_seq):
             if a > prev.base_seq:
                 evs = fetch(a - 1)  # one stored event too: it must match
-                ok = bool(evs) and evs[0] == prev.events[-1]
+                ok = bool(evs) and evs[0] == prev.anchor
                 evs = evs[1:]
             else:  # a baseline version: its anchor event is not stored
                 evs, ok = fetch(a), True
@@ -433,9 +835,12 @@ class BackupStore:
                 p.camp = prev.lineage
                 p.base_seq, p.base_snap, p.base_id = prev.base_seq, prev.base_snap, prev.base
                 p.first, p.old, p.new_from, p.new = prev.first, prev.events, a + 1, evs
+                p.resume, p.hasher, p.prev = resumed, hasher, prev.id
                 return p
         # The device's history does not continue the stored one (an older
         # backup restored and played on, a reset...): a new lineage.
+        if prev.events is None:
+            prev.events = self.load(prev.id, verify=False).events
         evs = fetch(dfirst - 1)
         fork = dfirst - 1
         for i, ev in enumerate(evs):
@@ -472,15 +877,41 @@ class BackupStore:
                              "(%d..%d): backup not taken" % (p.base_seq, dfirst,
                                                               dfirst - 1 + len(p.new)))
 
-    def _check(self, p, system, cid, dev, fetch):
-        """Fold the plan's history and compare it with the device's own state
-        (fetching what the device added meanwhile). Raises _Mismatch."""
-        events = list(p.old) + list(p.new)
-        last = p.first + len(events) - 1
+    def _history(self, p):
+        """The plan's whole history: its stored events `old` (read now if a
+        continuation did not need them) then the new ones."""
+        if p.old is None:
+            p.old = self.load(p.prev, verify=False).events
+        return p.old + p.new
+
+    def _fold(self, p, system, cid, c, more):
+        """Apply `more` events to campaign `c` (None: fold the plan's whole
+        history from its base). An UNDO beyond c's window (a device with a
+        wider one) refolds the whole history; anything else that does not
+        apply raises _Mismatch."""
+        if c is not None:
+            for ev in more:
+                try:
+                    c.apply(ev)
+                except ValueError:
+                    if not _undo(ev):
+                        raise _Mismatch()
+                    c = None
+                    break
+            if c is not None:
+                return c
+        events = self._history(p)
         try:
-            c = fold(system, cid, p.base_snap, events[p.base_seq - p.first + 1:])
+            return fold(system, cid, p.base_snap, events[p.base_seq - p.first + 1:])
         except ValueError:
             raise _Mismatch()
+
+    def _check(self, p, system, cid, dev, fetch):
+        """Fold the plan's history (only the new events when it resumes the
+        newest backup) and compare it with the device's own state (fetching
+        what the device added meanwhile). (campaign, last seq); _Mismatch."""
+        last = p.new_from - 1 + len(p.new)
+        c = self._fold(p, system, cid, p.resume, p.new)
         for _ in range(4):
             snap = snapshot_bytes(dev.snapshot())
             try:
@@ -490,22 +921,20 @@ class BackupStore:
             if d.nevents <= last:
                 break
             more = fetch(last)  # the device moved on while we read
-            try:
-                for ev in more:
-                    c.apply(ev)
-            except ValueError:
-                raise _Mismatch()
             p.new = list(p.new) + more
-            events += more
             last += len(more)
+            c = self._fold(p, system, cid, c, more)
         if d.nevents != last or cp.encode_state(d) != cp.encode_state(c):
             raise _Mismatch()
-        return c, events, last
+        return c, last
 
-    def _write(self, p, cid, system, last, state, esha, info, new, now):
+    def _write(self, p, cid, system, last, state, h, info, now, c):
         camp, base_id = p.camp, p.base_id
         db = self.db
         t = time.time() if now is None else now
+        esha, new = h.hexdigest(), p.new
+        fsnap = zlib.compress(cp.encode_snapshot(c)) if c.depth is not None and self.has_folds \
+            else None
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -523,6 +952,9 @@ class BackupStore:
                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,0)",
                     (camp, base_id, p.first, last, state, sha(state), esha, " ".join(p.notes),
                      str(info.get("device", "")), str(info.get("firmware", "")), t)).lastrowid
+                if fsnap is not None:
+                    db.execute("INSERT INTO folds (backup, depth, snap, sha, digest) "
+                               "VALUES (?,?,?,?,?)", (bid, c.depth, fsnap, sha(fsnap), h.state()))
                 for i, ev in enumerate(new):
                     s = p.new_from + i
                     old = db.execute("SELECT ev FROM events WHERE campaign=? AND seq=?",
@@ -542,5 +974,5 @@ class BackupStore:
                 db.execute("ROLLBACK")
                 raise
         except sqlite3.DatabaseError as e:
-            raise self._damaged(e, " while writing a backup (nothing was added)")
+            raise self._error(e, " while writing a backup (nothing was added)")
         return bid

@@ -95,8 +95,16 @@ class _Dev:
         return False
 
 
-def _store(args):
-    return bk.BackupStore(getattr(args, "db", None))
+def _store(args, create=False, want=None):
+    """The backup database of --db (default under $DICETRAY_HOME). Only
+    `backup` creates it; for the others a missing database is an error
+    (`want`: the backup ID the command asked for, named in it)."""
+    try:
+        return bk.BackupStore(getattr(args, "db", None), create=create)
+    except bk.NoDatabase as e:
+        if want is not None:
+            raise Fail("no backup %s: %s" % (want, e))
+        raise
 
 
 def _print_json(obj):
@@ -154,7 +162,7 @@ def _status(args):
 
 
 def _backup(args):
-    st = _store(args)
+    st = _store(args, create=True)
     with _Dev(args) as dev, Progress("fetching events") as p:
         r = st.take(dev, progress=p)
     b = {x["id"]: x for x in st.list()}[r.backup]
@@ -185,14 +193,21 @@ def _backups(args):
         return _show(args)
     if args.sub == "diff":
         return _diff(args)
-    st = _store(args)
-    rows = st.list()
-    bad = st.incomplete()
+    try:
+        st = _store(args)
+    except bk.NoDatabase as e:
+        if args.db is not None:
+            raise
+        st, path = None, e.path  # no backup taken yet: nothing to list, nothing created
+    rows = st.list() if st else []
+    bad = st.incomplete() if st else 0
+    unreadable = st.unreadable if st else []
     if args.json:
-        _print_json({"database": st.path, "backups": rows, "incomplete": bad})
-        return 0
+        _print_json({"database": st.path if st else path, "backups": rows, "incomplete": bad,
+                     "unreadable": [{"id": i, "error": why} for i, why in unreadable]})
+        return 1 if unreadable else 0
     if not rows:
-        print("no backups in %s: take one with `dicetray backup`" % st.path)
+        print("no backups in %s: take one with `dicetray backup`" % (st.path if st else path))
     else:
         print("%4s  %-10s %-10s %-13s %-19s %s" % ("ID", "CAMPAIGN", "SYSTEM", "EVENTS", "CREATED",
                                                   "NOTE"))
@@ -206,6 +221,13 @@ def _backups(args):
     if bad:
         sys.stderr.write("note: %d interrupted backup%s never completed (ignored)\n"
                          % (bad, "" if bad == 1 else "s"))
+    if unreadable:
+        ids = [i for i, _ in unreadable]
+        sys.stderr.write("%s %s: error: backup%s %s cannot be read (%s) in %s: the others are "
+                         "listed; keep the file, copy it aside, and restore from those\n"
+                         % (PROG, "backups", "" if len(ids) == 1 else "s",
+                            ", ".join(map(str, ids)), unreadable[0][1], st.path))
+        return 1
     return 0
 
 
@@ -233,7 +255,7 @@ def _tracker_lines(t, system):
 
 
 def _show(args):
-    st = _store(args)
+    st = _store(args, want=args.id)
     s = _summary(st.load(args.id))
     if args.json:
         _print_json(s)
@@ -283,7 +305,7 @@ def diff_trackers(a, b):
 
 
 def _diff(args):
-    st = _store(args)
+    st = _store(args, want=args.id1)
     a, b = st.load(args.id1), st.load(args.id2)
     if (a.cid, a.system) != (b.cid, b.system):
         raise Fail("backups %d and %d are of different campaigns (%d %s, %d %s): nothing to "
@@ -334,7 +356,7 @@ def _confirm(question, yes):
 
 
 def _restore(args):
-    st = _store(args)
+    st = _store(args, want=args.id)
     b = st.load(args.id)
     bsys = ex.system_name(b.system)
     with _Dev(args) as dev:
@@ -374,7 +396,7 @@ def _restore(args):
         if not _confirm("replace the device's campaign with backup %d?" % b.id, args.yes):
             print("restore cancelled: the device is unchanged")
             return 1
-        snap, events, seq, first = st.restore_payload(b.id)
+        snap, events, seq, first = st.restore_payload(b.id, loaded=b)
         with Progress("sending backup %d" % b.id, total=len(events)) as p:
             new = dev.restore(snap, events, seq, first=first, progress=p)
         seq = first + len(events) - 1
@@ -404,7 +426,7 @@ def _restore(args):
 def _source(args, st=None):
     """(system, cid, state, events, first, base) from --backup ID or the device."""
     if getattr(args, "backup", None) is not None:
-        b = (st or _store(args)).load(args.backup)
+        b = (st or _store(args, want=args.backup)).load(args.backup)
         return b.system, b.cid, b.state, b.events, b.first, b.base_snap, b.base_seq
     with _Dev(args) as dev:
         info = dev.info()

@@ -12,6 +12,7 @@ gamma function (stdlib only: math.lgamma, a series and a continued fraction).
 
 import math
 
+from . import backup as bk
 from .rules import campaign as cp
 from .rules import codec
 from .rules.dice import Replay
@@ -95,17 +96,24 @@ class _Tally(Replay):
         return f
 
 
-def collect(system, cid, base, events):
+def collect(system, cid, base, events, depth=bk.HOST_DEPTH):
     """Fold `events` (after `base`, an encode_snapshot or None) and count:
     {sides: [count of face 1, ...]}, {character index: [rolls, successes]},
-    the final campaign."""
-    c = cp.decode_snapshot(base, None, False) if base else cp.Campaign(system, cid, None, False)
+    the final campaign. The fold keeps the host's undo window (an undo
+    refolds at most a window, uncounted: its faces were counted when they
+    were drawn); an UNDO beyond it counts again with the whole history."""
+    c = bk.start(system, cid, base, depth)
     faces = {}
     rolls = {}
     for ev in events:
         kind, args, fs, text = codec.decode_event(ev)
         drawn = []
-        out = c.apply(ev, lambda faces: _Tally(faces, drawn))
+        try:
+            out = c.apply(ev, lambda faces: _Tally(faces, drawn))
+        except ValueError:
+            if depth is None or c.depth is None or kind != cp.UNDO:
+                raise
+            return collect(system, cid, base, events, None)
         for sides, f in drawn:
             faces.setdefault(sides, [0] * sides)[f - 1] += 1
         if kind in ROLL_KINDS and kind in range(c.rules.KINDS[0], c.rules.KINDS[1] + 1):
