@@ -1,11 +1,15 @@
 """Link figures over the simulator's pseudo-terminal (docs/protocol.md).
 
 measure() -> dict, main() prints it:
-- a backup-like transfer of a 5,000-event campaign (handshake, info,
-  snapshot, every event): seconds, payload and wire bytes, bytes/s;
+- a backup-like transfer of a 5,000-event campaign (info, snapshot, every
+  event), REPEAT times on the same simulator, the median: seconds, payload
+  and wire bytes, bytes/s, and the requests it took (protocol 2 reads the
+  journal a segment a frame, a window of requests in flight; protocol 1
+  took one request per ~75 events);
 - the raw throughput of the same pty in the same run: the simulated
   device writing plain bytes to it as fast as it can (from its REPL, after
-  an END), and the kernel pty alone (a fresh openpty pair);
+  an END, 1 KB writes), RAW_REPEAT times, the median; and the kernel pty
+  alone (a fresh openpty pair);
 - the bytes on the wire (both ways) to fetch 10 new events (info + events).
 """
 
@@ -25,6 +29,8 @@ from dicetray.rules import campaign as cp  # noqa: E402
 
 N_EVENTS = 5000
 RAW_BYTES = 64 << 10   # the REPL runs with the collector off: a heap's worth
+REPEAT = 5
+RAW_REPEAT = 3
 
 
 def kernel_pty_rate(nbytes=8 << 20):
@@ -54,22 +60,24 @@ def kernel_pty_rate(nbytes=8 << 20):
 
 RAW_CODE = b"""from hw import simboard
 s = simboard.SimSerial()
-b = b'x' * 1024
+b = b'x' * %d
 for i in range(%d):
     s.write(b)
 s.write(b'!END!')
 """
 
 
-def device_pty_rate(dev, nbytes=RAW_BYTES):
+def device_pty_rate(dev, nbytes=RAW_BYTES, chunk=1024, end=True):
     """The simulated device writing plain bytes to its serial port (from the
-    raw REPL, after END); the host reads as fast as it can. Returns
-    (bytes/s received, bytes received of nbytes)."""
-    dev.end_session()
-    dev.t.drain(0.2, 3)
-    dev.t.write(b"\r\x01")
-    dev.t.drain(0.2, 3)
-    dev.t.write(RAW_CODE % (nbytes // 1024) + b"\x04")
+    raw REPL, after END unless `end` is False: already there), `chunk`
+    bytes a write; the host reads as fast as it can. Returns (bytes/s
+    received, bytes received of nbytes)."""
+    if end:
+        dev.end_session()
+        dev.t.drain(0.2, 3)
+        dev.t.write(b"\r\x01")
+        dev.t.drain(0.2, 3)
+    dev.t.write(RAW_CODE % (chunk, nbytes // chunk) + b"\x04")
     got = b""
     t0 = None
     end = time.monotonic() + 60
@@ -79,10 +87,22 @@ def device_pty_rate(dev, nbytes=RAW_BYTES):
             t0 = time.perf_counter()
         got += d
     dt = time.perf_counter() - (t0 or time.perf_counter())
-    dev.t.write(b"\x02")
     dev.t.drain(0.2, 2)
     n = got.count(b"x")
     return (n / dt if dt > 0 else 0.0), n
+
+
+class Requests:
+    """Counts the request frames the host writes."""
+
+    def __init__(self, dev):
+        self.n = 0
+        self.real = dev.t.write
+        dev.t.write = self
+
+    def __call__(self, data):
+        self.n += data.count(b"#")
+        return self.real(data)
 
 
 def measure():
@@ -95,18 +115,24 @@ def measure():
         t0 = time.perf_counter()
         dev = Device.open(sim.port, timeout=5)
         r["open_s"] = time.perf_counter() - t0   # includes the simulator finishing its boot
-        t0 = time.perf_counter()
-        s0 = dev.wire
-        info = dev.info()
-        seq, snap = dev.snapshot()
-        evs = dev.events(0)
-        dt = time.perf_counter() - t0
-        s1 = dev.wire
-        assert len(evs) == N_EVENTS and evs == c.events and snap == cp.encode_snapshot(c)
+        runs = []
+        for _ in range(REPEAT):
+            req = Requests(dev)
+            t0 = time.perf_counter()
+            s0 = dev.wire
+            info = dev.info()
+            seq, snap = dev.snapshot()
+            evs = dev.events(0)
+            dt = time.perf_counter() - t0
+            s1 = dev.wire
+            dev.t.write = req.real
+            assert len(evs) == N_EVENTS and evs == c.events and snap == cp.encode_snapshot(c)
+            runs.append((dt, (s1[0] - s0[0]) + (s1[1] - s0[1]), s1[1] - s0[1], req.n))
+        runs.sort()
+        dt, wire, down, nreq = runs[len(runs) // 2]
         payload = len(snap) + sum(len(e) for e in evs)
-        wire = (s1[0] - s0[0]) + (s1[1] - s0[1])
-        r.update(backup_s=dt, payload_bytes=payload, wire_bytes=wire,
-                 payload_rate=payload / dt, wire_rate=(s1[1] - s0[1]) / dt)
+        r.update(backup_s=dt, backup_s_range=(runs[0][0], runs[-1][0]), payload_bytes=payload,
+                 wire_bytes=wire, payload_rate=payload / dt, wire_rate=down / dt, requests=nreq)
         for _ in range(10):
             dev.act(cp.DICE, (6, 3))
         w0 = dev.wire
@@ -116,8 +142,12 @@ def measure():
         assert len(new) == 10 and i2["events"] == N_EVENTS + 10
         r.update(incr_wire_bytes=(w1[0] - w0[0]) + (w1[1] - w0[1]),
                  incr_payload_bytes=sum(len(e) for e in new))
-        rate, n = device_pty_rate(dev)
-        r.update(device_pty_rate=rate, device_pty_bytes=n, device_pty_asked=RAW_BYTES)
+        raws = sorted(device_pty_rate(dev, end=k == 0) for k in range(RAW_REPEAT))
+        dev.t.write(b"\x02")
+        dev.t.drain(0.2, 2)
+        rate, n = raws[len(raws) // 2]
+        r.update(device_pty_rate=rate, device_pty_bytes=n, device_pty_asked=RAW_BYTES,
+                 device_pty_range=(raws[0][0], raws[-1][0]))
         dev.close()
     finally:
         sim.stop()
@@ -127,15 +157,20 @@ def measure():
 
 def main():
     r = measure()
+    raw = max(r["device_pty_rate"], 1)
     print("link: backup of a %d-event campaign over the simulator's pty" % r["events"])
-    print("  handshake %.2f s (with the boot), then info + snapshot + events:" % r["open_s"])
-    print("  %.2f s; %d payload bytes (%.0f B/s), %d bytes on the wire (device->host %.0f B/s)"
-          % (r["backup_s"], r["payload_bytes"], r["payload_rate"], r["wire_bytes"], r["wire_rate"]))
-    print("  raw pty, same run: simulated device writing plain bytes %.0f B/s (%d of %d arrived); "
-          "kernel pty alone %.0f B/s" % (r["device_pty_rate"], r["device_pty_bytes"],
-                                         r["device_pty_asked"], r["kernel_pty_rate"]))
-    print("  link payload rate = %.1f%% of the device's raw serial rate"
-          % (100.0 * r["payload_rate"] / max(r["device_pty_rate"], 1)))
+    print("  handshake %.2f s (with the boot), then info + snapshot + events, median of %d:"
+          % (r["open_s"], REPEAT))
+    print("  %.3f s (%.3f to %.3f); %d payload bytes (%.0f B/s), %d bytes on the wire "
+          "(device->host %.0f B/s), %d requests"
+          % (r["backup_s"], r["backup_s_range"][0], r["backup_s_range"][1], r["payload_bytes"],
+             r["payload_rate"], r["wire_bytes"], r["wire_rate"], r["requests"]))
+    print("  raw pty, same run: simulated device writing plain bytes %.0f B/s, median of %d "
+          "(%.0f to %.0f; %d of %d arrived); kernel pty alone %.0f B/s"
+          % (r["device_pty_rate"], RAW_REPEAT, r["device_pty_range"][0], r["device_pty_range"][1],
+             r["device_pty_bytes"], r["device_pty_asked"], r["kernel_pty_rate"]))
+    print("  link payload rate = %.1f%% of the device's raw serial rate; its bytes on the wire "
+          "(device->host) %.1f%%" % (100.0 * r["payload_rate"] / raw, 100.0 * r["wire_rate"] / raw))
     print("link: fetching 10 new events (info + events): %d bytes on the wire (%d bytes of events)"
           % (r["incr_wire_bytes"], r["incr_payload_bytes"]))
     return r

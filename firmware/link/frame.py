@@ -15,14 +15,17 @@ next '#' after any garbage. The CRC covers type, seq and payload.
 from binascii import a2b_base64, b2a_base64, crc32
 from struct import pack_into, unpack_from
 
-PROTOCOL = 1     # bump on any incompatible change of the requests below
+PROTOCOL = 2     # bump on any incompatible change of the requests below
 MARK = 0x23      # '#': starts a frame
 NL = 0x0A
 CR = 0x0D
 MAX_REQ = 384    # longest line the device takes: well under the board's 512-byte USB ring
-MAX_ANS = 1024   # longest line the device sends (the host has room)
+MAX_ANS = 5632   # longest line the device sends: a journal page (LOG_PAGE) and its varints
 HEAD = 3         # type + seq
 CRC = 4
+LOG_PAGE = 4096  # segment bytes in one LOG answer (fewer: the end): a whole segment as a rule
+WINDOW = 2       # requests a host keeps in flight (reads only; see docs/protocol.md)...
+PAGES = 4        # ...each a LOG of this many segments, a frame each
 
 
 def _body(line_max):
@@ -30,14 +33,14 @@ def _body(line_max):
 
 
 MAX_REQ_PAYLOAD = _body(MAX_REQ) - HEAD - CRC   # 278
-MAX_ANS_PAYLOAD = _body(MAX_ANS) - HEAD - CRC   # 758
+MAX_ANS_PAYLOAD = _body(MAX_ANS) - HEAD - CRC   # 4214
 
 # Requests (host -> device); the answer's type is the request's | 0x80.
 HELLO = 0x01      # JSON {"protocol": n, "host": version} -> info JSON
 INFO = 0x02       # -> info JSON
 SNAP = 0x03       # varint offset -> varint seq, total, offset, bytes
-EVENTS = 0x04     # varint since -> varint first, count, head, then (varint len, event)*
-ACT = 0x05        # JSON {"kind", "args", "text", "faces"?} -> outcome JSON
+EVENTS = 0x04     # varint since[, flags: 1 = RAM only] -> varint first, count, head, (varint len, event)*
+ACT = 0x05        # JSON {"kind", "args", "text", "faces"?, "after"?} -> outcome JSON
 CLOCK = 0x06      # JSON {"unix": seconds} -> empty
 SUB = 0x07        # varint since (-1: from now) -> varint head; then PUSH frames
 UNSUB = 0x08      # -> empty
@@ -47,9 +50,12 @@ R_EVENTS = 0x0B   # varint index, (varint len, event)* -> varint next index
 R_COMMIT = 0x0C   # -> info JSON (the new campaign)
 R_ABORT = 0x0D    # -> empty
 END = 0x0E        # -> empty; then the app stops and the REPL takes the port
+SEGS = 0x0F       # varint since -> varint head, count, then count segment bases (the first, then deltas)
+LOG = 0x10        # base u32, offset u32, count u8 -> count frames: base u32, offset u32, segment bytes
 ANSWER = 0x80
 PUSH = 0xFE       # device -> host, seq 0: varint event seq, event bytes
 ERR = 0xFF        # utf-8 message saying what was wrong; seq = the request's (0: unknown)
+EV_RAM = 1        # EVENTS flag: only what the device holds in RAM (count 0 otherwise)
 
 
 def encode(typ, seq, payload=b""):
@@ -66,12 +72,42 @@ def encode(typ, seq, payload=b""):
     return b"#" + b2a_base64(body)  # type: ignore[arg-type]  # any buffer on MicroPython
 
 
+class Page:
+    """A big answer built in place: the payload goes into body[HEAD:HEAD+n]
+    (a file's readinto, index writes), text() adds type, seq and CRC and
+    returns the base64 text with its newline; the line is b'#' then that
+    text (two writes: no copy of a few KB to join them). The base64 text
+    is the one allocation per frame."""
+
+    def __init__(self, payload_max=MAX_ANS_PAYLOAD):
+        self.body = bytearray(HEAD + payload_max + CRC)
+        self.mv = memoryview(self.body)
+
+    def text(self, typ, seq, n):
+        # Statements kept short: a frame over 11 words is a heap allocation
+        # per call on MicroPython (docs/architecture.md), and this is per page.
+        b = self.body
+        b[0] = typ
+        b[1] = seq & 0xFF
+        b[2] = (seq >> 8) & 0xFF
+        n += HEAD
+        c = crc32(self.mv[:n])
+        pack_into("<I", b, n, c)
+        return b2a_base64(self.mv[:n + CRC])  # type: ignore[arg-type]  # any buffer on MicroPython
+
+
+def _a2b(text):
+    try:
+        return a2b_base64(text)
+    except Exception:  # binascii.Error on CPython, ValueError on MicroPython
+        return None
+
+
 def decode(text):
     """(type, seq, payload) of a frame's base64 text (between '#' and the
     newline); ValueError if it is not a whole, intact frame."""
-    try:
-        body = a2b_base64(text)
-    except Exception:  # binascii.Error on CPython, ValueError on MicroPython
+    body = _a2b(text)   # the try in a function of its own: this frame stays on the C stack
+    if body is None:
         raise ValueError("not base64")
     n = len(body)
     # Only the canonical text: decoders skip stray characters and ignore
@@ -81,9 +117,11 @@ def decode(text):
         raise ValueError("not canonical base64")
     if n < HEAD + CRC:
         raise ValueError("frame of %d bytes is too short" % n)
-    if unpack_from("<I", body, n - CRC)[0] != crc32(memoryview(body)[:n - CRC]):
+    n -= CRC
+    c = crc32(memoryview(body)[:n])
+    if unpack_from("<I", body, n)[0] != c:
         raise ValueError("CRC mismatch")
-    return body[0], body[1] | (body[2] << 8), body[HEAD:n - CRC]
+    return body[0], body[1] | (body[2] << 8), body[HEAD:n]
 
 
 class Lines:
@@ -100,37 +138,45 @@ class Lines:
     def __init__(self, size):
         self.buf = bytearray(size)
         self.mv = memoryview(self.buf)
+        self.size = size
         self.n = -1          # bytes in the current frame; -1: not in a frame
         self.over = False    # the current frame overflowed
         self.skipped = 0     # bytes seen outside any frame
 
     def push(self, data, n, out):
-        buf = self.buf
-        size = len(buf)
+        # The rare steps are methods: a frame over 11 words would be a heap
+        # allocation at every call on MicroPython (docs/architecture.md).
         k = self.n
-        for i in range(n):
+        i = 0
+        while i < n:
             b = data[i]
+            i += 1
             if b == MARK:
-                if k > 0 or self.over:
-                    self.skipped += k if k > 0 else 0  # a torn frame: dropped
-                k = 0
-                self.over = False
+                k = self._mark(k)
             elif b == NL or b == CR:
-                if self.over:
-                    self.over = False
-                    out(None)
-                elif k > 0:
-                    self.n = -1
-                    out(self.mv[:k])
-                k = -1
+                k = self._end(k, out)
             elif k >= 0:
-                if k < size:
-                    buf[k] = b
+                if k < self.size:
+                    self.buf[k] = b
                     k += 1
                 else:
                     k = -1
                     self.over = True
             elif not self.over:
                 self.skipped += 1
-            self.n = k
         self.n = k
+
+    def _mark(self, k):
+        if k > 0:
+            self.skipped += k    # a torn frame: dropped
+        self.over = False
+        return 0
+
+    def _end(self, k, out):
+        if self.over:
+            self.over = False
+            out(None)
+        elif k > 0:
+            self.n = -1
+            out(self.mv[:k])
+        return -1

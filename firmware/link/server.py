@@ -9,12 +9,15 @@ like button presses: the answer leaves only once the event is on flash.
 
 At most once: the last request's (seq, CRC) and its answer line are kept;
 the same request again (a host retry) gets that line again and is not
-applied again.
+applied again. Journal reads (LOG) are the exception: a read changes
+nothing, so it is answered afresh every time and never replaces the
+cached answer; the host keeps a window of them in flight.
 """
 
 import gc
 import json
 from binascii import crc32, hexlify
+from struct import pack, pack_into, unpack_from
 
 from . import frame as fr
 from rules import campaign as cp
@@ -32,7 +35,16 @@ FIRMWARE = "0.1.0"
 MAX_SNAP = 16384   # a restore's snapshot: a few KB; refused beyond this
 QUIET_MS = 250     # the loop polls fast this long after the host's last frame
 PUSH_MAX = 4       # event frames pushed per loop pass (the port drops a flood)
+# LOG pages answered per loop pass; more wait for the next pass, in order
+# (the keys and the screen get their turn). On the simulator the number is
+# what its heap has room for: it collects garbage only between passes
+# (hw/simboard.py GC_HEADROOM) and its host calls leave ~35 KB of it per
+# page, so a pass stops while SIM_SPARE is still free.
+PAGES_MAX = 8
+SIM_PAGE = 48 * 1024
+SIM_SPARE = 64 * 1024
 TICKS_MASK = (1 << 30) - 1
+LOG_ANSWER = fr.LOG | fr.ANSWER
 
 
 class _Full(Exception):
@@ -73,45 +85,80 @@ class Link:
         self._segst = None     # the store whose segment list is cached...
         self._segkey = None    # ...its current segment name then...
         self._segl = []        # ...and the list
+        self._segp = {}        # base -> path, for that list
+        self._page = None      # fr.Page for LOG answers, made on the first...
+        self._pdata = None     # ...and the view of it a segment is read into
+        self._pf = None        # the segment file open for a page
+        self._paged = 0        # LOG pages answered in this loop pass...
+        self._pages = -1       # ...and how many it may (-1: not counted yet)
+        self._later = []       # (seq, payload, type, text): what waits for the next pass
+        # The simulator's port pays per write (a host call), a board's per
+        # byte: a line goes in one piece there, as '#' and text here.
+        self._sim = app.b.name == "sim"
 
     # --- the loop ---------------------------------------------------------------
     def poll(self, n=0):
         """Serve the port once; True while the host is active. n: bytes
         already read into self.rx (the first ones, from link.waiting)."""
-        port = self.port
-        rx = self.rx
         now = self.app.b.ticks_ms()
-        k = 0
-        if not n:
-            n = port.read_into(rx)
-        while n:
+        self._paged = 0
+        self._pages = -1
+        if self._later:
+            self._serve_later()
+        if not n and not self._later:
+            n = self.port.read_into(self.rx)
+        if n:
             self.t = now
-            self.lines.push(rx, n, self._line)
-            k += 1
-            if k >= 8:
-                break
-            n = port.read_into(rx)
-        st = self.s.st
-        if self.sub and self.pushed < st.seq:
+            self._take_in(n)
+        if self.sub and self.pushed < self.s.st.seq:
             self._push()
         if self.ending:
             self.ending = False
             self.app.live = False   # App.run returns: main.py ends, the REPL takes the port
         return ((now - self.t) & TICKS_MASK) < QUIET_MS
 
+    # Every pass calls poll and a LOG page goes through the functions below
+    # it: each keeps its frame within the 11 words MicroPython puts on the C
+    # stack (a bigger one is a heap allocation per call, ~0.7 ms on the rp2
+    # port in a fragmented heap, and on the simulator a frame its collector
+    # can free under it: docs/architecture.md).
+    def _take_in(self, n):
+        """Answer the requests in the n bytes read, and in what follows them."""
+        k = 0
+        while n:
+            self.lines.push(self.rx, n, self._line)
+            k += 1
+            if k >= 8 or self._later:
+                break
+            n = self.port.read_into(self.rx)
+
     def _line(self, text):
         if text is None:
-            self.bad += 1
-            self.port.write(fr.encode(fr.ERR, 0, ("request frame longer than %d bytes refused"
-                                                   % fr.MAX_REQ).encode()))
+            self._too_long()
             return
+        f = self._decode(text)
+        if f is None or f[0] & fr.ANSWER:
+            return             # torn or corrupt (the host retries), or our own echoed back
+        if self._later:        # behind pages that wait for the next pass: in order
+            self._later.append((f[1], f[2], f[0], bytes(text)))
+        elif f[0] == fr.LOG:   # a read: answered afresh, the cache left as it is
+            self._log(f[1], f[2])
+        else:
+            self._answer(text, f[0], f[1], f[2])
+
+    def _decode(self, text):
         try:
-            typ, seq, p = fr.decode(text)
+            return fr.decode(text)
         except ValueError:
             self.bad += 1      # torn or corrupt: the host retries after its timeout
-            return
-        if typ & fr.ANSWER:
-            return             # an answer or push: our own, echoed back
+            return None
+
+    def _too_long(self):
+        self.bad += 1
+        self.port.write(fr.encode(fr.ERR, 0, ("request frame longer than %d bytes refused"
+                                               % fr.MAX_REQ).encode()))
+
+    def _answer(self, text, typ, seq, p):
         k = crc32(text)
         if seq == self.kseq and k == self.kcrc and self.last is not None:
             self.retried += 1
@@ -128,6 +175,24 @@ class Link:
         self.last = line
         self.port.write(line)
 
+    def _serve_later(self):
+        """The LOG pages a full pass left, first (before reading more)."""
+        later = self._later
+        while later and self._page_room():
+            seq, p, typ, text = later.pop(0)
+            if typ == fr.LOG:
+                self._pages_of(seq, p, True)
+            else:
+                self._answer(text, typ, seq, p)
+
+    def _page_room(self):
+        """Whether this pass has room for one more LOG page."""
+        if self._pages < 0:
+            self._pages = PAGES_MAX
+            if self._sim:
+                self._pages = max(1, min(PAGES_MAX, (gc.mem_free() - SIM_SPARE) // SIM_PAGE))
+        return self._paged < self._pages
+
     def _err(self, seq, msg):
         return fr.encode(fr.ERR, seq, msg.encode()[:fr.MAX_ANS_PAYLOAD])
 
@@ -138,6 +203,8 @@ class Link:
             return self._info()
         if typ == fr.EVENTS:
             return self._events(p)
+        if typ == fr.SEGS:
+            return self._segments(p)
         if typ == fr.SNAP:
             return self._snap(p)
         if typ == fr.ACT:
@@ -176,6 +243,7 @@ class Link:
             return b""
         if typ == fr.END:
             self._r_abort()
+            self._later.clear()
             self.sub = False
             self.s.st.close()
             self.ending = True
@@ -195,6 +263,7 @@ class Link:
                              % (proto, fr.PROTOCOL, "firmware (dicetray deploy)" if proto > fr.PROTOCOL
                                 else "host tool (pip install -U dicetray)"))
         self.sub = False
+        self._later.clear()    # what an earlier host left unanswered
         self._r_abort()
         return self._info()
 
@@ -259,19 +328,124 @@ class Link:
         out.extend(data[off:off + _room()])
         return out
 
-    def _events(self, p):
-        since = codec.get_int(p, 0)[0]
-        st = self.s.st
-        head = st.seq
+    def _since(self, p):
+        """(since, index after it) of a request naming the last event the
+        host has; ValueError if the device cannot serve what follows it."""
+        since, i = codec.get_int(p, 0)
+        head = self.s.st.seq
         first = self._first()
         if since < first - 1:
             raise ValueError("events %d..%d are no longer on the device (its journal starts "
                              "at %d): back up from %d" % (since + 1, first - 1, first, first - 1))
         if since > head:
             raise ValueError("since %d is beyond the device's last event %d" % (since, head))
+        return since, i
+
+    def _events(self, p):
+        since, i = self._since(p)
+        head = self.s.st.seq
+        flags = codec.get_int(p, i)[0] if i < len(p) else 0
         out = bytearray()
-        n = self._collect(since, _room(), out, 255)
+        if flags & fr.EV_RAM and head - since > self._in_ram():
+            n = 0        # not all in RAM: the host reads the journal (SEGS, LOG)
+        else:
+            n = self._collect(since, _room(), out, 255)
         return _ints(since + 1, n, head) + out
+
+    def _in_ram(self):
+        return len(self.s.c.events) if self.s.c.journal else 0
+
+    def _segments(self, p):
+        """The journal segments that hold the events after `since`: their
+        bases, oldest first (a segment holds the events after its base up
+        to the next one's, the last up to the head)."""
+        since = self._since(p)[0]
+        segs = self._segs()
+        head = self.s.st.seq
+        k = 0
+        while k + 1 < len(segs) and segs[k + 1] <= since:
+            k += 1
+        n = len(segs) - k if since < head else 0
+        out = bytearray(_ints(head, n))
+        prev = 0
+        for j in range(k, k + n):
+            codec.put_int(out, segs[j] - prev)
+            prev = segs[j]
+        return out
+
+    def _log(self, seq, p):
+        """LOG: base u32, offset u32, count u8: a page of each of `count`
+        journal segments from `base` on (the first from `offset`, the
+        others from their start), one frame each, as long as this pass
+        has room (the rest waits in self._later, in order)."""
+        if len(p) != 9 or not p[8]:
+            self.port.write(self._err(seq, "LOG needs base u32, offset u32, count u8 >= 1"))
+        else:
+            self._pages_of(seq, p, False)
+
+    def _pages_of(self, seq, p, front):
+        b, off, count = unpack_from("<IIB", p)
+        segs = self._segs()
+        if b not in segs:
+            self.port.write(self._err(seq, "journal segment %d is not on the device (compacted "
+                                           "since?): list them again (SEGS)" % b))
+            return
+        if self._page is None:
+            self._page = fr.Page(8 + fr.LOG_PAGE)
+            self._pdata = self._page.mv[fr.HEAD + 8:fr.HEAD + 8 + fr.LOG_PAGE]
+        i = segs.index(b)
+        try:
+            while count and i < len(segs):
+                if not self._page_room():
+                    p = pack("<IIB", segs[i], off, count)
+                    self._later.insert(0 if front else len(self._later), (seq, p, fr.LOG, None))
+                    return
+                self._paged += 1
+                self._page_out(seq, segs[i], off)
+                off = 0
+                count -= 1
+                i += 1
+        except OSError as e:
+            self._drop_file()
+            self.port.write(self._err(seq, "flash error: %s" % e))
+
+    def _page_out(self, seq, b, off):
+        """The LOG frame of segment b from off: base u32, offset u32 and
+        the segment's bytes from there, LOG_PAGE at most (fewer: its end)."""
+        n = self._read_page(b, off)
+        text = self._page.text(LOG_ANSWER, seq, n)
+        if self._sim:
+            self.port.write(b"#" + text)
+        else:
+            self.port.write(b"#")
+            self.port.write(text)
+
+    def _read_page(self, b, off):
+        pack_into("<II", self._page.body, fr.HEAD, b, off)
+        f = self._pf = self.s.st.fs.open(self._seg_path(b), "rb")
+        if off:
+            f.seek(off)
+        n = f.readinto(self._pdata)
+        self._pf = None
+        f.close()
+        return 8 + (n or 0)
+
+    def _drop_file(self):
+        f = self._pf
+        self._pf = None
+        if f is not None:
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def _seg_path(self, b):
+        """A segment's path, made once per segment list: every new str
+        costs a search of the interned strings (docs/architecture.md)."""
+        path = self._segp.get(b)
+        if path is None:
+            path = self._segp[b] = self.s.st.root + "/" + store._name("j", b, "log")
+        return path
 
     def _collect(self, since, room, out, most):
         """Append (varint len, event) of events since+1.. to out while they
@@ -328,6 +502,7 @@ class Link:
             self._segl = st.segments()
             self._segst = st
             self._segkey = key
+            self._segp = {}
         return self._segl
 
     def _first(self):
@@ -554,3 +729,4 @@ def _ints(*vals):
     for v in vals:
         codec.put_int(out, v)
     return out
+

@@ -91,3 +91,45 @@ def test_lines_refuse_long_frames_without_storing_them():
     assert got.over == 2
     ln.push(ok, len(ok), got)          # a new frame starts: the long one is dropped
     assert len(got.frames) == 2
+
+
+def test_a_page_built_in_place_is_the_encoded_line():
+    # LOG answers (docs/protocol.md): a journal page of LOG_PAGE bytes and
+    # its 8-byte head in one frame, four times protocol 1's 1 KB line.
+    pg = fr.Page(8 + fr.LOG_PAGE)
+    assert fr.MAX_ANS_PAYLOAD >= 8 + fr.LOG_PAGE
+    for n in (0, 1, 2, 3, 100, 8 + fr.LOG_PAGE):
+        p = bytes([(i * 11 + n) & 0xFF for i in range(n)])
+        pg.body[fr.HEAD:fr.HEAD + n] = p
+        line = b"#" + pg.text(fr.LOG | fr.ANSWER, 700 + n, n)
+        assert line == fr.encode(fr.LOG | fr.ANSWER, 700 + n, p)
+        assert len(line) <= fr.MAX_ANS
+        got = Got()
+        ln = fr.Lines(fr.MAX_ANS + 64)
+        ln.push(line, len(line), got)
+        assert len(got.frames) == 1 and got.frames[0][1] == 700 + n and bytes(got.frames[0][2]) == p
+    assert len(fr.encode(fr.LOG | fr.ANSWER, 1, bytes(8 + fr.LOG_PAGE))) > 4 * 1024
+
+
+def test_lines_cut_a_window_of_answers_with_damage_between():
+    # Several answers back to back, as a window brings them: one torn by
+    # the next frame's '#', one with a flipped bit; the others come through.
+    pg = fr.Page(8 + fr.LOG_PAGE)
+    lines = []
+    for k in range(5):
+        pg.body[fr.HEAD:fr.HEAD + 300] = bytes([k]) * 300
+        lines.append(b"#" + pg.text(fr.LOG | fr.ANSWER, 40 + k, 300))
+    torn = lines[1][:200]
+    bad = bytearray(lines[3])
+    bad[50] = 0x41 if bad[50] != 0x41 else 0x42
+    stream = lines[0] + torn + lines[2] + bytes(bad) + lines[4]
+    for step in (7, 64, len(stream)):
+        got = Got()
+        ln = fr.Lines(fr.MAX_ANS + 64)
+        for i in range(0, len(stream), step):
+            chunk = stream[i:i + step]
+            ln.push(chunk, len(chunk), got)
+        seqs = []
+        for f in got.frames:
+            seqs.append(f[1])
+        assert seqs == [40, 42, 44] and got.bad == 1, (step, seqs, got.bad)

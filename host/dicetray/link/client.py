@@ -12,7 +12,9 @@
 
 Every request is numbered; a lost answer is asked for again with the same
 number and the device answers it from its cache without applying it
-twice. Every refusal raises DeviceError with the device's own message.
+twice. Journal reads go several at a time (a window of fr.WINDOW in
+flight, docs/protocol.md); everything else one at a time. Every refusal
+raises DeviceError with the device's own message.
 """
 
 import json
@@ -22,6 +24,9 @@ import random
 import time
 from binascii import crc32
 from collections import deque
+from functools import reduce
+from operator import xor
+from struct import pack, unpack_from
 
 from .. import __version__
 from ..rules import codec
@@ -30,6 +35,7 @@ from . import ports
 from .transport import Transport, TransportError
 
 BOOT_S = 15.0     # how long a restarted app may take to answer
+READ_QUIET = 0.5  # a window of reads asks again after this long without a frame
 
 
 class DeviceError(Exception):
@@ -39,6 +45,18 @@ class DeviceError(Exception):
 
 class AtRepl(DeviceError):
     """The device sits at the MicroPython REPL: the app is not running."""
+
+
+class JournalDamaged(DeviceError):
+    """A record of the device's journal on flash fails its checks: events
+    from `seq` on in that segment cannot be read."""
+
+    def __init__(self, seq, base, why, last):
+        DeviceError.__init__(self, "the device's journal is damaged at event %d (segment j%08x.log: %s): "
+                             "events %d..%d cannot be read from the device"
+                             % (seq, base, why, seq, last))
+        self.seq = seq
+        self.last = last
 
 
 class AnswerLost(DeviceError):
@@ -78,6 +96,45 @@ def pack_events(events, start, room):
     return bytes(out), n
 
 
+# A journal record as the device stores it (firmware/store/journal.py):
+#     len u16 LE | seq u32 LE | crc32(event) u32 LE | check u8 | event
+# check = 0xA5 ^ the ten bytes before it. LOG pages carry records as they are.
+REC_HDR = 11
+REC_MAX = 1024
+REC_SEED = 0xA5
+
+
+def records(data, base, lo, hi):
+    """The events numbered lo+1..hi (at most) of a journal segment whose
+    first record is base+1, checked as the device's own scanner checks
+    them: header check, length, seq in order and, for the events handed
+    out, the CRC. Returns (events, seq of the last record read); raises
+    JournalDamaged at the first record that fails (its header is the only
+    thing that says where the next one starts)."""
+    out = []
+    seq = base
+    i = 0
+    end = len(data)
+    while seq < hi and i + REC_HDR <= end:
+        n, s, crc, chk = unpack_from("<HIIB", data, i)
+        want = seq + 1
+        if reduce(xor, data[i:i + 10], REC_SEED) != chk:
+            raise JournalDamaged(want, base, "record header check failed", hi)
+        if not 0 < n <= REC_MAX or s != want:
+            raise JournalDamaged(want, base, "record numbered %d, length %d" % (s, n), hi)
+        j = i + REC_HDR + n
+        if j > end:
+            break               # cut short: the page ends there
+        if want > lo:
+            ev = data[i + REC_HDR:j]
+            if crc32(ev) != crc:
+                raise JournalDamaged(want, base, "record fails its CRC", hi)
+            out.append(ev)
+        seq = want
+        i = j
+    return out, seq
+
+
 def unpack_events(p, i, n):
     """n (varint len, event) from payload p at i; returns (list, next i)."""
     evs = []
@@ -100,7 +157,9 @@ class Device:
         self.timeout = timeout
         self.retries = retries
         self.seq = random.randrange(1, 0xFFFF)
-        self.lines = fr.Lines(fr.MAX_ANS + 64)
+        self.lines = fr.FastLines(fr.MAX_ANS + 64)
+        self.window = fr.WINDOW   # journal reads in flight...
+        self.pages = fr.PAGES     # ...each for this many segments
         self.frames = deque()     # whole frames read, not yet taken
         self.pushes = deque()     # (seq, event) pushed by the device
         self.tail = b""           # the last bytes outside frames: REPL prompts
@@ -218,22 +277,29 @@ class Device:
             self._read(min(left, 0.05))
         return self.frames.popleft()
 
-    def _request(self, typ, payload=b"", timeout=None, retries=None):
+    def _line(self, typ, payload):
+        """(seq, line) of a new request."""
         self.seq = self.seq % 0xFFFF + 1
-        seq = self.seq
-        line = fr.encode(typ, seq, payload)
+        line = fr.encode(typ, self.seq, payload)
         if len(line) > fr.MAX_REQ:
             raise DeviceError("request of %d bytes exceeds the %d-byte frame limit" % (len(line), fr.MAX_REQ))
+        return self.seq, line
+
+    def _write(self, line):
+        try:
+            self.t.write(line)
+        except TransportError as e:
+            raise DeviceError("lost the link: %s" % e) from None
+
+    def _request(self, typ, payload=b"", timeout=None, retries=None):
+        seq, line = self._line(typ, payload)
         want = typ | fr.ANSWER
         timeout = self.timeout if timeout is None else timeout
         tries = 1 + (self.retries if retries is None else retries)
         self.tries = 0
         for _ in range(tries):
             self.tries += 1
-            try:
-                self.t.write(line)   # the same seq and bytes: the device answers a retry from its cache
-            except TransportError as e:
-                raise DeviceError("lost the link: %s" % e) from None
+            self._write(line)   # the same seq and bytes: the device answers a retry from its cache
             deadline = time.monotonic() + timeout
             while True:
                 f = self._frame(deadline)
@@ -251,6 +317,85 @@ class Device:
                     return bytes(fp)
         raise DeviceError("no answer from %s after %d tries: is the Dicetray app running on it?"
                           % (self.port, tries))
+
+    def _window(self, todo, got):
+        """Read requests, several in flight. `todo` is a deque of (type,
+        payload) or, for LOG, (LOG, payload, pages): the (base, offset) of
+        each segment page the request asks for, one answer frame each.
+        got(type, payload, answer) handles every answer frame and may append
+        more to `todo`. At most self.window requests are out at once.
+
+        The device answers in the order it reads, so an answer means that
+        whatever was asked before it and is still unanswered was lost (a
+        torn or damaged frame, either way): that goes again at once. What
+        no later answer reveals (the last pages asked for) goes again after
+        READ_QUIET s without a frame; the window gives up after as long a
+        silence as a single request would (timeout x (1 + retries)). Only
+        for requests that change nothing on the device: a repeat is simply
+        served again."""
+        out = {}          # seq -> [type, payload, line, order, tries, pages]
+        order = [0]
+        quiet = min(self.timeout, READ_QUIET)
+        give_up = self.timeout * (1 + self.retries)
+
+        def send(item, tries=1):
+            typ, payload = item[0], item[1]
+            seq, line = self._line(typ, payload)
+            order[0] += 1
+            out[seq] = [typ, payload, line, order[0], tries, list(item[2]) if len(item) > 2 else [None]]
+            self._write(line)
+
+        def again(r, pages):
+            """Ask again for what r still owes (LOG: those pages, one each)."""
+            if r[0] != fr.LOG:
+                send((r[0], r[1]), r[4] + 1)
+                return
+            for b, off in pages:
+                send((fr.LOG, pack("<IIB", b, off, 1), [(b, off)]), r[4] + 1)
+
+        heard = time.monotonic()
+        while todo or out:
+            while todo and len(out) < self.window:
+                send(todo.popleft())
+            f = self._frame(time.monotonic() + quiet)
+            if f is None:                          # nothing for a while: all of it again
+                tries = max(r[4] for r in out.values())
+                if time.monotonic() - heard > give_up:
+                    raise DeviceError("no answer from %s after %d tries: is the Dicetray app "
+                                      "running on it?" % (self.port, tries))
+                for seq, r in sorted(out.items(), key=lambda kv: kv[1][3]):
+                    del out[seq]
+                    again(r, r[5])
+                continue
+            ft, fs, fp = f
+            if ft == fr.PUSH:
+                s, i = codec.get_int(fp, 0)
+                self.pushes.append((s, bytes(fp[i:])))
+                continue
+            r = out.get(fs)
+            if r is None:
+                continue                           # an answer to an earlier try
+            if ft == fr.ERR:
+                raise DeviceError(bytes(fp).decode("utf-8", "replace"))
+            if ft != r[0] | fr.ANSWER:
+                continue
+            key = unpack_from("<I", fp, 0)[0] if r[0] == fr.LOG else None
+            keys = [pg[0] if pg is not None else None for pg in r[5]]
+            if key not in keys:
+                continue                           # a page it sent already
+            k = keys.index(key)
+            lost = r[5][:k]
+            r[5] = r[5][k + 1:]
+            if not r[5]:
+                del out[fs]
+            for seq, r2 in sorted(out.items(), key=lambda kv: kv[1][3]):
+                if r2[3] < r[3]:                   # asked before it, never answered: lost
+                    del out[seq]
+                    again(r2, r2[5])
+            if lost:
+                again(r, lost)
+            heard = time.monotonic()
+            got(r[0], r[1], bytes(fp))
 
     # --- requests -----------------------------------------------------------
     def info(self, collect=False):
@@ -285,25 +430,96 @@ class Device:
                 return seq, bytes(data)
 
     def events(self, since, progress=None):
-        """Every event with seq > since, in order (paged). progress(done,
-        total) is called after each page. DeviceError if the device no
-        longer holds event since+1."""
+        """Every event with seq > since, in order. progress(done, total) is
+        called after each page. DeviceError if the device no longer holds
+        event since+1; JournalDamaged if a record on its flash fails its
+        checks (naming the event).
+
+        What the device holds in RAM (its last 64 to 128 events) comes in
+        EVENTS pages; anything older is read from the journal on its flash
+        as it is, a segment a page, a window of pages in flight (LOG), and
+        checked here."""
         out = []
         cur = since
+        # The first page and the journal's segments at once (one round
+        # trip): the SEGS answer is used if the events are not all in RAM.
+        first_page = {}
+        self._window(deque([(fr.EVENTS, _ints(cur, fr.EV_RAM)), (fr.SEGS, _ints(cur))]),
+                     lambda typ, req, ans: first_page.__setitem__(typ, ans))
+        p = first_page[fr.EVENTS]
         while True:
-            p = self._request(fr.EVENTS, _ints(cur))
             first, i = codec.get_int(p, 0)
             n, i = codec.get_int(p, i)
             head, i = codec.get_int(p, i)
             if first != cur + 1:
                 raise DeviceError("the device answered events from %d, not %d" % (first, cur + 1))
-            evs, i = unpack_events(p, i, n)
-            out.extend(evs)
-            cur += n
+            if n == 0 and cur < head:     # not (or no longer) all in RAM: the journal
+                segs = first_page.pop(fr.SEGS, None) if cur == since else None   # SEGS of `since`
+                evs, head = self._journal(cur, progress, since, segs)
+                if not evs:
+                    raise DeviceError("the device holds neither in RAM nor in its journal the "
+                                      "events after %d (its last is %d)" % (cur, head))
+                out.extend(evs)
+                cur += len(evs)
+                if cur >= head:
+                    return out
+            else:
+                evs, i = unpack_events(p, i, n)
+                out.extend(evs)
+                cur += n
+                if progress is not None:
+                    progress(cur - since, head - since)
+                if n == 0 or cur >= head:
+                    return out
+            p = self._request(fr.EVENTS, _ints(cur, fr.EV_RAM))
+
+    def _journal(self, since, progress=None, origin=None, p=None):
+        """(the events after `since` up to the device's head, that head),
+        read from its journal segments: SEGS (p: its answer if at hand),
+        then LOG pages in a window."""
+        if p is None:
+            p = self._request(fr.SEGS, _ints(since))
+        head, i = codec.get_int(p, 0)
+        n, i = codec.get_int(p, i)
+        bases = []
+        b = 0
+        for _ in range(n):
+            d, i = codec.get_int(p, i)
+            b += d
+            bases.append(b)
+        ends = bases[1:] + [head]
+        data = {b: bytearray() for b in bases}
+        done = {}
+        origin = since if origin is None else origin
+
+        def got(typ, req, ans):
+            b, off = unpack_from("<II", ans, 0)
+            j = 8
+            buf = data[b]
+            if b in done or off != len(buf):
+                return                     # an answer repeated by a retry
+            buf += ans[j:]
+            if len(ans) - j >= fr.LOG_PAGE:    # a full page: the segment may go on
+                todo.append((fr.LOG, pack("<IIB", b, len(buf), 1), [(b, len(buf))]))
+                return
+            k = bases.index(b)
+            evs, last = records(bytes(buf), b, max(since, b), ends[k])
+            if last < ends[k]:
+                raise JournalDamaged(last + 1, b, "the segment ends after event %d" % last, ends[k])
+            done[b] = evs
+            data[b] = bytearray()
             if progress is not None:
-                progress(cur - since, head - since)
-            if n == 0 or cur >= head:
-                return out
+                progress(sum(len(v) for v in done.values()) + since - origin, head - origin)
+
+        todo = deque()
+        for k in range(0, len(bases), self.pages):
+            run = bases[k:k + self.pages]
+            todo.append((fr.LOG, pack("<IIB", run[0], 0, len(run)), [(b, 0) for b in run]))
+        self._window(todo, got)
+        out = []
+        for b in bases:
+            out.extend(done[b])
+        return out, head
 
     def act(self, kind, args=(), text="", faces=None):
         """Apply an action on the device (as a button press would); returns
@@ -424,7 +640,10 @@ class Device:
     def end_session(self):
         """Stop the app and leave the port to the REPL (for mpremote); the
         next Device.open restarts the app."""
-        self._request(fr.END)
+        try:
+            self._request(fr.END)
+        except AtRepl:
+            pass    # the REPL's prompt came with (or before) END's answer: ended as asked
 
     def close(self):
         self.t.close()
