@@ -11,7 +11,9 @@ argument and what is allowed).
 """
 
 import argparse
+import difflib
 import json
+import re
 import sys
 
 from . import odds
@@ -33,11 +35,119 @@ class UsageError(Exception):
         self.prog = prog
 
 
+_INVALID_INT = re.compile(r"argument (\S+): invalid (int|float) value: (.*)$")
+_CHOICE = re.compile(r"argument (\S+): invalid choice: (.*) \(choose from (.*)\)$")
+_REQUIRED = re.compile(r"the following arguments are required: (.*)$")
+
+
+def _words(message, parser):
+    """argparse's message in the tool's words, with where to look next."""
+    m = _INVALID_INT.match(message)
+    if m:
+        return "%s takes a %snumber, not %s" % (m.group(1), "whole " if m.group(2) == "int"
+                                                 else "", m.group(3))
+    m = _CHOICE.match(message)
+    if m:
+        what, got, choices = m.groups()
+        choices = [c.strip("'") for c in choices.split(", ")]
+        if what == "COMMAND":
+            near = difflib.get_close_matches(got.strip("'"), choices, 1)
+            return "unknown command %s%s: the commands are %s (`%s --help` says what each does)" % (
+                got, " (did you mean %s?)" % near[0] if near else "", ", ".join(choices),
+                parser.prog)
+        if "|" in what:  # a subcommand's subcommand: `backups show|diff`
+            return "unknown subcommand %s: %s takes %s (`%s --help`)" % (
+                got, parser.prog, " or ".join(choices), parser.prog)
+        return "%s %s is not one of %s" % (what, got, ", ".join(choices))
+    m = _REQUIRED.match(message)
+    if m:
+        if m.group(1) == "COMMAND":
+            sub = _subparsers(parser)
+            return "a COMMAND is needed: %s (`%s --help` says what each does)" % (
+                ", ".join(sub.choices) if sub else "", parser.prog)
+        return "missing %s (`%s --help` shows what each is)" % (m.group(1), parser.prog)
+    return message
+
+
 class _Parser(argparse.ArgumentParser):
     # argparse prints the whole usage before an error; one line is enough
     # (and `--help` still shows the usage).
     def error(self, message):
-        raise UsageError(message, self.prog)
+        raise UsageError(_words(message, self), self.prog)
+
+
+def _subparsers(p):
+    for a in p._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            return a
+    return None
+
+
+def _option(p, name):
+    """The action of option `name` in parser p (a unique prefix of a long
+    option counts, as argparse allows), False if ambiguous, None if unknown."""
+    if name in p._option_string_actions:
+        return p._option_string_actions[name]
+    if name.startswith("--"):
+        hits = {a for o, a in p._option_string_actions.items() if o.startswith(name)}
+        if len(hits) == 1:
+            return hits.pop()
+        if hits:
+            return False
+    return None
+
+
+_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+
+
+def unknown_option(parser, argv):
+    """(parser, option) of the first option in argv that the parser it
+    reaches (the command's, the subcommand's) does not know, or None.
+    argparse reports a missing required argument before an unknown
+    option, so `dicetray --frobnicate` said "COMMAND is required"."""
+    p = parser
+    i = 0
+    while i < len(argv):
+        t = argv[i]
+        if t == "--":
+            break
+        if t.startswith("-") and len(t) > 1 and not _NUMBER.match(t):
+            a = _option(p, t.split("=", 1)[0])
+            if a is None:
+                return p, t.split("=", 1)[0]
+            if a and "=" not in t and a.nargs is None and a.option_strings \
+                    and not isinstance(a, (argparse._StoreTrueAction, argparse._StoreFalseAction,
+                                           argparse._HelpAction, argparse._VersionAction,
+                                           argparse._CountAction)):
+                i += 1   # its value
+        else:
+            sub = _subparsers(p)
+            if sub is not None:
+                if t not in sub.choices:
+                    return None   # an unknown command: that is the error to name
+                p = sub.choices[t]
+        i += 1
+    return None
+
+
+def _unknown_message(p, opt):
+    opts = []
+    for a in p._actions:
+        if a.option_strings and not isinstance(a, argparse._HelpAction):
+            longs = [o for o in a.option_strings if o.startswith("--")] or a.option_strings
+            opts.append(longs[0])
+    sub = _subparsers(p)
+    if p.prog == PROG:
+        takes = "before a COMMAND, %s takes only --help and --version" % PROG
+    elif opts:
+        takes = "%s takes %s" % (p.prog, ", ".join(opts))
+    else:
+        takes = "%s takes no options but --help" % p.prog
+    if sub is not None and p.prog != PROG:
+        takes += " (and %s)" % "|".join(sub.choices)
+    near = difflib.get_close_matches(opt, opts, 1)
+    return "unknown option %s%s: %s (`%s --help`)" % (
+        opt, " (did you mean %s?)" % near[0] if near else "", takes, p.prog)
 
 
 def build_parser():
@@ -52,6 +162,18 @@ def build_parser():
     return p
 
 
+def parse(parser, argv):
+    """parser.parse_args(argv), an unknown option named first (UsageError)."""
+    try:
+        return parser.parse_args(argv)
+    except UsageError as e:
+        bad = unknown_option(parser, argv)
+        if bad is None:
+            raise
+        p, opt = bad
+        raise UsageError(_unknown_message(p, opt), p.prog)
+
+
 def main(argv=None):
     """Entry point of the `dicetray` script; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -60,7 +182,7 @@ def main(argv=None):
     parser = build_parser()
     try:
         try:
-            args = parser.parse_args(argv)
+            args = parse(parser, argv)
         except SystemExit as e:  # --help, --version
             return e.code or 0
         return args.run(args) or 0
@@ -102,23 +224,18 @@ def _check_odds(args):
     except ValueError as e:
         raise UsageError(str(e), ODDS)
     name = odds.NAMES[s]
-    lo, hi = odds.core.POOL[s]
-    if not lo <= args.pool <= hi:
-        hint = ""
-        if s == odds.core.HUNT and args.pool < 0:
-            hint = " (a pool of 0 or fewer dice rolls 2d6 keep lower: use 0)"
-        raise UsageError("--pool %d is outside %d..%d for %s%s"
-                         % (args.pool, lo, hi, name, hint), ODDS)
+    bad = odds.pool_error(s, args.pool)
+    if bad:
+        raise UsageError(bad, ODDS)
     if args.hard and s != odds.core.HUNT:
         raise UsageError("--hard is only for hunt, not %s" % name, ODDS)
     if args.target is not None and args.versus is not None:
         raise UsageError("give --target or --versus, not both (a roll is against "
                          "a target or against another pool)", ODDS)
     if args.target is not None:
-        tlo, thi = odds.core.TARGET[s]
-        if not tlo <= args.target <= thi:
-            raise UsageError("--target %d is outside %d..%d for %s"
-                             % (args.target, tlo, thi, name), ODDS)
+        bad = odds.target_error(s, args.target)
+        if bad:
+            raise UsageError(bad, ODDS)
     if args.versus is not None:
         rng = odds.core.VERSUS[s]
         if rng is None:

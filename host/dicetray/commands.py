@@ -24,9 +24,10 @@ import sys
 
 from . import backup as bk
 from . import export as ex
+from . import odds
 from .progress import Progress
 from .rules import campaign as cp
-from .rules import codec, systems
+from .rules import codec, hunt, systems
 
 PROG = "dicetray"
 
@@ -154,8 +155,10 @@ def _status(args):
         info.get("device"), info.get("firmware"), info.get("protocol"), info.get("schema")))
     print("campaign  %s (%s)" % (info.get("campaign"), info.get("system")))
     first = info.get("first", 1)
-    print("events    %s%s" % (info.get("events"),
-                              "" if first <= 1 else " (events before %d compacted)" % first))
+    print("events    %s%s" % (info.get("events"), "" if first <= 1 else
+                              " (it holds %d..%s: %s compacted)" % (
+                                  first, info.get("events"),
+                                  "event 1 was" if first == 2 else "events 1..%d were" % (first - 1))))
     if "heap_free" in info:
         print("heap      %d bytes free, %d used" % (info["heap_free"], info["heap_used"]))
     return 0
@@ -165,10 +168,14 @@ def _backup(args):
     st = _store(args, create=True)
     with _Dev(args) as dev, Progress("fetching events") as p:
         r = st.take(dev, progress=p)
-    b = {x["id"]: x for x in st.list()}[r.backup]
+    rows = st.list()
+    b = {x["id"]: x for x in rows}[r.backup]
+    added = 0 if r.duplicate else sum(hi - lo + 1 for lo, hi, bid, _t in
+                                      first_seen(rows, b, b["first"], b["last"])
+                                      if bid == r.backup)
     out = {"backup": r.backup, "new": not r.duplicate, "campaign": r.cid, "system": b["system"],
-           "first": b["first"], "last": r.last, "fetched": r.fetched, "notes": r.notes,
-           "database": st.path}
+           "first": b["first"], "last": r.last, "fetched": r.fetched, "added": added,
+           "notes": r.notes, "database": st.path}
     if args.json:
         _print_json(out)
         return 0
@@ -178,9 +185,49 @@ def _backup(args):
         print("no change since backup %d (campaign %d, %s, event %d): no new version"
               % (r.backup, r.cid, b["system"], r.last))
     else:
-        print("backup %d: campaign %d (%s), events %d..%d, %d fetched from the device"
-              % (r.backup, r.cid, b["system"], b["first"], r.last, r.fetched))
+        print("backup %d taken: campaign %d (%s), events %d..%d (%s); %s read from the device"
+              % (r.backup, r.cid, b["system"], b["first"], r.last,
+                 "all new" if added == r.last - b["first"] + 1 else "%d new" % added,
+                 ex.plural(r.fetched, "event")))
     return 0
+
+
+def first_seen(rows, b, lo, hi):
+    """Which backup first held each event lo..hi of backup `b` (a row of
+    BackupStore.list()): [(lo, hi, backup id, created)], in seq order,
+    from the backups up to b of its lineage, and of the lineages it
+    branched from for the events up to each fork. An event no listed
+    backup holds (an unreadable row) is left out."""
+    lineages, up = {}, {}
+    for r in rows:
+        if r["id"] <= b["id"]:
+            lineages.setdefault(r["lineage"], []).append(r)
+            up[r["lineage"]] = (r["parent"], r["fork"] or 0)
+
+    def cover(lin):
+        out, held = [], []
+        for r in sorted(lineages.get(lin, ()), key=lambda r: r["id"]):
+            pieces = [(r["first"], r["last"])]
+            for a, z in held:
+                pieces = [q for x, y in pieces
+                          for q in ((x, min(y, a - 1)), (max(x, z + 1), y)) if q[0] <= q[1]]
+            out += [(x, y, r["id"], r["created"]) for x, y in pieces]
+            held.append((r["first"], r["last"]))
+        return out
+
+    def walk(lin, lo, hi, depth=0):
+        got = []
+        parent, fork = up.get(lin, (None, 0))
+        if parent is not None and fork >= lo and depth < 64:
+            got += walk(parent, lo, min(hi, fork), depth + 1)
+            lo = fork + 1
+        for x, y, bid, t in cover(lin):
+            x, y = max(x, lo), min(y, hi)
+            if x <= y:
+                got.append((x, y, bid, t))
+        return got
+
+    return sorted(walk(b["lineage"], lo, hi))
 
 
 def _when(t):
@@ -214,7 +261,8 @@ def _backups(args):
         for r in rows:
             note = r["gap"]
             if r["parent"] is not None and not note:
-                note = "lineage %d (from %d at event %d)" % (r["lineage"], r["parent"], r["fork"])
+                note = "lineage %d, branched from lineage %d after event %d" % (
+                    r["lineage"], r["parent"], r["fork"])
             print("%4d  %-10d %-10s %-13s %-19s %s" % (
                 r["id"], r["campaign"], r["system"], "%d..%d" % (r["first"], r["last"]),
                 _when(r["created"]), note[:60]))
@@ -248,9 +296,11 @@ def _tracker_lines(t, system):
     for ch in t["characters"]:
         out.append("char %d %-10s %s" % (ch["index"], ch["name"],
                                          ", ".join("%s %s" % kv for kv in ch["fields"].items())))
+    names = {ch["index"]: ch["name"] for ch in t["characters"]}
     for tl in t["talismans"]:
         out.append("tal %2d %-12s %d/%d%s" % (tl["index"], tl["name"], tl["n"], tl["cap"],
-                                               "" if tl["owner"] < 0 else " (char %d)" % tl["owner"]))
+                                               "" if tl["owner"] < 0 else " (%s)" % names.get(
+                                                   tl["owner"], "char %d" % tl["owner"])))
     return out
 
 
@@ -262,7 +312,7 @@ def _show(args):
         return 0
     print("backup %d: campaign %d (%s, schema %d), events %d..%d%s" % (
         s["backup"], s["campaign"], s["system"], s["schema"], s["first"], s["last"],
-        "" if not s["base"] else ", folded from the device snapshot at %d" % s["base"]))
+        "" if not s["base"] else ", starting from the device's snapshot at event %d" % s["base"]))
     print("taken %s from %s (firmware %s)" % (_when(s["created"]), s["device"], s["firmware"]))
     if s["gap"]:
         print("note: " + s["gap"])
@@ -292,7 +342,7 @@ def diff_trackers(a, b):
     for t in b["talismans"]:
         old = at.pop(t["index"], None)
         if old is None:
-            out.append("talisman %d %s new: %d/%d" % (t["index"], t["name"], t["n"], t["cap"]))
+            out.append("talisman %d %s is new: %d/%d" % (t["index"], t["name"], t["n"], t["cap"]))
         elif old != t:
             what = ["%d/%d -> %d/%d" % (old["n"], old["cap"], t["n"], t["cap"])]
             for k in ("name", "policy", "link", "role", "owner", "a", "b"):
@@ -300,42 +350,81 @@ def diff_trackers(a, b):
                     what.append("%s %s -> %s" % (k, old[k], t[k]))
             out.append("talisman %d %s: %s" % (t["index"], t["name"], ", ".join(what)))
     for t in at.values():
-        out.append("talisman %d %s deleted" % (t["index"], t["name"]))
+        out.append("talisman %d %s is deleted" % (t["index"], t["name"]))
     return out
+
+
+def _logged(b):
+    """(entries, campaign) of backup b (loaded without its fold) through
+    ex.log, which folds it once and is checked here against its state."""
+    try:
+        entries, c = ex.log(b.system, b.cid, b.events, b.first, b.base_snap, b.base_seq)
+    except ValueError as e:
+        raise Fail("backup %d is damaged: %s" % (b.id, e))
+    if c is None or cp.encode_state(c) != b.state:
+        raise Fail("backup %d is damaged: its events do not fold to its recorded state" % b.id)
+    return entries, c
+
+
+def _entry_json(system, e, ev):
+    r = ex.event_record(system, e.seq, ev)
+    r.update(summary=e.line, notes=e.notes, outcome=ex.outcome(e.kind, e.out), undone=e.undone)
+    return r
+
+
+def _print_entries(entries):
+    for e in entries:
+        print("  event %d: %s" % (e.seq, e.line))
+        pad = " " * (len("  event %d: " % e.seq))
+        for n in e.notes:
+            print(pad + n)
 
 
 def _diff(args):
     st = _store(args, want=args.id1)
-    a, b = st.load(args.id1), st.load(args.id2)
+    a, b = st.load(args.id1, verify=False), st.load(args.id2, verify=False)
     if (a.cid, a.system) != (b.cid, b.system):
         raise Fail("backups %d and %d are of different campaigns (%d %s, %d %s): nothing to "
                    "compare event by event" % (a.id, b.id, a.cid, ex.system_name(a.system),
                                                b.cid, ex.system_name(b.system)))
-    ta, tb = ex.trackers(a.fold()), ex.trackers(b.fold())
+    la, ca = _logged(a)
+    lb, cb = _logged(b)
+    ta, tb = ex.trackers(ca), ex.trackers(cb)
     # Events: b's events after the last one both hold in common.
     common = min(a.last, b.last)
     for s in range(max(a.first, b.first), min(a.last, b.last) + 1):
         if a.events[s - a.first] != b.events[s - b.first]:
             common = s - 1
             break
-    evs = [ex.event_record(b.system, s, b.events[s - b.first])
-           for s in range(max(common + 1, b.first), b.last + 1)]
+    new = [e for e in lb if e.seq > common]
+    gone = [e for e in la if e.seq > common]
     dropped = max(0, a.last - common)
-    out = {"from": a.id, "to": b.id, "common": common, "events": evs,
-           "dropped": dropped, "changes": diff_trackers(ta, tb)}
+    out = {"from": a.id, "to": b.id, "common": common,
+           "events": [_entry_json(b.system, e, b.events[e.seq - b.first]) for e in new],
+           "dropped": dropped,
+           "dropped_events": [_entry_json(a.system, e, a.events[e.seq - a.first]) for e in gone],
+           "changes": diff_trackers(ta, tb)}
     if args.json:
         _print_json(out)
         return 0
-    print("backup %d (events to %d) -> backup %d (events to %d)" % (a.id, a.last, b.id, b.last))
-    if dropped:
-        print("histories split after event %d: %d event%s of backup %d are not in backup %d"
-              % (common, dropped, "" if dropped == 1 else "s", a.id, b.id))
-    print("%d event%s:" % (len(evs), "" if len(evs) == 1 else "s"))
-    for e in evs:
-        print("  %5d %-10s %s%s%s" % (e["seq"], e["name"], " ".join(map(str, e["args"])),
-                                      " faces " + " ".join(map(str, e["faces"])) if e["faces"] else "",
-                                      " '%s'" % e["text"] if e["text"] else ""))
-    print("changes:" if out["changes"] else "no tracker changes")
+    print("from backup %d (events %d..%d) to backup %d (events %d..%d)"
+          % (a.id, a.first, a.last, b.id, b.first, b.last))
+    if dropped and common == b.last:
+        print("backup %d ends at event %d: %s of backup %d %s after it:"
+              % (b.id, common, ex.plural(dropped, "event"), a.id,
+                 "comes" if dropped == 1 else "come"))
+        _print_entries(gone)
+    elif dropped:
+        print("the histories split after event %d: %s of backup %d %s not in backup %d:"
+              % (common, ex.plural(dropped, "event"), a.id, "is" if dropped == 1 else "are", b.id))
+        _print_entries(gone)
+    if b.first > common + 1:
+        print("events %d..%d were compacted on the device before backup %d was taken"
+              % (common + 1, b.first - 1, b.id))
+    print("%s in backup %d%s" % (ex.plural(len(new), "new event") if new else "no new events",
+                                 b.id, ":" if new else ""))
+    _print_entries(new)
+    print("tracker changes:" if out["changes"] else "no tracker changes")
     for line in out["changes"]:
         print("  " + line)
     return 0
@@ -365,28 +454,29 @@ def _restore(args):
         if info["schema"] != b.schema:
             if not args.force_schema:
                 raise Fail("backup %d has state schema %d, the device reads %d: upgrade the %s, "
-                           "or --force-schema" % (b.id, b.schema, info["schema"],
+                           "or add --force-schema" % (b.id, b.schema, info["schema"],
                                                   "firmware" if b.schema > info["schema"]
                                                   else "backup (take it again with this tool)"))
             problems.append("schema %d over %d (forced)" % (b.schema, info["schema"]))
         if info["system"] != bsys:
             if not args.force_system:
-                raise Fail("backup %d is a %s campaign, the device runs %s: --force-system "
-                           "to replace it anyway" % (b.id, bsys, info["system"]))
+                raise Fail("backup %d is %s campaign and the device runs %s: add --force-system "
+                           "to replace the device's campaign anyway"
+                           % (b.id, ex.article(bsys), info["system"]))
             problems.append("system %s replaces %s (forced)" % (bsys, info["system"]))
         dc = _device_state(dev)
         backed = [r for r in st.list() if r["campaign"] == dc.cid and r["last"] == dc.nevents
                   and r["state_sha256"] == bk.sha(cp.encode_state(dc))]
-        lines = ["device  %s: campaign %d (%s), %d events" % (
-                     info.get("device"), dc.cid, info["system"], dc.nevents),
-                 "backup  %d: campaign %d (%s), %d events (%d..%d)" % (
-                     b.id, b.cid, bsys, b.last, b.first, b.last)]
+        lines = ["device  %s: campaign %d (%s), %s" % (
+                     info.get("device"), dc.cid, info["system"], ex.plural(dc.nevents, "event")),
+                 "backup  %d: campaign %d (%s), %s (%d..%d)" % (
+                     b.id, b.cid, bsys, ex.plural(b.last, "event"), b.first, b.last)]
         if not backed and dc.nevents:
             lines.append("warning: the device's current campaign is in no backup: "
                          "`dicetray backup` first to keep it")
         if dc.system == b.system:
             ch = diff_trackers(ex.trackers(dc), ex.trackers(b.fold()))
-            lines.append("%d tracker change%s:" % (len(ch), "" if len(ch) == 1 else "s"))
+            lines.append("%s%s" % (ex.plural(len(ch), "tracker change"), ":" if ch else ""))
             lines += ["  " + x for x in ch]
         lines += ["note: " + p for p in problems]
         print("\n".join(lines))
@@ -405,7 +495,8 @@ def _restore(args):
         want = b.fold()
         errs = []
         if new.get("events", got.nevents) != seq or got.nevents != seq:
-            errs.append("it reports %d events, the backup has %d" % (got.nevents, seq))
+            errs.append("it reports %s, the backup has %d" % (ex.plural(got.nevents, "event"),
+                                                              seq))
         if cp.encode_state(got) != cp.encode_state(want):
             errs.append("its state differs from the backup's")
         if not errs:
@@ -416,8 +507,8 @@ def _restore(args):
         if errs:
             raise Fail("restore of backup %d did not verify: the device %s; the backup is "
                        "unchanged: restore again or onto another device" % (b.id, "; ".join(errs)))
-    print("restored backup %d: campaign %d (%s), %d events, verified (state and events)"
-          % (b.id, b.cid, bsys, seq))
+    print("restored backup %d: campaign %d (%s), %s, verified (state and events)"
+          % (b.id, b.cid, bsys, ex.plural(seq, "event")))
     return 0
 
 
@@ -453,8 +544,25 @@ def _write_out(text, path):
 
 
 def _export(args):
-    system, cid, state, events, first, _b, _s = _source(args)
-    doc = ex.document(system, cid, state, events, first)
+    seen = None
+    if args.backup is not None:
+        # Loaded without its fold: document() folds it once and checks the
+        # fold ends in the backup's state.
+        st = _store(args, want=args.backup)
+        b = st.load(args.backup, verify=False)
+        rows = st.list()
+        row = {r["id"]: r for r in rows}.get(b.id)
+        seen = first_seen(rows, row, b.first, b.last) if row else []
+        system, cid, state, events, first, base, base_seq = (
+            b.system, b.cid, b.state, b.events, b.first, b.base_snap, b.base_seq)
+        who = "backup %d is damaged" % b.id
+    else:
+        system, cid, state, events, first, base, base_seq = _source(args)
+        who = "the device's campaign does not replay on this host (nothing was exported)"
+    try:
+        doc = ex.document(system, cid, state, events, first, base, base_seq, seen)
+    except ValueError as e:
+        raise Fail("%s: %s" % (who, e))
     _write_out(ex.render(doc, args.format), args.output)
     return 0
 
@@ -463,11 +571,12 @@ def _stats(args):
     from . import stats
     system, cid, _state, events, first, base, base_seq = _source(args)
     if base is None and first > 1:
-        raise Fail("the log starts at event %d: stats need the state before it" % first)
+        raise Fail("the log starts at event %d and stats need the campaign before it: use "
+                   "--backup ID with a backup that holds events 1..%d" % (first, first - 1))
     rep = stats.report(system, cid, base, events[base_seq - first + 1:] if base else events)
     if base:
-        rep["note"] = "events %d..%d only (earlier ones were compacted before the backup)" % (
-            base_seq + 1, first + len(events) - 1)
+        rep["note"] = ("events %d..%d only: the earlier ones were compacted on the device before "
+                       "they were backed up" % (base_seq + 1, first + len(events) - 1))
     if args.plot:
         try:
             stats.plot(rep, args.plot)
@@ -480,14 +589,18 @@ def _stats(args):
         return 0
     if rep.get("note"):
         print("note: " + rep["note"])
-    print("dice fairness (chi-square against a fair die):")
+    print("dice fairness (chi-square against a fair die; the counts are of faces 1, 2, ...):")
     if not rep["dice"]:
         print("  no dice rolled")
     for d in rep["dice"]:
-        print("  d%-3d %6d faces  chi2 %8.3f  df %2d  p %s   %s" % (
-            d["sides"], d["rolls"], d["chi2"], d["df"], "-" if d["p"] is None else "%.4f" % d["p"],
+        p = "-" if d["p"] is None else "%.4f" % d["p"]
+        print("  d%-3d %6d rolled  chi2 %8.3f  df %2d  p %-7s  counts %s" % (
+            d["sides"], d["rolls"], d["chi2"], d["df"], p + ("*" if d["small_sample"] else ""),
             " ".join(map(str, d["counts"]))))
-    print("success rates:")
+    for d in rep["dice"]:
+        if d["small_sample"]:
+            print("  * " + d["warning"])
+    print("success rates (every roll, undone ones too):")
     for ch in rep["characters"]:
         print("  %-12s %4d rolls  %4d successes  %s" % (
             ch["name"], ch["rolls"], ch["successes"],
@@ -499,16 +612,12 @@ def _stats(args):
 
 # --- watch -----------------------------------------------------------------------
 
-def _outcome_line(system, seq, ev, out):
-    kind, args, faces, text = codec.decode_event(ev)
-    s = "%5d %-10s" % (seq, ex.kind_name(system, kind))
-    if out is not None and out.faces:
-        s += " [%s]" % " ".join(map(str, out.faces))
-    if out is not None and out.notes:
-        s += " " + "; ".join(out.notes)
-    elif text:
-        s += " " + text
-    return s
+def _outcome_line(system, seq, said, kind, out):
+    """A watch line: the event's number, what it did in words and the
+    rules' notes."""
+    line = ex.sentence(system, kind, said, list(out.faces) if out is not None else [], out)
+    more = ex.notes(kind, out, said) if kind != cp.UNDO else []
+    return "%5d  %s%s" % (seq, line, "; " + "; ".join(more) if more else "")
 
 
 def _watch(args):
@@ -529,17 +638,25 @@ def _watch(args):
                 if seq <= c.nevents:
                     continue
                 if seq != c.nevents + 1:   # missed some: start over from the device
+                    missed = c.nevents + 1
                     c = _device_state(dev)
-                    line = "%5d (resynchronised)" % seq
+                    line = "%5d  (%s missed: the view is read again from the device)" % (
+                        seq, "event %d was" % missed if missed == seq - 1
+                        else "events %d..%d were" % (missed, seq - 1))
                 else:
+                    kind, a, _f, text = codec.decode_event(ev)
+                    said = ex.lead_live(system, c, kind, a, text)
+                    wkind = ex.kind_live(c, kind)
                     try:
                         out = c.apply(ev)
                     except ValueError as e:
                         c = _device_state(dev)
                         out = None
-                        line = "%5d (not replayed: %s; resynchronised)" % (seq, e)
+                        line = "%5d  (does not replay here: %s; the view is read again from the " \
+                            "device)" % (seq, e)
                     else:
-                        line = _outcome_line(system, seq, ev, out)
+                        line = _outcome_line(system, seq, said, wkind if kind != cp.UNDO
+                                             else kind, out)
                 recent.append(line)
                 del recent[:-12]
                 if tty:
@@ -565,35 +682,57 @@ def _draw(c, recent):
 
 # --- remote actions ------------------------------------------------------------
 
-def roll_event(system, pool, target=None, hard=False, char=-1, tal=-1):
-    """(kind, args) of a pool roll in `system`; Usage names a bad value."""
+def _refuse(option, system, what):
+    """Usage naming an option this system has no use for: 'OPTION; the
+    device runs SYSTEM, whose COMMAND takes ...'."""
+    return Usage("%s; the device runs %s, %s" % (option, systems.NAMES[system], what))
+
+
+def roll_event(system, pool, target=None, hard=False, char=-1, tal=-1, pathos=None):
+    """(kind, args) of a pool roll in `system`; Usage names a bad value.
+    hunt pools of 7..9 dice take divine agony: `pathos` is the rolling
+    character's (its agony dice are min(pathos, 3), as the rules core has it)."""
+    bad = odds.pool_error(system, pool)
+    if bad:
+        raise Usage(bad)
+    if target is not None:
+        bad = odds.target_error(system, target)
+        if bad:
+            raise Usage(bad)
     if system == systems.HUNT:
-        if not 0 <= pool <= 6:
-            raise Usage("--pool %d: hunt rolls 0..6 dice (skill 0..3 + advantages 0..3; 0 = 2d6 "
-                        "keep the lower; divine agony: use `act ROLL`)" % pool)
-        if target is not None and not 1 <= target <= 9:
-            raise Usage("--target %d is outside 1..9 for hunt" % target)
-        skill = min(pool, 3)
-        return 32, (char, skill, pool - skill, 0, 0, 1 if hard else 0, tal)
+        agony = 0
+        if pool > 6:
+            if char == -1:
+                raise Usage("--pool %d needs divine agony (skill 3 + advantages 3 + up to 3 agony "
+                            "dice, one per pathos): give --char I, the exorcist who rolls" % pool)
+            if pathos is None:
+                raise Usage("--pool %d needs divine agony: the character's pathos is not known"
+                            % pool)
+            agony = min(pathos, 3)
+            if agony == 0:
+                raise Fail("--pool %d needs divine agony, and character %d has no pathos: the "
+                           "most that character rolls now is 6 dice" % (pool, char))
+            if pool - agony > 6:
+                raise Fail("--pool %d: character %d's divine agony adds %s (pathos %d), so the "
+                           "most that character rolls is %d dice" % (
+                               pool, char, ex.plural(agony, "die", "dice"), pathos, 6 + agony))
+        base = pool - agony
+        skill = min(base, 3)
+        return 32, (char, skill, base - skill, 1 if agony else 0, 0, 1 if hard else 0, tal)
+    takes = ("whose roll takes --pool, --target (the difficulty) and --char"
+             if system == systems.PATHS else "whose roll takes --pool and --target (the Obstacle)")
     if hard:
-        raise Usage("--hard is only for hunt; the device runs %s" % systems.NAMES[system])
+        raise _refuse("--hard is for hunt (only a 6 succeeds)", system, takes)
     if tal != -1:
-        raise Usage("--tal is only for hunt (a talisman the successes slash)")
+        raise _refuse("--tal is for hunt (a task or the Sin the successes slash)", system, takes)
     if system == systems.PATHS:
-        if not 1 <= pool <= 12:
-            raise Usage("--pool %d is outside 1..12 for paths (Skill 0..6 + Path 0..6)" % pool)
         t = 1 if target is None else target
-        if not 1 <= t <= 7:
-            raise Usage("--target %d is outside 1..7 (the difficulty) for paths" % t)
         skill = min(pool, 6)
         return 64, (char, skill, pool - skill, 0, 0, t, 0)
-    if not 1 <= pool <= 15:
-        raise Usage("--pool %d is outside 1..15 for expedition" % pool)
     if char != -1:
-        raise Usage("--char: an expedition test names no character")
+        raise _refuse("--char names who rolls", system,
+                      "whose test names no character: leave --char out")
     t = 1 if target is None else target
-    if not 1 <= t <= 7:
-        raise Usage("--target %d is outside 1..7 (the Obstacle) for expedition" % t)
     ability = max(0, min(pool - 2, 10))
     rest = pool - 2 - ability
     penalty = -rest if rest < 0 else 0
@@ -602,13 +741,35 @@ def roll_event(system, pool, target=None, hard=False, char=-1, tal=-1):
     return 96, (ability, t, bonus, penalty, helpers, 0, 0, -1)
 
 
+class _Said:
+    """The device's answer to ACT as an Outcome for ex.sentence / ex.notes."""
+
+    def __init__(self, r):
+        self.successes = r.get("successes", 0)
+        self.verdict = r.get("verdict", 0)
+        self.margin = r.get("margin", 0)
+        self.hidden = r.get("hidden", 0)
+        self.notes = list(r.get("notes") or ())
+
+
 def _action(build, cmd):
-    """A remote command: `build(args, info)` -> (kind, args, text)."""
+    """A remote command: `build(args, system, state)` -> (kind, args, text),
+    `state()` the device's campaign (read once, when asked for)."""
     def run(args):
         with _Dev(args) as dev:
             info = dev.info()
             system = _sysno(info)
-            kind, a, text = build(args, system)
+            got = []
+
+            def state():
+                if not got:
+                    got.append(_device_state(dev))
+                return got[0]
+            kind, a, text = build(args, system, state)
+            said, wkind = None, kind
+            if not args.json:  # the words need the names of the campaign before the action
+                said = ex.lead_live(system, state(), kind, a, text)
+                wkind = ex.kind_live(state(), kind)
             try:
                 r = dev.act(kind, tuple(a), text)
             except Exception as e:
@@ -621,71 +782,100 @@ def _action(build, cmd):
         if args.json:
             _print_json(r)
             return 0
-        name = ex.kind_name(system, kind)
-        line = "event %s: %s" % (r.get("seq"), name)
-        if r.get("faces"):
-            line += " [%s]" % " ".join(map(str, r["faces"]))
-        if kind in (32, 64, 65, 96, 97, 98):
-            v = {1: "success", 0: "failure", 2: "tie"}.get(r.get("verdict"), "?")
-            line += ": %s success%s, %s (margin %s)" % (r.get("successes"),
-                                                      "" if r.get("successes") == 1 else "es",
-                                                      v, r.get("margin"))
-            if kind == 32 and getattr(args, "target", None) is not None:
-                ok = r.get("successes", 0) >= args.target
-                line += "; target %d %s" % (args.target, "reached" if ok else "missed")
-        print(line)
-        for n in r.get("notes") or ():
+        out = _Said(r)
+        faces = list(r.get("faces") or ())
+        target = getattr(args, "target", None) if kind == 32 else None
+        if target is not None:  # hunt: the target is the host's, not the roll's
+            line = ex.sentence(system, kind, said, faces, None)
+            line += "%s%s (%d needed: %s)" % (", " if faces else ": ",
+                                              ex.plural(out.successes, "success"), target,
+                                              "reached" if out.successes >= target else "missed")
+        else:
+            line = ex.sentence(system, wkind, said, faces, out)
+        print("event %s: %s" % (r.get("seq"), line))
+        for n in ex.notes(wkind, out, said) if kind != cp.UNDO else ():
             print("  " + n)
         return 0
     return run
 
 
-def _b_roll(args, system):
-    k, a = roll_event(system, args.pool, args.target, args.hard, args.char, args.tal)
+def _b_roll(args, system, state):
+    pathos = None
+    if system == systems.HUNT and args.pool > 6 and args.char != -1:
+        c = state()
+        if not 0 <= args.char < len(c.chars):
+            raise Fail("--char %d: the device's campaign has %s" % (
+                args.char, "no characters yet (`dicetray char NAME` adds one)" if not c.chars
+                else "characters 0..%d" % (len(c.chars) - 1)))
+        pathos = c.chars[args.char].v[hunt.PATHOS]
+    k, a = roll_event(system, args.pool, args.target, args.hard, args.char, args.tal, pathos)
     return k, a, ""
 
 
-def _b_slash(args, system):
+def _b_slash(args, system, state):
     return cp.SLASH, (args.tal, args.k, 1 if args.nofill else 0), ""
 
 
-def _b_unslash(args, system):
+def _b_unslash(args, system, state):
     return cp.UNSLASH, (args.tal, args.k), ""
 
 
-def _b_rest(args, system):
+_REST_HUNT = "whose rest takes 2 spend codes per character (CODE ...: 0 bursts, 1 stress, 2+t hook t)"
+_REST_EXP = ("whose rest takes --long (a long rest) or --mask M (a short rest for the characters "
+             "in bit mask M; without either, a short rest for everyone who can)")
+
+
+def _b_rest(args, system, state):
     if system == systems.HUNT:
+        if args.long:
+            raise _refuse("--long is expedition's long rest", system, _REST_HUNT)
+        if args.mask is not None:
+            raise _refuse("--mask is expedition's short rest", system, _REST_HUNT)
         return 39, tuple(args.codes or ()), ""
     if system == systems.EXPEDITION:
+        if args.codes:
+            raise _refuse("CODE arguments (%s) are hunt's spend codes"
+                          % " ".join(map(str, args.codes)), system, _REST_EXP)
+        if args.long and args.mask is not None:
+            raise Usage("give --long or --mask, not both: a long rest is everyone's")
         if args.long:
             return 108, (), ""
-        return 107, (args.mask,), ""
-    raise Usage("paths has no rest event; the device runs paths")
+        return 107, (args.mask or 0,), ""
+    raise Usage("the device runs paths, which has no rest (rest is for hunt and expedition)")
 
 
-def _b_turn(args, system):
+def _b_turn(args, system, state):
     if system == systems.EXPEDITION:
+        if args.combat:
+            raise _refuse("--combat is for hunt (the next scene is a fight)", system,
+                          "whose turn takes --overland (an overland turn; without it, an "
+                          "exploration turn)")
         return 109, (1 if args.overland else 0,), ""
     if system == systems.HUNT:
+        if args.overland:
+            raise _refuse("--overland is expedition's overland turn", system,
+                          "whose turn ends the scene and takes --combat (the next scene is "
+                          "a fight)")
         return 34, (1 if args.combat else 0,), ""  # a scene passes
-    raise Usage("paths has no turn event; the device runs paths")
+    raise Usage("the device runs paths, which has no turns (turn is for hunt and expedition)")
 
 
-def _b_risk(args, system):
+def _b_risk(args, system, state):
     if system != systems.HUNT:
-        raise Usage("risk is a hunt die; the device runs %s" % systems.NAMES[system])
+        raise Usage("risk is hunt's risk die; the device runs %s, which has none"
+                    % systems.NAMES[system])
     return 33, (args.char,), ""
 
 
-def _b_dice(args, system):
+def _b_dice(args, system, state):
     return cp.DICE, (args.sides, args.n), ""
 
 
-def _b_char(args, system):
+def _b_char(args, system, state):
     return cp.CHAR_ADD, (), args.name
 
 
-def _b_act(args, system):
+def _b_act(args, system, state):
     try:
         k = ex.kind_number(system, args.kind)
     except ValueError as e:
@@ -694,7 +884,7 @@ def _b_act(args, system):
 
 
 def _simple(kind):
-    return lambda args, system: (kind, (), "")
+    return lambda args, system, state: (kind, (), "")
 
 
 # --- deploy --------------------------------------------------------------------
@@ -760,18 +950,19 @@ def register(sub):
     _json(p)
     bs = p.add_subparsers(dest="sub", metavar="show|diff", parser_class=type(p))
     q = bs.add_parser("show", help="a backup's campaign, system, events and trackers")
-    q.add_argument("id", type=int, metavar="ID")
+    q.add_argument("id", type=int, metavar="ID", help="the backup (`dicetray backups` lists them)")
     _db(q, default=argparse.SUPPRESS)  # keep `backups --db X show 1` working
     _json(q, default=argparse.SUPPRESS)
-    q = bs.add_parser("diff", help="events and tracker changes between two backups")
-    q.add_argument("id1", type=int, metavar="ID1")
-    q.add_argument("id2", type=int, metavar="ID2")
+    q = bs.add_parser("diff", help="events and tracker changes between two backups, in words")
+    q.add_argument("id1", type=int, metavar="ID1", help="the earlier backup")
+    q.add_argument("id2", type=int, metavar="ID2", help="the later backup")
     _db(q, default=argparse.SUPPRESS)
     _json(q, default=argparse.SUPPRESS)
     p.set_defaults(sub=None)
 
     p = add("restore", _restore, "put a backup on a device (verified by reading it back)")
-    p.add_argument("id", type=int, metavar="ID")
+    p.add_argument("id", type=int, metavar="ID",
+                   help="the backup to put on the device (`dicetray backups` lists them)")
     p.add_argument("--dry-run", action="store_true", help="show what would change; send nothing")
     p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
     p.add_argument("--force-system", action="store_true",
@@ -781,11 +972,14 @@ def register(sub):
     _port(p)
     _db(p)
 
-    p = add("export", _export, "the campaign's events and state as CSV or JSON "
-            "(the campaign alone: identical wherever it lives)")
-    p.add_argument("--format", choices=("csv", "json"), required=True)
+    p = add("export", _export, "the campaign's events (each roll with its outcome, in words, "
+            "by session) and state as CSV or JSON (the campaign alone: identical wherever it "
+            "lives; a backup's export adds when each event was backed up)")
+    p.add_argument("--format", choices=("csv", "json"), required=True,
+                   help="csv (one row per event, for a spreadsheet) or json")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default stdout)")
-    p.add_argument("--backup", type=int, metavar="ID", help="export a backup instead of the device")
+    p.add_argument("--backup", type=int, metavar="ID",
+                   help="export a backup instead of the device (adds the backup times)")
     _port(p)
     _db(p)
 
@@ -808,41 +1002,60 @@ def register(sub):
 
     p = action("roll", _b_roll, "roll a pool in the device's rule system "
                "(hunt ROLL, paths TEST, expedition TEST)")
-    p.add_argument("--pool", type=int, required=True, metavar="N")
+    p.add_argument("--pool", type=int, required=True, metavar="N",
+                   help="dice: hunt 0..9 (skill + advantages, 7..9 with divine agony: --char; "
+                   "0 = 2d6 keep the lower), paths 1..12 (Skill + Path), expedition 1..15 "
+                   "(2 + Ability, bonus and helping dice); the same ranges as `dicetray odds`")
     p.add_argument("--target", type=int, metavar="K",
-                   help="successes needed (hunt), difficulty (paths), Obstacle (expedition)")
+                   help="successes needed (hunt 1..9), difficulty (paths 1..7), Obstacle "
+                   "(expedition 1..7)")
     p.add_argument("--hard", action="store_true", help="hunt: only a 6 succeeds")
-    p.add_argument("--char", type=int, default=-1, metavar="I", help="the acting character")
+    p.add_argument("--char", type=int, default=-1, metavar="I",
+                   help="hunt, paths: the acting character's number (0 is the first added)")
     p.add_argument("--tal", type=int, default=-1, metavar="T",
                    help="hunt: a task or the Sin the successes slash")
+    tal_help = ("the talisman's number (`dicetray watch` and `dicetray backups show ID` list "
+                "them as `tal T`)")
     p = action("slash", _b_slash, "slash a talisman")
-    p.add_argument("tal", type=int, metavar="T")
-    p.add_argument("k", type=int, nargs="?", default=1, metavar="K")
+    p.add_argument("tal", type=int, metavar="T", help=tal_help)
+    p.add_argument("k", type=int, nargs="?", default=1, metavar="K",
+                   help="how many slashes (1..64, default 1)")
     p.add_argument("--nofill", action="store_true", help="may not fill the last slash")
     p = action("unslash", _b_unslash, "remove slashes from a talisman")
-    p.add_argument("tal", type=int, metavar="T")
-    p.add_argument("k", type=int, nargs="?", default=1, metavar="K")
+    p.add_argument("tal", type=int, metavar="T", help=tal_help)
+    p.add_argument("k", type=int, nargs="?", default=1, metavar="K",
+                   help="how many slashes to remove (default 1)")
     p = action("rest", _b_rest, "rest (hunt REST with spend codes; expedition short or long rest)")
     p.add_argument("codes", type=int, nargs="*", metavar="CODE",
                    help="hunt: 2 spend codes per character (0 bursts, 1 stress, 2+t hook t)")
     p.add_argument("--long", action="store_true", help="expedition: a long rest")
-    p.add_argument("--mask", type=int, default=0, help="expedition: characters resting (bits)")
+    p.add_argument("--mask", type=int, metavar="M",
+                   help="expedition: a short rest for the characters in bit mask M (bit i = "
+                   "character i; default: everyone who has a short rest left)")
     p = action("turn", _b_turn, "a turn passes (expedition TURN; hunt: a scene ends)")
     p.add_argument("--overland", action="store_true", help="expedition: an overland turn")
     p.add_argument("--combat", action="store_true", help="hunt: the next scene is a fight")
     action("undo", _simple(cp.UNDO), "undo the last action")
     action("redo", _simple(cp.REDO), "redo the last undone action")
     p = action("risk", _b_risk, "hunt: the admin's risk die")
-    p.add_argument("--char", type=int, default=-1, metavar="I")
+    p.add_argument("--char", type=int, default=-1, metavar="I",
+                   help="the acting exorcist's number (hooks slash on a 1)")
     p = action("dice", _b_dice, "a free roll with no rule attached")
-    p.add_argument("sides", type=int)
-    p.add_argument("n", type=int, nargs="?", default=1)
+    p.add_argument("sides", type=int, metavar="SIDES", help="sides of each die (2..100)")
+    p.add_argument("n", type=int, nargs="?", default=1, metavar="N",
+                   help="how many dice (1..20, default 1)")
     p = action("char", _b_char, "add a character")
-    p.add_argument("name")
+    p.add_argument("name", metavar="NAME", help="the character's name (up to %d bytes)"
+                   % codec.MAX_TEXT)
     p = action("act", _b_act, "any event of the device's rule system, by name or number")
-    p.add_argument("kind", metavar="KIND")
-    p.add_argument("args", type=int, nargs="*", metavar="ARG")
-    p.add_argument("--text", default="")
+    p.add_argument("kind", metavar="KIND",
+                   help="the event's name or number, e.g. ROLL, SCENE_END, TEST or 47 (a wrong "
+                   "name lists the device's)")
+    p.add_argument("args", type=int, nargs="*", metavar="ARG",
+                   help="the event's whole-number arguments, in the order docs/rules/ gives "
+                   "for the event")
+    p.add_argument("--text", default="", metavar="TEXT",
+                   help="the event's text, for the events that take one (a name)")
 
     p = add("deploy", _deploy, "build the firmware (.mpy) and copy it to a board with mpremote")
     p.add_argument("--port", metavar="PORT", help="what `mpremote connect` takes (default auto)")
@@ -851,20 +1064,17 @@ def register(sub):
 
 
 def main(argv=None):
-    """Run one of these commands standalone (tests; cli.py wires the real one)."""
-
-    class P(argparse.ArgumentParser):
-        def error(self, message):
-            raise Usage(message)
-
-    p = P(prog=PROG)
-    sub = p.add_subparsers(dest="command", parser_class=P)
+    """Run one of these commands standalone (tests; cli.py wires the real
+    one), with the same words for bad arguments."""
+    from . import cli
+    p = cli._Parser(prog=PROG)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=cli._Parser)
     sub.required = True
     register(sub)
     try:
-        args = p.parse_args(argv)
-    except Usage as e:
-        sys.stderr.write("%s: error: %s\n" % (PROG, e))
+        args = cli.parse(p, list(sys.argv[1:] if argv is None else argv))
+    except cli.UsageError as e:
+        sys.stderr.write("%s: error: %s\n" % (e.prog, e))
         return 2
     except SystemExit as e:
         return e.code or 0

@@ -1,20 +1,28 @@
-"""Campaign views for the host: tracker dicts, event names, CSV/JSON export.
+"""Campaign views for the host: tracker dicts, event names, the log in
+words, CSV/JSON export.
 
 An export holds the campaign alone: its id, rule system, state schema, state
-(encoded and as readable trackers) and its events. Nothing of the device or
-of the moment of export goes in, and every list is in a fixed order, so the
-same campaign exports byte for byte the same wherever it lives (docs/backup.md).
+(encoded and as readable trackers) and its events, each with what the rules
+core makes of it when it folds the campaign as the device did (outcome,
+notes, a sentence, sessions). Nothing of the device or of the moment of
+export goes in, and every list is in a fixed order, so the same campaign
+exports byte for byte the same wherever it lives (docs/backup.md). An
+export of a backup adds when each event was first backed up (`backup`,
+`seen`): the one thing only the backup database knows.
 """
 
 import csv
 import io
 import json
+import re
+import time
 
+from . import backup as bk
 from .rules import campaign as cp
-from .rules import codec, systems
+from .rules import codec, expedition, hunt, paths, systems
 
 FORMAT = "dicetray-export"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 CORE_KINDS = {cp.UNDO: "UNDO", cp.REDO: "REDO", cp.CHAR_ADD: "CHAR_ADD", cp.TAL_NEW: "TAL_NEW",
               cp.SLASH: "SLASH", cp.UNSLASH: "UNSLASH", cp.CLEAR: "CLEAR", cp.TAL_DEL: "TAL_DEL",
@@ -84,17 +92,529 @@ def event_record(system, seq, ev):
             "faces": list(faces), "text": text, "hex": ev.hex()}
 
 
-def document(system, cid, state, events, first=1):
+# --- the log in words --------------------------------------------------------
+
+# The roll events and what their verdict (Outcome.verdict) says, per kind.
+VERDICTS = {
+    hunt.ROLL: {1: "success", 0: "failure"},
+    paths.TEST: {1: "success", 0: "failure"},
+    paths.OPPOSED: {1: "win", 0: "loss"},                    # the character's side
+    paths.PRO_ROLL: {1: "success", 0: "failure", 2: "open"},  # the prolonged test so far
+    expedition.TEST: {1: "success", 0: "failure"},
+    expedition.VERSUS: {1: "win", 0: "loss", 2: "tie"},       # side A
+    expedition.COMBAT: {1: "win", 0: "loss", 2: "tie"},       # side A
+}
+
+
+def verdict_word(kind, verdict):
+    """'success', 'failure', 'win', 'loss', 'tie' or 'open' for a roll
+    event's verdict; None for an event that is not a roll."""
+    return VERDICTS.get(kind, {}).get(verdict) if kind in VERDICTS else None
+
+
+def plural(n, word, many=None):
+    """'1 event', '2 events', '1 success', '0 successes'."""
+    if n == 1:
+        return "%d %s" % (n, word)
+    return "%d %s" % (n, many or (word + "es" if word.endswith(("s", "sh", "ch", "x")) else word + "s"))
+
+
+def article(word):
+    """'a hunt', 'an expedition'."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+class _Names:
+    """Characters and talismans by index in the campaign before an event
+    (None: not known, e.g. before the snapshot an export starts from)."""
+
+    def __init__(self, c):
+        self.c = c
+
+    def who(self, i, nobody=None):
+        if i == -1:
+            return nobody
+        c = self.c
+        if c is not None and 0 <= i < len(c.chars):
+            return c.chars[i].name
+        return "character %d" % i
+
+    def tal(self, t):
+        c = self.c
+        if c is not None and 0 <= t < len(c.tals) and c.tals[t] is not None:
+            return c.tals[t].name
+        return "talisman %d" % t
+
+    def pathos(self, i):
+        c = self.c
+        if c is not None and 0 <= i < len(c.chars):
+            return c.chars[i].v[hunt.PATHOS]
+        return None
+
+
+def _subject(who, verb, rest):
+    """'Ada rolls 3d6' or, with nobody named, 'roll 3d6'."""
+    return ("%s %s %s" % (who, verb[1], rest)) if who else ("%s %s" % (verb[0], rest))
+
+
+def _times(k):
+    return "" if k == 1 else " %d times" % k
+
+
+def _helpers(hs):
+    return "" if not hs else ", helped by %s" % " and ".join("%dd12" % h for h in hs)
+
+
+def _lead_core(n, kind, a, text):
+    if kind == cp.CHAR_ADD:
+        return "%s joins" % text
+    if kind == cp.TAL_NEW:
+        return "new talisman %s (0/%d)" % (text, a[0])
+    if kind == cp.SLASH:
+        return "slash %s%s%s" % (n.tal(a[0]), _times(a[1]), " (may not fill it)" if a[2] else "")
+    if kind == cp.UNSLASH:
+        return "unslash %s%s" % (n.tal(a[0]), _times(a[1]))
+    if kind == cp.CLEAR:
+        return "clear %s" % n.tal(a[0])
+    if kind == cp.TAL_DEL:
+        return "delete %s" % n.tal(a[0])
+    if kind == cp.TAL_CAP:
+        return "%s gets capacity %d" % (n.tal(a[0]), a[1])
+    if kind == cp.DICE:
+        return "free roll of %dd%d" % (a[1], a[0])
+    return None
+
+
+def _lead_hunt(n, kind, a, text):
+    if kind == hunt.ROLL:
+        i, skill, adv, agony, minus, hard, target = a
+        extra = 0
+        if agony:
+            p = n.pathos(i)
+            extra = min(p, 3) if p is not None else 0
+        k = skill + adv + extra - minus
+        dice = "%dd6" % k if k > 0 else "2d6 keep the lower"
+        s = _subject(n.who(i), ("roll", "rolls"), dice)
+        if hard:
+            s += " (hard)"
+        if agony:
+            s += " with divine agony"
+        if target != -1:
+            s += " for %s" % n.tal(target)
+        return s
+    if kind == hunt.RISK:
+        return _subject(n.who(a[0]), ("roll", "rolls"), "the risk die")
+    if kind == hunt.SCENE_END:
+        return "the scene ends" + (", a fight next" if a[0] else "")
+    if kind == hunt.SCENE:
+        return "a fight breaks out" if a[0] else "the fight is over"
+    if kind == hunt.STRESS:
+        s = "%s takes %d stress" % (n.who(a[0]), a[1])
+        if a[2]:
+            s += ", answering a trauma question"
+        if a[3]:
+            s += ", defying fate"
+        return s
+    if kind == hunt.BURST:
+        return "%s %s" % (n.who(a[0]), "takes sin instead of a psyche burst" if a[1]
+                          else "spends a psyche burst")
+    if kind == hunt.HOOK:
+        return "%s gains the hook %s" % (n.who(a[0]), text)
+    if kind == hunt.REST:
+        return "the exorcists rest"
+    if kind == hunt.KIT:
+        return "%s spends %s on %s" % (n.who(a[0]), plural(a[1], "kit point"), text or "an item")
+    if kind == hunt.NEW_HUNT:
+        return "a new hunt: Sin CAT %d%s" % (a[0], ", in its palace" if a[1] else "")
+    if kind == hunt.SESSION_END:
+        return "the session ends"
+    if kind == hunt.TRAUMA:
+        return "a trauma question is answered"
+    if kind == hunt.SIN_END:
+        return "the Sin is spared" if a[0] else "the Sin is executed"
+    if kind == hunt.PALACE:
+        return "the Sin enters its palace" if a[0] else "the Sin leaves its palace"
+    if kind == hunt.WITNESS:
+        return "%s witnesses an ally's death or sin overflow" % n.who(a[0])
+    if kind == hunt.FACE:
+        return "dice now succeed on %d+" % a[0]
+    return None
+
+
+def _paths_pool(skill, path, situation, minus):
+    s = "Skill %d + Path %d" % (skill, path)
+    if situation:
+        s += " %+d" % situation
+    if minus:
+        s += " - %d" % minus
+    return s
+
+
+def _lead_paths(n, kind, a, text):
+    if kind == paths.TEST:
+        who, skill, path, situation, minus, diff, hidden = a[:7]
+        s = _subject(n.who(who), ("test", "tests"), _paths_pool(skill, path, situation, minus))
+        s += " (hidden difficulty)" if hidden else " at difficulty %d" % diff
+        return s + _helpers(a[7:]) + (" (%s)" % text if text else "")
+    if kind == paths.OPPOSED:
+        who, skill, path, situation, minus, opp, init = a[:7]
+        s = _subject(n.who(who), ("test", "tests"), _paths_pool(skill, path, situation, minus))
+        s += " against %dd12 (%s)" % (opp, "the opponent initiates" if init else "initiating")
+        return s + _helpers(a[7:]) + (" (%s)" % text if text else "")
+    if kind == paths.PRO_OPEN:
+        who, need, most, frame, hidden = a
+        s = "prolonged test %s opens" % text
+        if n.who(who):
+            s += " for %s" % n.who(who)
+        s += ": %s successes needed, a roll per %s" % ("?" if hidden else need,
+                                                       paths.TIMEFRAMES[frame]
+                                                       if 0 <= frame < 4 else frame)
+        if most:
+            s += ", at most %s" % plural(most, "attempt")
+        return s
+    if kind == paths.PRO_ROLL:
+        return "roll for the prolonged test %s: %s%s" % (
+            n.tal(a[0]), _paths_pool(*a[1:5]), _helpers(a[5:]))
+    return None
+
+
+def _exp_pool(ability, bonus, penalty, helpers):
+    s = "Ability %d" % ability
+    if bonus:
+        s += " +%d bonus" % bonus
+    if penalty:
+        s += " -%d penalty" % penalty
+    if helpers:
+        s += " +%d helping" % helpers
+    return s
+
+
+def _s(plus, minus):
+    return (" +%ds" % plus if plus else "") + (" -%ds" % minus if minus else "")
+
+
+def _lead_expedition(n, kind, a, text):
+    E = expedition
+    if kind == E.TEST:
+        ab, ob, bon, pen, hel, plus, minus, ext = a
+        s = "test: %s against Ob %d%s" % (_exp_pool(ab, bon, pen, hel), ob, _s(plus, minus))
+        if ext != -1:
+            s += ", for %s" % n.tal(ext)
+        return s
+    if kind == E.VERSUS:
+        return "versus test: A %s%s against B %s%s" % (
+            _exp_pool(*a[0:4]), _s(a[4], a[5]), _exp_pool(*a[6:10]), _s(a[10], a[11]))
+    if kind == E.COMBAT:
+        sa = "helpless" if a[1] == -1 else _exp_pool(a[1], a[2], a[3], 0) + _s(a[4], a[5])
+        sb = "helpless" if a[7] == -1 else _exp_pool(a[7], a[8], a[9], 0) + _s(a[10], a[11])
+        return "combat check: %s (%s) against %s (%s)" % (
+            n.who(a[0], "an NPC"), sa, n.who(a[6], "an NPC"), sb)
+    if kind == E.DAMAGE:
+        return "%s takes %d damage" % (n.who(a[0], "an NPC"), a[1])
+    if kind == E.VAR_DAMAGE:
+        return "%s takes %dd6 damage%s" % (n.who(a[0], "an NPC"), a[1],
+                                           ", halved (saved)" if a[3] else "")
+    if kind == E.HEAL:
+        return "%s heals %d" % (n.who(a[0]), a[1])
+    if kind == E.BONUS_HP:
+        return "%s gains %d bonus HP" % (n.who(a[0]), a[1])
+    if kind == E.BONUS_END:
+        return "%s's bonus HP end" % n.who(a[0])
+    if kind == E.SHEET:
+        return "%s's sheet is set" % n.who(a[0])
+    if kind == E.USE_RES:
+        return "%s spends %s" % (n.who(a[0]), plural(a[1], "class resource"))
+    if kind == E.DOWN_OUT:
+        return "%s is down and out, %s" % (n.who(a[0]), "with medical aid" if a[1] else "unaided")
+    if kind == E.SHORT_REST:
+        return "a short rest"
+    if kind == E.LONG_REST:
+        return "a long rest"
+    if kind == E.TURN:
+        return "an overland turn" if a[0] else "an exploration turn"
+    if kind == E.SET_FREQ:
+        return "an encounter check every %s" % plural(a[0], "turn")
+    if kind == E.ENC_CHECK:
+        return "an encounter check"
+    if kind == E.USAGE_NEW:
+        return "new usage die %s (d%d)" % (text, a[0])
+    if kind == E.USAGE_ROLL:
+        return "usage roll for %s" % n.tal(a[0])
+    if kind == E.REACTION:
+        return "a reaction roll"
+    if kind == E.MORALE:
+        return "a morale check (d%d%s)" % (a[0], " %+d" % a[1] if a[1] else "")
+    if kind == E.DISTANCE:
+        return "an encounter distance roll"
+    if kind == E.DESPERATE:
+        return "%s rolls on Desperate Returns" % n.who(a[0])
+    if kind == E.PROJECT_NEW:
+        return "new project %s (%d ticks)" % (text, a[0])
+    if kind == E.PROJECT_TICK:
+        return "project %s ticks" % n.tal(a[0])
+    if kind == E.EXT_NEW:
+        return "new extended test %s (%s needed%s)" % (
+            text, plural(a[0], "success"),
+            ", %s allowed" % plural(a[1], "failure") if a[1] else "")
+    return None
+
+
+_LEADS = (_lead_hunt, _lead_paths, _lead_expedition)
+
+
+def lead(system, c, kind, args, text=""):
+    """What an event does, in words, from the campaign `c` before it (for
+    names; None if not known): 'Ada rolls 3d6 (hard)'. UNDO and REDO are
+    worded by the log (`log`), which knows what they take back."""
+    n = _Names(c)
+    a = list(args)
+    try:
+        s = _lead_core(n, kind, a, text) if kind < 32 else _LEADS[system](n, kind, a, text)
+    except (IndexError, TypeError, ValueError):
+        s = None
+    if s is None:  # an event this tool has no words for (a newer firmware's)
+        s = kind_name(system, kind).lower().replace("_", " ")
+        if a:
+            s += " " + " ".join(map(str, a))
+        if text:
+            s += " '%s'" % text
+    return s
+
+
+def kind_live(c, kind):
+    """The kind whose outcome an action reports: REDO reports the action it
+    brings back (the newest on `c`'s redo stack)."""
+    if kind == cp.REDO and c is not None and c.undone:
+        return codec.decode_event(c.undone[-1])[0]
+    return kind
+
+
+def lead_live(system, c, kind, args, text=""):
+    """lead() for an action about to apply to campaign `c` as it is now (the
+    device's, a live view's): UNDO and REDO name the action they take back
+    or bring back."""
+    if kind == cp.UNDO and c is not None and c.done:
+        k, a, _f, t = codec.decode_event(c.done[-1])
+        return "undo: takes back " + lead(system, c, k, a, t)
+    if kind == cp.REDO and c is not None and c.undone:
+        k, a, _f, t = codec.decode_event(c.undone[-1])
+        return "redo: " + lead(system, c, k, a, t) + " again"
+    if kind in (cp.UNDO, cp.REDO):
+        return "undo" if kind == cp.UNDO else "redo"
+    return lead(system, c, kind, args, text)
+
+
+_LINE_VERDICT = {"success": "success", "failure": "failure", "win": "wins", "loss": "loses",
+                 "tie": "a tie", "open": "still open"}
+
+# Notes that only repeat what the sentence already says.
+_SAID = {hunt.ROLL: re.compile(r"\d+D( hard)?( keep lower)?: \d+ success(es)?$"),
+         hunt.RISK: re.compile(r"Risk die \d+$")}
+
+
+def sentence(system, kind, lead_text, faces, out, side_a="A"):
+    """The lead, the faces and, for a roll, its successes and verdict:
+    'Ada rolls 3d6 (hard): 6 4 2, 1 success, success' (`side_a`: who
+    side A of a versus roll or combat check is)."""
+    s = lead_text
+    if faces:
+        s += ": " + " ".join(map(str, faces))
+    words = None
+    if out is not None:
+        v = verdict_word(kind, out.verdict)
+        if kind == paths.TEST and not faces and not out.hidden:
+            words = "automatic success"
+        elif v is not None and kind in (expedition.VERSUS, expedition.COMBAT):
+            words = "a tie" if v == "tie" else "%s %s by %d" % (side_a, _LINE_VERDICT[v],
+                                                                out.margin)
+        elif v is not None:
+            words = "%s, %s" % (plural(out.successes, "success"), _LINE_VERDICT[v])
+        elif kind == cp.DICE:
+            words = "total %d" % out.successes
+        if words and out.hidden:
+            words += " (hidden from the players)"
+    if words:
+        s += (", " if faces else ": ") + words
+    return s
+
+
+def notes(kind, out, said=""):
+    """The rules' notes of an Outcome, less those the sentence already says."""
+    if out is None:
+        return []
+    pat = _SAID.get(kind)
+    return [x for x in out.notes if x != said and not (pat and pat.match(x))]
+
+
+def outcome(kind, out):
+    """A roll's outcome as plain data ({successes, verdict, margin, hidden}),
+    None for an event that is not a roll."""
+    if out is None or kind not in VERDICTS:
+        return None
+    return {"successes": out.successes, "verdict": verdict_word(kind, out.verdict),
+            "margin": out.margin, "hidden": bool(out.hidden)}
+
+
+class Entry:
+    """One event of the log as the rules core reads it: `out` its Outcome
+    (None when it was not folded), `lead` and `line` its words, `notes`,
+    `undid` (an UNDO/REDO: the seq it takes back / brings back, None if
+    that is before the log), `undone` (an action taken back and never
+    redone: the seq of the UNDO)."""
+
+    def __init__(self, seq, kind, args, faces, text):
+        self.seq, self.kind, self.args, self.faces, self.text = seq, kind, args, faces, text
+        self.out = None
+        self.lead = self.line = ""
+        self.notes = []
+        self.undid = None
+        self.undone = None
+        self.folded = False
+
+
+def log(system, cid, events, first=1, base=None, base_seq=0, depth=bk.HOST_DEPTH):
+    """(entries, campaign): every event of `events` (seqs from `first`)
+    with its outcome and words, folded by the rules core the way the device
+    folded it: from a new campaign (`base` None, `first` 1), or from the
+    snapshot `base` (encode_snapshot bytes) after event `base_seq`; events
+    up to `base_seq` are described but not folded (no outcome). The
+    campaign is the fold's end (None if nothing was folded). ValueError
+    names an event that does not replay."""
+    entries = []
+    for i, ev in enumerate(events):
+        kind, args, faces, text = codec.decode_event(ev)
+        entries.append(Entry(first + i, kind, list(args), list(faces), text))
+    if base is None and first > 1:
+        start = len(events)   # nothing to fold from
+        c = None
+    else:
+        start = 0 if base is None else max(0, base_seq - first + 1)
+        c = bk.start(system, cid, base, depth)
+    for e in entries[:start]:
+        e.lead = lead(system, None, e.kind, e.args, e.text)
+        e.line = sentence(system, e.kind, e.lead, e.faces, None)
+        if e.kind in (cp.UNDO, cp.REDO):
+            e.line = e.lead = "undo" if e.kind == cp.UNDO else "redo"
+    if c is None:
+        return entries, None
+    done = [None] * len(c.done)      # the seq of each effective action (None: before the log)
+    undone = [None] * len(c.undone)
+    by = {}                          # seq -> the UNDO that last took it back
+    at = {e.seq: e for e in entries}
+    for e in entries[start:]:
+        ev = events[e.seq - first]
+        if e.kind not in (cp.UNDO, cp.REDO):
+            e.lead = lead(system, c, e.kind, e.args, e.text)
+        try:
+            out = c.apply(ev)
+        except ValueError as err:
+            if e.kind == cp.UNDO and depth is not None and c.depth is not None:
+                return log(system, cid, events, first, base, base_seq, None)
+            raise ValueError("event %d (%s) does not replay: %s"
+                             % (e.seq, kind_name(system, e.kind), err))
+        e.folded = True
+        if e.kind == cp.UNDO:
+            s = done.pop() if done else None
+            undone.append(s)
+            e.undid = s
+            if s is not None:
+                by[s] = e.seq
+            e.lead = ("undo: takes back event %d, %s" % (s, at[s].lead) if s in at
+                      else "undo: takes back an action from before event %d" % first)
+            e.out = None
+            e.notes = []
+        elif e.kind == cp.REDO:
+            s = undone.pop() if undone else None
+            done.append(s)
+            e.undid = s
+            e.lead = ("redo: event %d again, %s" % (s, at[s].lead) if s in at
+                      else "redo: an action from before event %d again" % first)
+            e.out = None
+            e.notes = notes(out.kind, out)
+        else:
+            done.append(e.seq)
+            undone = []
+            e.out = out
+        side_a = "A"
+        if e.kind == expedition.COMBAT and system == systems.EXPEDITION and e.args:
+            side_a = _Names(c).who(e.args[0], "the NPC")
+        e.line = sentence(system, e.kind, e.lead, e.faces, e.out, side_a)
+        if e.kind != cp.REDO:
+            e.notes = notes(e.kind, e.out, e.lead)
+    live = set(done)
+    for s, u in by.items():
+        if s not in live and s in at:
+            at[s].undone = u
+    return entries, c
+
+
+def utc(t):
+    """A backup time (Unix seconds) as ISO 8601 UTC: '2025-03-01T20:15:07Z'."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def sessions(system, entries, seen=None):
+    """[(session number, first seq, last seq, what ended it or None)] and
+    {seq: session number}. A session ends after a hunt SESSION_END that
+    stands (not undone), the rules' own end of a session; paths and
+    expedition have no such event, so with `seen` (a backup export:
+    [(lo, hi, backup id, time)]) a session ends where a backup ended.
+    Numbered from 1 at the log's first event."""
+    ends = {}
+    if system == systems.HUNT:
+        for e in entries:
+            if e.kind == hunt.SESSION_END and e.undone is None:
+                ends[e.seq] = "SESSION_END"
+    elif seen:
+        for lo, hi, bid, _t in seen:
+            ends[hi] = "backup %d" % bid
+    out, of = [], {}
+    n, lo = 1, None
+    for e in entries:
+        if lo is None:
+            lo = e.seq
+        of[e.seq] = n
+        if e.seq in ends:
+            out.append((n, lo, e.seq, ends[e.seq]))
+            n, lo = n + 1, None
+    if lo is not None:
+        out.append((n, lo, entries[-1].seq, None))
+    return out, of
+
+
+def document(system, cid, state, events, first=1, base=None, base_seq=0, seen=None):
     """The export as a dict: `state` is encode_state bytes, `events` the
-    journal from seq `first` on."""
+    journal from seq `first` on, folded from a new campaign or from the
+    snapshot `base` after event `base_seq` (events up to it get no
+    outcome). `seen` (a backup export only): [(lo, hi, backup id, Unix
+    time)], events lo..hi first held by that backup, taken then.
+    ValueError: an event does not replay, or the fold does not end in
+    `state`."""
     c = cp.decode_state(state)
     if c.system != system:
         raise ValueError("state is of system %d, not %d" % (c.system, system))
+    entries, end = log(system, cid, events, first, base, base_seq)
+    if end is not None and cp.encode_state(end) != state:
+        raise ValueError("its events do not fold to its state")
+    when = {}
+    for lo, hi, bid, t in seen or ():
+        for s in range(lo, hi + 1):
+            when[s] = (bid, utc(t))
+    ss, of = sessions(system, entries, seen)
+    recs = []
+    for i, e in enumerate(entries):
+        r = event_record(system, e.seq, events[i])
+        bid, t = when.get(e.seq, (None, None))
+        r.update(session=of[e.seq], outcome=outcome(e.kind, e.out), notes=e.notes,
+                 summary=e.line, undone=e.undone, backup=bid, seen=t)
+        recs.append(r)
     return {
         "format": FORMAT, "version": FORMAT_VERSION,
         "campaign": cid, "system": system_name(system), "schema": codec.VERSION,
         "first": first, "last": first + len(events) - 1,
-        "events": [event_record(system, first + i, ev) for i, ev in enumerate(events)],
+        "events": recs,
+        "sessions": [{"session": n, "first": lo, "last": hi, "ended_by": why,
+                      "seen": when.get(hi, (None, None))[1]} for n, lo, hi, why in ss],
         "state": {"hex": state.hex(), "events": c.nevents, **trackers(c)},
     }
 
@@ -104,33 +624,57 @@ def to_json(doc):
     return json.dumps(doc, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
-CSV_COLUMNS = ("record", "seq", "kind", "name", "args", "faces", "text", "value")
+CSV_COLUMNS = ("record", "seq", "kind", "name", "args", "faces", "text", "value",
+               "session", "successes", "verdict", "margin", "undone", "summary", "notes",
+               "backup", "seen")
+
+
+def _blank(v):
+    return "" if v is None else v
 
 
 def to_csv(doc):
     """Deterministic CSV: a header, one `campaign` row per campaign field,
-    one `event` row per event, then the state: `counter`, `character`
-    (name = "index:name", text = field, value) and `talisman` rows
-    (name = "index:name", text = field, value), and the `state` hex."""
+    then each session: a `session` row (seq = its first event, name =
+    "session N", text = what ended it, value = its last event) and one
+    `event` row per event (value = the event's hex; session, the roll's
+    successes / verdict / margin, undone, the sentence, the notes joined
+    by "; ", and in a backup export backup and seen), then the state:
+    `counter`, `character` (name = "index:name", text = field, value) and
+    `talisman` rows (name = "index:name", text = field, value), and the
+    `state` hex. Empty cells for what does not apply."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
+    pad = ("",) * (len(CSV_COLUMNS) - 8)
     w.writerow(CSV_COLUMNS)
     for k in ("format", "version", "campaign", "system", "schema", "first", "last"):
-        w.writerow(("campaign", "", "", k, "", "", "", doc[k]))
+        w.writerow(("campaign", "", "", k, "", "", "", doc[k]) + pad)
+    starts = {s["first"]: s for s in doc["sessions"]}
     for e in doc["events"]:
+        s = starts.get(e["seq"])
+        if s is not None:
+            w.writerow(("session", s["first"], "", "session %d" % s["session"], "", "",
+                        "ended by %s" % s["ended_by"] if s["ended_by"] else "not ended",
+                        s["last"], s["session"], "", "", "", "", "", "", "", _blank(s["seen"])))
+        o = e["outcome"] or {}
         w.writerow(("event", e["seq"], e["kind"], e["name"], " ".join(map(str, e["args"])),
-                    " ".join(map(str, e["faces"])), e["text"], e["hex"]))
+                    " ".join(map(str, e["faces"])), e["text"], e["hex"], e["session"],
+                    _blank(o.get("successes")), _blank(o.get("verdict")), _blank(o.get("margin")),
+                    _blank(e["undone"]), e["summary"], "; ".join(e["notes"]),
+                    _blank(e["backup"]), _blank(e["seen"])))
     st = doc["state"]
     for k, v in st["counters"].items():
-        w.writerow(("counter", "", "", k, "", "", "", v))
+        w.writerow(("counter", "", "", k, "", "", "", v) + pad)
     for ch in st["characters"]:
         for k, v in ch["fields"].items():
-            w.writerow(("character", "", "", "%d:%s" % (ch["index"], ch["name"]), "", "", k, v))
+            w.writerow(("character", "", "", "%d:%s" % (ch["index"], ch["name"]), "", "", k, v)
+                       + pad)
     for t in st["talismans"]:
         for k in ("n", "cap", "policy", "link", "role", "owner", "a", "b"):
-            w.writerow(("talisman", "", "", "%d:%s" % (t["index"], t["name"]), "", "", k, t[k]))
-    w.writerow(("state", "", "", "events", "", "", "", st["events"]))
-    w.writerow(("state", "", "", "hex", "", "", "", st["hex"]))
+            w.writerow(("talisman", "", "", "%d:%s" % (t["index"], t["name"]), "", "", k, t[k])
+                       + pad)
+    w.writerow(("state", "", "", "events", "", "", "", st["events"]) + pad)
+    w.writerow(("state", "", "", "hex", "", "", "", st["hex"]) + pad)
     return buf.getvalue()
 
 

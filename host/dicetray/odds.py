@@ -16,6 +16,39 @@ from .rules import odds as core
 
 NAMES = core.NAMES
 
+# What a pool and a target are made of, per system, for the messages of
+# `dicetray odds` and `dicetray roll` (the ranges are core.POOL and
+# core.TARGET; the parts are what the rules core accepts: hunt.action_pool,
+# paths.pool, expedition.pool).
+POOL_PARTS = ("skill 0..3 + advantages 0..3 + divine agony 0..3",
+              "Skill 0..6 + Path 0..6",
+              "2 + Ability 0..10, with bonus, penalty and helping dice")
+TARGET_WHAT = ("the successes needed", "the difficulty", "the Obstacle")
+
+
+def pool_error(system, pool):
+    """None if `pool` is in the system's range, else the message naming it."""
+    s = system_number(system)
+    lo, hi = core.POOL[s]
+    if lo <= pool <= hi:
+        return None
+    hint = ""
+    if s == core.HUNT:
+        hint = ("; a pool of 0 or fewer dice rolls 2d6 and keeps the lower: use 0" if pool < 0
+                else "; 0 rolls 2d6 and keeps the lower")
+    return "--pool %d is outside %d..%d for %s (%s%s)" % (pool, lo, hi, NAMES[s], POOL_PARTS[s],
+                                                         hint)
+
+
+def target_error(system, target):
+    """None if `target` is in the system's range, else the message naming it."""
+    s = system_number(system)
+    lo, hi = core.TARGET[s]
+    if lo <= target <= hi:
+        return None
+    return "--target %d is outside %d..%d for %s (%s)" % (target, lo, hi, NAMES[s],
+                                                         TARGET_WHAT[s])
+
 
 def system_number(system):
     """0, 1 or 2 for a system number or name; ValueError names the choices."""

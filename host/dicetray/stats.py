@@ -8,6 +8,10 @@ out, exactly as the rules drew them.
 Fairness: per die size, Pearson's chi-square of the face counts against a
 uniform die, with its exact p-value from the regularized upper incomplete
 gamma function (stdlib only: math.lgamma, a series and a continued fraction).
+The chi-square distribution is only a fair stand-in for the statistic when
+every face is expected at least MIN_EXPECTED times (Cochran's rule): below
+that (two or three d6 rolled, a handful of d3 heals) the p-value is
+reported with a warning that it says nothing either way.
 """
 
 import math
@@ -18,6 +22,8 @@ from .rules import codec
 from .rules.dice import Replay
 
 # Roll events and the index of their acting character in the args (-1: none).
+MIN_EXPECTED = 5  # rolls per face below which chi-square's p-value is not valid
+
 ROLL_KINDS = {32: 0,            # hunt ROLL
               64: 0, 65: 0,     # paths TEST, OPPOSED
               96: None, 98: 0}  # expedition TEST (no character), COMBAT (side A)
@@ -131,35 +137,69 @@ def report(system, cid, base, events):
     dice = []
     for sides in sorted(faces):
         stat, df, p = chi_square(faces[sides])
-        dice.append({"sides": sides, "rolls": sum(faces[sides]), "counts": faces[sides],
-                     "chi2": round(stat, 6), "df": df, "p": None if p is None else round(p, 6)})
+        n = sum(faces[sides])
+        expected = float(n) / sides
+        small = expected < MIN_EXPECTED
+        dice.append({"sides": sides, "rolls": n, "counts": faces[sides],
+                     "chi2": round(stat, 6), "df": df, "p": None if p is None else round(p, 6),
+                     "expected": round(expected, 6), "small_sample": small,
+                     "warning": small_sample_warning(sides, n) if small else None})
     chars = []
     for who in sorted(rolls):
-        name = c.chars[who].name if 0 <= who < len(c.chars) else "(nobody)"
+        name = c.chars[who].name if 0 <= who < len(c.chars) else "(no character)"
         n, s = rolls[who]
         chars.append({"index": who, "name": name, "rolls": n, "successes": s,
                       "rate": round(float(s) / n, 6) if n else None})
     return {"events": len(events), "dice": dice, "characters": chars}
 
 
-def plot(rep, path):
-    """A PNG histogram of face counts per die size (matplotlib, Agg backend)."""
+def small_sample_warning(sides, rolls):
+    """The words for a die size rolled too few times for chi-square."""
+    return ("%d d%d rolled: %.3g expected per face, and chi-square needs at least %d per face "
+            "(%d rolls of a d%d): this p-value says nothing either way"
+            % (rolls, sides, float(rolls) / sides, MIN_EXPECTED, MIN_EXPECTED * sides, sides))
+
+
+def figure(rep):
+    """The histogram as a matplotlib Figure (Agg backend): one panel per
+    die size, bars = how often each face was rolled, a line = what a fair
+    die would give."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         raise RuntimeError("--plot needs matplotlib: pip install 'dicetray[plot]'")
-    dice = rep["dice"] or [{"sides": 6, "counts": [0] * 6, "rolls": 0, "p": None}]
-    fig, axes = plt.subplots(len(dice), 1, figsize=(6, 2.4 * len(dice)), squeeze=False)
+    dice = rep["dice"] or [{"sides": 6, "counts": [0] * 6, "rolls": 0, "p": None,
+                            "small_sample": True}]
+    fig, axes = plt.subplots(len(dice), 1, figsize=(6, 2.6 * len(dice)), squeeze=False)
     for ax, d in zip(axes[:, 0], dice):
         xs = range(1, d["sides"] + 1)
-        ax.bar(xs, d["counts"], color="#4a7bb7")
+        ax.bar(xs, d["counts"], color="#4a7bb7", label="times rolled")
         if d["rolls"]:
-            ax.axhline(float(d["rolls"]) / d["sides"], color="#c33", linewidth=1)
-        p = "" if d["p"] is None else ", chi-square p = %.3g" % d["p"]
-        ax.set_title("d%d: %d faces%s" % (d["sides"], d["rolls"], p), fontsize=9)
+            ax.axhline(float(d["rolls"]) / d["sides"], color="#c33", linewidth=1,
+                       label="a fair die")
+        p = ""
+        if d["p"] is not None:
+            p = ", chi-square p = %.3g" % d["p"]
+            if d.get("small_sample"):
+                p += " (too few rolls to judge)"
+        ax.set_title("d%d: %d %s rolled%s" % (d["sides"], d["rolls"],
+                                              "die" if d["rolls"] == 1 else "dice", p), fontsize=9)
+        ax.set_xlabel("face", fontsize=8)
+        ax.set_ylabel("times rolled", fontsize=8)
         ax.set_xticks(list(xs))
+        if d["rolls"]:
+            ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
-    fig.savefig(path, format="png")
-    plt.close(fig)
+    return fig
+
+
+def plot(rep, path):
+    """A PNG histogram of face counts per die size (see figure())."""
+    fig = figure(rep)
+    import matplotlib.pyplot as plt
+    try:
+        fig.savefig(path, format="png")
+    finally:
+        plt.close(fig)

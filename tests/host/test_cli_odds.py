@@ -83,7 +83,7 @@ def test_readable_table(capsys):
 @pytest.mark.parametrize("argv,needle", [
     (["odds", "dice", "--pool", "3"], "unknown rule system 'dice'"),
     (["odds", "hunt", "--pool", "10"], "--pool 10 is outside 0..9 for hunt"),
-    (["odds", "hunt", "--pool", "-1"], "2d6 keep lower"),
+    (["odds", "hunt", "--pool", "-1"], "0 or fewer dice rolls 2d6 and keeps the lower: use 0"),
     (["odds", "paths", "--pool", "0"], "--pool 0 is outside 1..12 for paths"),
     (["odds", "expedition", "--pool", "16"], "1..15"),
     (["odds", "paths", "--pool", "3", "--hard"], "--hard is only for hunt"),
@@ -119,4 +119,5 @@ def test_installed_script_and_module():
     r = subprocess.run([sys.executable, "-m", "dicetray", "odds", "paths", "--pool", "13"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.strip().splitlines() == ["dicetray odds: error: --pool 13 is outside 1..12 for paths"]
+    assert r.stderr.strip().splitlines() == [
+        "dicetray odds: error: --pool 13 is outside 1..12 for paths (Skill 0..6 + Path 0..6)"]

@@ -1,5 +1,6 @@
 """stats: the incomplete gamma / chi-square p-value against known values,
 face tallies per die size, success rates, the histogram PNG."""
+import json
 import math
 import os
 import sys
@@ -72,5 +73,71 @@ def test_stats_command_and_plot(tmp_path, capsys, monkeypatch):
     rep = json.loads(capsys.readouterr().out)
     d12 = [d for d in rep["dice"] if d["sides"] == 12][0]
     assert d12["df"] == 11 and 0 <= d12["p"] <= 1 and len(d12["counts"]) == 12
-    assert {c["name"] for c in rep["characters"]} <= {"Ada", "Bo", "(nobody)"}
+    assert {c["name"] for c in rep["characters"]} <= {"Ada", "Bo", "(no character)"}
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_few_dice_get_a_small_sample_warning(capsys, monkeypatch):
+    # three d6 and two d3: chi-square needs 5 expected per face (30 d6, 15 d3)
+    c = cp.Campaign(0, 1)
+    c.act(cp.CHAR_ADD, (), "Ada")
+    c.act(32, (0, 3, 0, 0, 0, 0, -1), faces=b"\x06\x04\x01")
+    c.act(39, (0, 0), faces=b"\x01\x02")   # REST: a d3 per spend code (and no pressure die)
+    rep = stats.report(0, 1, None, c.events)
+    d3, d6 = rep["dice"]
+    assert (d3["sides"], d3["rolls"], d6["sides"], d6["rolls"]) == (3, 2, 6, 3)
+    for d in (d3, d6):
+        assert d["small_sample"] is True and d["p"] is not None
+        assert d["expected"] == round(d["rolls"] / d["sides"], 6)
+        assert "chi-square needs at least 5 per face" in d["warning"]
+    assert "3 d6 rolled: 0.5 expected per face" in d6["warning"]
+    assert "(30 rolls of a d6)" in d6["warning"]
+
+    class Dev:
+        def info(self):
+            return {"system": "hunt", "campaign": 1, "events": c.nevents, "first": 1}
+
+        def snapshot(self):
+            return cp.encode_snapshot(c)
+
+        def events(self, since, progress=None):
+            return c.events[since:]
+
+        def close(self):
+            pass
+    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: Dev())
+    assert commands.main(["stats"]) == 0
+    out = capsys.readouterr().out
+    assert "  d6        3 rolled" in out and "faces " not in out.split("counts")[0]
+    line = [x for x in out.splitlines() if x.startswith("  d6 ")][0]
+    assert "*" in line
+    assert "  * 3 d6 rolled: 0.5 expected per face, and chi-square needs at least 5" in out
+    assert commands.main(["stats", "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert [d["small_sample"] for d in rep["dice"]] == [True, True]
+
+
+def test_enough_dice_get_no_warning():
+    dev = play(FakeDevice(system=0), 200)
+    rep = stats.report(0, dev.c.cid, None, dev.events(0))
+    d6 = [d for d in rep["dice"] if d["sides"] == 6][0]
+    assert d6["rolls"] >= 30 and d6["small_sample"] is False and d6["warning"] is None
+
+
+def test_the_plot_labels_dice_faces_and_counts():
+    rep = {"dice": [{"sides": 6, "rolls": 3, "counts": [1, 0, 0, 1, 0, 1], "p": 0.4,
+                     "small_sample": True},
+                    {"sides": 3, "rolls": 1, "counts": [0, 1, 0], "p": None, "small_sample": True}]}
+    fig = stats.figure(rep)
+    try:
+        ax6, ax3 = fig.axes
+        assert ax6.get_title() == "d6: 3 dice rolled, chi-square p = 0.4 (too few rolls to judge)"
+        assert ax3.get_title() == "d3: 1 die rolled"
+        for ax in (ax6, ax3):
+            assert ax.get_xlabel() == "face" and ax.get_ylabel() == "times rolled"
+            assert "faces" not in ax.get_title()
+        assert [t.get_text() for t in ax6.get_legend().get_texts()] == ["a fair die",
+                                                                        "times rolled"]
+    finally:
+        import matplotlib.pyplot as plt
+        plt.close(fig)
