@@ -273,7 +273,7 @@ class Link:
         c = self.s.c
         d = {"device": self.device_id(), "firmware": FIRMWARE, "protocol": fr.PROTOCOL,
              "schema": codec.VERSION, "system": NAMES[c.system], "campaign": c.cid,
-             "events": st.seq, "first": self._first(), "slot": self.s.n, "bad": self.bad,
+             "events": st.seq, "first": self._first(), "keep": st.keep, "slot": self.s.n, "bad": self.bad,
              "retried": self.retried, "board": self.app.b.name,
              "heap_free": gc.mem_free(), "heap_used": gc.mem_alloc()}
         if self.clock is not None:

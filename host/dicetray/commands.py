@@ -467,10 +467,13 @@ def _restore(args):
         dc = _device_state(dev)
         backed = [r for r in st.list() if r["campaign"] == dc.cid and r["last"] == dc.nevents
                   and r["state_sha256"] == bk.sha(cp.encode_state(dc))]
+        snap, events, seq, first = st.restore_payload(b.id, loaded=b)
+        last = first + len(events) - 1
         lines = ["device  %s: campaign %d (%s), %s" % (
                      info.get("device"), dc.cid, info["system"], ex.plural(dc.nevents, "event")),
                  "backup  %d: campaign %d (%s), %s (%d..%d)" % (
                      b.id, b.cid, bsys, ex.plural(b.last, "event"), b.first, b.last)]
+        lines += _holds_plan(b, first, last, info.get("keep"))
         if not backed and dc.nevents:
             lines.append("warning: the device's current campaign is in no backup: "
                          "`dicetray backup` first to keep it")
@@ -478,38 +481,96 @@ def _restore(args):
             ch = diff_trackers(ex.trackers(dc), ex.trackers(b.fold()))
             lines.append("%s%s" % (ex.plural(len(ch), "tracker change"), ":" if ch else ""))
             lines += ["  " + x for x in ch]
+        lines += _discarded(dev, info, dc, b)
         lines += ["note: " + p for p in problems]
         print("\n".join(lines))
         if args.dry_run:
-            print("dry run: nothing sent")
+            print("dry run: nothing sent, the device is unchanged")
             return 0
         if not _confirm("replace the device's campaign with backup %d?" % b.id, args.yes):
             print("restore cancelled: the device is unchanged")
             return 1
-        snap, events, seq, first = st.restore_payload(b.id, loaded=b)
+        # The device stages everything in a new store and verifies it as a
+        # boot reads it before one rename swaps it in (docs/backup.md): a
+        # refusal or a lost link before that rename leaves the device as it
+        # was. What follows reads the result back.
         with Progress("sending backup %d" % b.id, total=len(events)) as p:
             new = dev.restore(snap, events, seq, first=first, progress=p)
-        seq = first + len(events) - 1
-        # Read it back and compare.
         got = _device_state(dev)
-        want = b.fold()
+        held = max(first, dev.info().get("first", first))   # what it kept (it compacts)
         errs = []
-        if new.get("events", got.nevents) != seq or got.nevents != seq:
+        if new.get("events", got.nevents) != last or got.nevents != last:
             errs.append("it reports %s, the backup has %d" % (ex.plural(got.nevents, "event"),
-                                                              seq))
-        if cp.encode_state(got) != cp.encode_state(want):
+                                                              last))
+        if cp.encode_state(got) != cp.encode_state(b.fold()):
             errs.append("its state differs from the backup's")
-        if not errs:
-            with Progress("reading back events", total=len(events)) as p:
-                back = dev.events(first - 1, p)
-            if [bytes(e) for e in back] != events:
-                errs.append("its events %d..%d differ from the backup's" % (first, seq))
+        if not errs and held <= last:
+            with Progress("reading back events", total=last - held + 1) as p:
+                back = dev.events(held - 1, p)
+            if [bytes(e) for e in back] != events[held - first:]:
+                errs.append("its events %d..%d differ from the backup's" % (held, last))
         if errs:
             raise Fail("restore of backup %d did not verify: the device %s; the backup is "
                        "unchanged: restore again or onto another device" % (b.id, "; ".join(errs)))
-    print("restored backup %d: campaign %d (%s), %s, verified (state and events)"
-          % (b.id, b.cid, bsys, ex.plural(seq, "event")))
+    print("restored backup %d: campaign %d (%s), state after event %d verified; %s"
+          % (b.id, b.cid, bsys, last, _holds_done(b, held, last)))
     return 0
+
+
+def _holds_plan(b, first, last, keep):
+    """What the device will hold after restoring backup b (events
+    first..last sent), and what only the backup keeps."""
+    out = []
+    if first > last:
+        out.append("the device will hold the state after event %d and no events: backup %d "
+                   "starts from the device's snapshot at %d and has none after it"
+                   % (last, b.id, last))
+    elif b.base_snap is not None:
+        out.append("the device will hold events %d..%d (backup %d starts from the device's "
+                   "snapshot at %d)" % (first, last, b.id, first - 1))
+    if b.first < first and first <= last + 1:
+        out.append("events %d..%d stay in backup %d only: a restore sends the events after "
+                   "its snapshot" % (b.first, first - 1, b.id))
+    if keep and last - first + 1 > keep:
+        out.append("the device keeps about its last %s: it will hold about events %d..%d; "
+                   "events %d..%d before them stay in backup %d only (the device holds the "
+                   "state they led to)" % (ex.plural(keep, "event"), last - keep + 1, last,
+                                           first, last - keep, b.id))
+    return out
+
+
+def _holds_done(b, held, last):
+    if held > last:
+        return "the device holds no events (backup %d has none after its snapshot at %d)" % (
+            b.id, last)
+    said = "the device holds events %d..%d, verified one by one" % (held, last)
+    if held > b.first:
+        said += "; events %d..%d are in backup %d only" % (b.first, held - 1, b.id)
+    return said
+
+
+def _discarded(dev, info, dc, b):
+    """Lines naming the device's events that the restore would discard:
+    those after the last event its campaign and backup b share."""
+    if (dc.cid, dc.system) != (b.cid, b.system):
+        return ["the device's campaign %d and its %s go (a different campaign)"
+                % (dc.cid, ex.plural(dc.nevents, "event"))] if dc.nevents else []
+    dfirst = max(1, info.get("first", 1))
+    with Progress("reading the device's events", total=dc.nevents - dfirst + 1) as p:
+        have = [bytes(e) for e in dev.events(dfirst - 1, p)]
+    common = min(dc.nevents, b.last)
+    for s in range(max(dfirst, b.first), common + 1):
+        if have[s - dfirst] != b.events[s - b.first]:
+            common = s - 1
+            break
+    gone = have[max(0, common + 1 - dfirst):]
+    if not gone:
+        return []
+    entries = ex.log(dc.system, dc.cid, gone, common + 1)[0]
+    out = ["the device's %s after event %d %s not in backup %d and would be discarded:"
+           % (ex.plural(len(gone), "event"), common, "is" if len(gone) == 1 else "are", b.id)]
+    out += ["  event %d: %s" % (e.seq, e.line) for e in entries]
+    return out
 
 
 # --- export, stats -------------------------------------------------------------

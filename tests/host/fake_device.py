@@ -18,8 +18,9 @@ except Exception:  # the link is being written at the same time
 
 
 class FakeDevice:
-    def __init__(self, system=0, cid=12345, seed=7, name="fake-1"):
+    def __init__(self, system=0, cid=12345, seed=7, name="fake-1", keep=None):
         self.name = name
+        self.keep = keep      # events of journal a restore leaves (None: all), as JOURNAL_KEEP
         self.dice = Dice(seed)
         self.c = cp.Campaign(system, cid, cp.UNDO_DEPTH)
         self.first = 1        # oldest seq still in the journal
@@ -33,9 +34,12 @@ class FakeDevice:
     # --- the client API ------------------------------------------------------
     def info(self):
         self.calls.append("info")
-        return {"device": self.name, "firmware": "0.1.0", "protocol": 1, "schema": 1,
-                "system": systems.NAMES[self.c.system], "campaign": self.c.cid,
-                "events": self.c.nevents, "first": self.first}
+        d = {"device": self.name, "firmware": "0.1.0", "protocol": 1, "schema": 1,
+             "system": systems.NAMES[self.c.system], "campaign": self.c.cid,
+             "events": self.c.nevents, "first": self.first}
+        if self.keep is not None:
+            d["keep"] = self.keep
+        return d
 
     def snapshot(self):
         self.calls.append("snapshot")
@@ -69,6 +73,8 @@ class FakeDevice:
             raise DeviceError("restore refused: %s" % e)
         self.c, self.journal, self.first = c, [bytes(e) for e in events], first
         self.c.events = []
+        if self.keep is not None:   # the device compacts as it stores them
+            self.compact(self.keep)
         return self.info()
 
     def subscribe(self):

@@ -188,3 +188,50 @@ def test_ports_lists_running_simulators(tmp_path, monkeypatch, capsys):
     assert cli.main(["ports", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert [(p["port"], p["kind"]) for p in got] == [(str(pty), "sim")]
+
+
+def test_restore_longer_than_the_device_keeps(env, capsys):
+    # Issue 12, item 3: a backup of 200 events onto a device that keeps 50
+    # is done and verified, saying what the device holds and what it cannot.
+    play(env["dev"], 160, seed=9)
+    assert run(capsys, "backup")[0] == 0
+    small = env["small"] = FakeDevice(system=0, cid=1, keep=50)
+    code, out, err = run(capsys, "restore", "1", "--port", "small", "--dry-run")
+    assert code == 0 and "keeps about its last 50 events" in out and "events 1..150" in out
+    code, out, err = run(capsys, "restore", "1", "--port", "small", "--yes")
+    assert code == 0, err
+    assert "state after event 200 verified" in out
+    assert "the device holds events 151..200, verified one by one" in out
+    assert "events 1..150 are in backup 1 only" in out
+    assert small.first == 151 and small.events(150) == env["dev"].events(0)[150:]
+
+
+def test_restore_of_a_baseline_says_it_sends_no_events(env, capsys):
+    # A backup taken after the device compacted starts from its snapshot
+    # at the head: restoring it sends that state and no events, and says so
+    # (it said "verified (state and events)").
+    env["dev"].compact(10)
+    assert run(capsys, "backup")[0] == 0
+    fresh = env["fresh"] = FakeDevice(system=0, cid=1)
+    code, out, err = run(capsys, "restore", "1", "--port", "fresh", "--yes")
+    assert code == 0, err
+    assert "the device will hold the state after event 40 and no events" in out
+    assert "events 31..40 stay in backup 1 only" in out
+    assert "the device holds no events (backup 1 has none after its snapshot at 40)" in out
+    assert "state and events" not in out
+    assert cp.encode_state(fresh.c) == cp.encode_state(env["dev"].c)
+
+
+def test_restore_dry_run_names_the_events_it_would_discard(env, capsys):
+    assert run(capsys, "backup")[0] == 0
+    dev = env["dev"]
+    dev.act(cp.DICE, (6, 2))
+    dev.act(cp.CHAR_ADD, (), "Cy")
+    code, out, err = run(capsys, "restore", "1", "--dry-run")
+    assert code == 0, err
+    assert "the device's 2 events after event 40 are not in backup 1 and would be discarded:" in out
+    assert "  event 41: " in out and "  event 42: " in out and "Cy" in out
+    assert "nothing sent, the device is unchanged" in out and dev.c.nevents == 42
+    other = env["other"] = play(FakeDevice(system=0, cid=77), 5)
+    code, out, err = run(capsys, "restore", "1", "--port", "other", "--dry-run")
+    assert code == 0 and "the device's campaign 77 and its 5 events go" in out

@@ -41,6 +41,7 @@ def test_handshake_info(big):
     assert i["protocol"] == fr.PROTOCOL and i["schema"] == codec.VERSION
     assert i["system"] == "hunt" and i["campaign"] == c.cid
     assert i["events"] == N and i["first"] == 1 and i["firmware"]
+    assert i["keep"] == 6000   # store.JOURNAL_KEEP: what restore plans with (docs/backup.md)
     assert i["device"] and dev.info()["device"] == i["device"]
 
 
