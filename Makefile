@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-board bench firmware sim deploy typecheck uf2 clean
+.PHONY: test test-board test-web bench firmware sim deploy typecheck uf2 web clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,7 @@ test: $(STAMP)
 	$(PY) -m pytest
 	$(PY) tests/mpy_run.py
 	$(MAKE) test-board
+	$(MAKE) test-web
 
 # The board stage: MicroPython's own rp2 port, built with the firmware frozen
 # in (tools/uf2.py), on an emulated RP2040 (emulator/, node + rp2040js from
@@ -28,6 +29,20 @@ test: $(STAMP)
 # turns a skip into a failure (docs/emulator.md).
 test-board: $(STAMP)
 	$(PY) -m pytest tests/board -rs
+
+# The web page in a real headless browser: Debian's chromium and its
+# chromedriver driven by selenium (tests/web). Without chromium, chromedriver,
+# node or npm its tests skip with a one-line reason; .ci/run installs them and
+# sets DICETRAY_WEB_REQUIRED=1, which turns a skip into a failure.
+test-web: $(STAMP)
+	$(PY) -m pytest tests/web -rs
+
+# The tray in a web page: a static site in build/web/ (MicroPython's
+# WebAssembly port from npm, pinned in web/package-lock.json, the firmware as
+# .mpy, the page); `dicetray sim --web` serves it on 127.0.0.1.
+web: $(STAMP)
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	$(PY) tools/web.py
 
 # The firmware against the Raspberry Pi Pico's MicroPython stubs (mypy).
 typecheck: $(STAMP)

@@ -1,9 +1,9 @@
 """The host's exact odds tables against icepool: same numbers, how much faster.
 
 Computes every table of dicetray.odds.tables() (hunt pools 0..9 normal and
-hard with targets 1..9, paths pools 1..12 with difficulty 1..7 and opposed
-tests 1..12 x 1..12, expedition pools 1..15 with Ob 1..7 and versus tests
-1..15 x 1..15) twice in this run, once through the firmware's integer core
+hard with targets 1..9, paths pools 1..20 with difficulty 1..7 and opposed
+tests 1..20 x 1..20, expedition pools 1..20 with Ob 1..30 and versus tests
+1..20 x 1..20) twice in this run, once through the firmware's integer core
 and once with icepool 2.1.3, checks that every Fraction agrees exactly
 (raising AssertionError with the first differences if not) and prints the
 seconds of each and the speedup. Each side is timed on its first, cold run

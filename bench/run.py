@@ -102,6 +102,7 @@ def device_figures():
     print("%-46s %12s %10s" % ("operation", "fuel/op", "heap B/op"))
     home = device.BOOTED
     lr = "A.handle(K_RIGHT, 1)\nA.render()\nA.handle(K_LEFT, 1)\nA.render()"
+    rl = "A.handle(K_LEFT, 1)\nA.render()\nA.handle(K_RIGHT, 1)\nA.render()"
     imports = "import benchboard, session, ui.app, rules.hunt"
     # Key to frame: the key event handled, the screen drawn, the frame handed
     # to the driver (render() ends in display.show(), which sends only the
@@ -132,6 +133,26 @@ def device_figures():
         ("full-screen redraw (render + 1,088-byte frame)", home,
          "B.display.invalidate()\nscreen.forget()\nA.render()", 4, None, True),
         ("idle loop pass (no key, nothing to draw)", home, "A.step()", 8, None, True),
+        # issue 13: an Ob past 7 and a monster by its Level in the builder
+        ("key to frame: exped. builder, Ob 30<->29 (2 keys)",
+         device.booted("bench-exp") + "press(A, B, K_OK)\nA.pool.v['ob'] = 30\nA.top().refresh()\n"
+         + "press(A, B, K_DOWN)\n" * 7, rl, 4, 2 * 800_000, True),
+        ("key to frame: exped. builder, monster L14<->13 (2)",
+         device.booted("bench-exp") + "press(A, B, K_OK)\nA.pool.v['mode'] = 2\n"
+         "A.pool.v['blv'] = 14\nA.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 7, rl, 4,
+         2 * 800_000, True),
+        ("key to frame: exped. 19 v L14+2, -1s<->-2s (2)",
+         device.booted("bench-exp") + "press(A, B, K_OK)\nP = A.pool.v\nP['mode'] = 2\n"
+         "P['blv'] = 14\nP['bmd'] = 2\nP['ab'] = 10\nP['hel'] = 7\nP['xminus'] = 1\n"
+         "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 6, lr, 4, 2 * 800_000, True),
+        # issue 13 items 8 and 12: bonus dice to 18; paths opposed to 20 v 20
+        ("key to frame: exped. builder, bonus 17<->18 (2)",
+         device.booted("bench-exp") + "press(A, B, K_OK)\nP = A.pool.v\nP['ab'] = 0\nP['bon'] = 17\n"
+         "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 2, lr, 4, 2 * 800_000, True),
+        ("key to frame: paths 14+help v 20, opp 20<->19 (2)",
+         device.booted("bench-paths") + "press(A, B, K_OK)\nP = A.pool.v\nP['mode'] = 1\n"
+         "P['pskill'] = P['path'] = 6\nP['sit'] = 2\nP['opp'] = 20\nP['h1'] = P['h2'] = 20\n"
+         "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 6, rl, 4, 2 * 800_000, True),
     ]
     # The rows the board section measures too, by its names (fuel per key).
     ids = {0: "boot", 6: "home", 7: "hunt", 8: "paths", 9: "expedition", 10: "helpers", 12: "idle"}
@@ -196,6 +217,9 @@ def main():
     print()
     import backup_bench
     backup_bench.main()
+    print()
+    import web_bench
+    web_bench.main()
     print()
     import icepool_compare
     icepool_compare.main()

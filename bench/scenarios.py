@@ -40,6 +40,19 @@ OPS = [
     ("odds in the builder: paths 12d12 opposed 12", DICE, "odds.builder_odds(1, 12, 0, 0, 12)", 3, 800_000),
     ("odds in the builder: expedition 15d6 vs Ob 7", DICE, "odds.builder_odds(2, 15, 7)", 3, 800_000),
     ("odds in the builder: expedition 15 vs 15", DICE, "odds.builder_odds(2, 15, 0, 0, 15)", 3, 800_000),
+    # issue 13: Obs past 7 and monsters by Level (17 dice at Level 14)
+    ("odds in the builder: expedition 20d6 vs Ob 20", DICE, "odds.builder_odds(2, 20, 20)", 3, 800_000),
+    ("odds in the builder: expedition 17d6 vs Ob 17", DICE, "odds.builder_odds(2, 17, 17)", 3, 800_000),
+    ("odds in the builder: expedition 17d6 vs Ob 30", DICE, "odds.builder_odds(2, 17, 30)", 3, 800_000),
+    ("odds in the builder: exp. 20 vs 17 (a Level 14)", DICE, "odds.builder_odds(2, 20, 0, 0, 17)", 3,
+     800_000),
+    ("  the same exactly, in long ints (no table)", DICE,
+     "odds.builder_odds(2, 20, 0, 0, 17, expedition.SUCCESS)", 3, 800_000),
+    # issue 13 item 12: paths opposed to 20 v 20 (14 dice + help against 20)
+    ("odds in the builder: paths 20d12 opposed 20", DICE, "odds.builder_odds(1, 20, 0, 0, 20)", 3, 800_000),
+    # item 8: bonus dice to +18 (a 20-die pool), the roll hot path
+    ("expedition: roll 20d6 (bonus 18) + resolve", DICE,
+     "expedition.resolve(expedition.roll_pool(D, B, expedition.pool(0, 18)), 3, 0, 0)", 20, None),
     ("encode state (reference campaign)", None, "cp.encode_state(C)", 5, None),
     ("decode state (reference campaign)", None, "cp.decode_state(S)", 5, None),
 ]

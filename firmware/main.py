@@ -46,9 +46,12 @@ def _ended(app):
 # hw/simboard.py).
 app = boot()
 del _low  # App.run collects it before its loop
-try:
-    app.run()  # returns when the host ends the link session (END): the REPL follows
-except SystemExit:
-    _ended(app)
-    raise
-app.s.st.close()
+if hasattr(app.b, "steps"):
+    app.b.steps(app)  # a web page: it calls app.step() itself, never blocking (hw/webboard.py)
+else:
+    try:
+        app.run()  # returns when the host ends the link session (END): the REPL follows
+    except SystemExit:
+        _ended(app)
+        raise
+    app.s.st.close()

@@ -5,6 +5,9 @@ Flash layout under ROOT:
                  the highest N is the current campaign
     nN/          staging for a new campaign N, renamed to cN/ once its
                  first snapshot is on flash (a power cut leaves cN-1 current)
+    dN/          slot N being deleted (renamed from cN first: a reset leaves
+                 the slot whole or this, which the next list, switch or
+                 delete removes; boot never looks: store/slots.py)
     ui.txt       device settings (bright=N); written once the first run's
                  tour ends, so a tray with it is no longer new
 
@@ -33,6 +36,15 @@ def store_fs(fs):
     the `os` module wrapped in OsFs. Told apart by size(), which no os
     module has (whether os.sync exists differs between ports)."""
     return fs if hasattr(fs, "size") else store.OsFs()
+
+
+def entropy(board):
+    """A number < 2**30 for an id (a campaign's, the device's): the board's
+    entropy() where it has one (the simulator's: fresh from the host, never
+    fixed by --seed, so every flash gets its own ids), else its seed() (a
+    board's is the chip's hardware entropy)."""
+    f = getattr(board, "entropy", None)
+    return f() if f is not None else board.seed()
 
 
 class Session:
@@ -73,6 +85,29 @@ class Session:
                     best = k
         return best
 
+    # Campaign slots (Settings > Campaigns, the host's `campaigns`): the
+    # work is in store/slots.py, imported only when asked for.
+    def campaigns(self, *a):
+        """campaigns(lo=0, most=-1) -> (slots, next): (n, campaign id,
+        system, events, bytes, littlefs blocks) of each slot n >= lo,
+        lowest first, at most `most` (-1: all); next: the slot after them,
+        -1 if none. The current one is slot self.n. (*a: no new names at
+        boot, docs/store.md.)"""
+        from store import slots
+        return slots.campaigns(self.fs, ROOT, *a)
+
+    def switch(self, n):
+        """Make slot n the current campaign (it becomes the highest slot);
+        False if it already is. ValueError: no such slot."""
+        from store import slots
+        return slots.switch(self, n, ROOT)
+
+    def delete(self, n):
+        """Delete slot n, never the current one (ValueError); returns the
+        (bytes, blocks) it held."""
+        from store import slots
+        return slots.delete(self, n, ROOT)
+
     def load(self):
         """Open campaign n's store and rebuild the campaign from it."""
         if self.st is not None:
@@ -87,7 +122,14 @@ class Session:
             except ValueError as e:
                 errs.append("snapshot unreadable: %s" % e)
         if c is None:
-            c = cp.Campaign(0, self._cid(), cp.UNDO_DEPTH)
+            system, cid = self._identity(events, rep)
+            if cid < 0:
+                cid = self._cid()
+            if rep.snap < 0 and (events or rep.aside):
+                errs.append("no snapshot readable: the campaign is rebuilt from its journal as %s%s"
+                            % (("hunt", "paths", "expedition")[max(0, system)],
+                               "" if system >= 0 else " (nothing names its rule system)"))
+            c = cp.Campaign(max(0, system), cid, cp.UNDO_DEPTH)
         for k in range(len(events)):
             try:
                 c.apply(events[k])
@@ -101,8 +143,27 @@ class Session:
             if "not littlefs" in n:
                 self.warnings.append(("FILESYSTEM", n))
 
+    def _identity(self, events, rep):
+        """(system, campaign id) of a campaign none of whose snapshots
+        reads, from what still names them (-1: nothing does): a damaged
+        snapshot's header (the store set it aside), else the journal's
+        rule events (kinds 32.., a block of 32 per system)."""
+        system = cid = -1
+        for old, nm in rep.aside:
+            if nm[0] == "s" and cid < 0:
+                try:
+                    system, cid = _peek(self.fs, self.st.root + "/" + nm)
+                except (OSError, ValueError, IndexError):
+                    pass
+        if system < 0:
+            for ev in events:
+                if 32 <= ev[0] < 128:
+                    system = (ev[0] - 32) >> 5
+                    break
+        return system, cid
+
     def _cid(self):
-        return self.board.seed() & 0x1FFFFFFF  # an encodable int (< 2**29)
+        return entropy(self.board) & 0x1FFFFFFF  # an encodable int (< 2**29)
 
     def new_campaign(self, system):
         """Start campaign n+1 of `system`; the old one stays on flash."""
@@ -189,3 +250,23 @@ class Session:
             self.fs.rename(ROOT + "/ui.tmp", ROOT + "/ui.txt")
         except OSError:
             pass  # a setting, not campaign data: keep running
+
+
+def _peek(fs, path):
+    """(system, campaign id) from the headers in a snapshot file that fails
+    its checks: store/snapshot.py's header (24 bytes; 16 in version 1), then
+    encode_snapshot's b"DS" | schema | system | len, encode_state's b"DT" |
+    schema | system | cid. ValueError where they are not there."""
+    f = fs.open(path, "rb")
+    try:
+        buf = f.read(64)
+    finally:
+        f.close()
+    i = 24 if buf[3] == 2 else 16
+    if buf[:3] != b"DTS" or buf[i:i + 2] != cp.SNAP_MAGIC:
+        raise ValueError("no snapshot header")
+    system = buf[i + 3]
+    j = cp.codec.get_int(buf, i + 4)[1]
+    if buf[j:j + 2] != cp.MAGIC or buf[j + 3] != system or system > 2:
+        raise ValueError("no state header")
+    return system, cp.codec.get_int(buf, j + 4)[0]

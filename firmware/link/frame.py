@@ -52,6 +52,9 @@ R_ABORT = 0x0D    # -> empty
 END = 0x0E        # -> empty; then the app stops and the REPL takes the port
 SEGS = 0x0F       # varint since -> varint head, count, then count segment bases (the first, then deltas)
 LOG = 0x10        # base u32, offset u32, count u8 -> count frames: base u32, offset u32, segment bytes
+SLOTS = 0x11      # [varint from] -> JSON {"current", "slots": [{...}], "next"}: the campaign slots on flash
+SWITCH = 0x12     # varint slot -> info JSON (that campaign, now current, its new slot number)
+DELETE = 0x13     # varint slot -> JSON {"slot", "bytes", "blocks"}: what the deleted slot held
 ANSWER = 0x80
 PUSH = 0xFE       # device -> host, seq 0: varint event seq, event bytes
 ERR = 0xFF        # utf-8 message saying what was wrong; seq = the request's (0: unknown)

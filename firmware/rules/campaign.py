@@ -34,8 +34,15 @@ CLEAR = 7       # t
 TAL_DEL = 8     # t
 TAL_CAP = 9     # t, cap
 DICE = 10       # sides, n: a free roll with no rule attached
+RENAME = 11     # what (0 character, 1 talisman), index; text=the new name
 
 MAX_CHARS = 8
+# A name fits a row of the 16-column screen beside a value, in the OLED's
+# built-in font (printable ASCII): checked when a name is given (act),
+# not when an old journal is replayed (apply), so nothing once accepted
+# stops folding.
+NAME_MAX = 12
+NAME_RULE = "a name is 1 to 12 characters: letters, digits, space and ASCII punctuation"
 MAX_TALS = 32
 UNDO_DEPTH = 32  # the device's undo window (see Campaign)
 MAGIC = b"DT"
@@ -142,6 +149,10 @@ class Campaign:
             src = Recorder(dice)
         else:
             src = Replay(b"")
+        if kind == CHAR_ADD or kind == TAL_NEW or kind == RENAME:
+            bad = name_error(text)
+            if bad:
+                raise ValueError(bad)
         out = self._do(kind, list(args), text, src)
         if isinstance(src, Replay) and src.i != len(src.faces):
             self._rebuild()
@@ -253,6 +264,18 @@ class Campaign:
         return self.act(REDO)
 
 
+def name_error(name):
+    """None if `name` is a name the device can show, else why not (in words)."""
+    if not name or name.strip() != name:
+        return "%s, not starting or ending with a space: %r" % (NAME_RULE, name[:20])
+    if len(name) > NAME_MAX:
+        return "%s: %r has %d" % (NAME_RULE, name[:20], len(name))
+    for ch in name:
+        if not " " <= ch <= "~":
+            return "%s: %r is not one (the screen cannot draw it)" % (NAME_RULE, ch)
+    return None
+
+
 def _core_apply(c, kind, args, text, src):
     out = Outcome(kind)
     if kind == CHAR_ADD:
@@ -301,6 +324,18 @@ def _core_apply(c, kind, args, text, src):
         tal.cap = args[1]
         if tal.n > tal.cap:
             tal.n = tal.cap
+    elif kind == RENAME:
+        check.arity(args, 2, "RENAME takes what (0 character, 1 talisman), index")
+        if args[0] == 0:
+            who = c.char(args[1])
+        elif args[0] == 1:
+            who = c.tal(args[1])
+        else:
+            raise ValueError("RENAME what %d: 0 renames a character, 1 a talisman" % args[0])
+        if not text:
+            raise ValueError("RENAME needs the new name")
+        out.note("%s is now %s" % (who.name, text))
+        who.name = text
     elif kind == DICE:
         check.arity(args, 2, "DICE takes sides, count")
         sides, n = args

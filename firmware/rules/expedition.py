@@ -7,7 +7,8 @@ Returns, project clocks and rests. Every mechanic is an event kind in
 96..127 (see docs/rules/expedition.md for the table and every reading chosen
 where the seed is silent).
 
-Hot path (no allocation): roll_pool, evaluate, pool, resolve, versus_margin.
+Hot path (no allocation): roll_pool, evaluate, pool, monster_pool, resolve,
+versus_margin.
 """
 
 from . import check
@@ -41,7 +42,7 @@ DOWN = 11    # Down and Out rolls owed (0: not down)
 # Campaign counters (c.x[...]).
 COUNTERS = ("turn", "turn_kind", "freq", "enc_left", "use_left", "day")
 TURN_N = 0
-TURN_KIND = 1   # kind of the last turn: 0 exploration, 1 overland
+TURN_KIND = 1   # kind of the last turn: the TURN argument (0, 1 or 2)
 FREQ = 2        # an encounter check every FREQ turns (1..3)
 ENC_LEFT = 3    # turns until the next encounter check
 USE_LEFT = 4    # exploration turns until the next usage-die check
@@ -56,8 +57,8 @@ PROJECT = 2   # cap = ticks (4..10)
 EXTENDED = 3  # cap = successful tests needed; a = failures allowed (0: no limit); b = failures
 
 # Event kinds.
-TEST = 96          # ability, ob, bonus, penalty, helpers, plus_s, minus_s, ext
-VERSUS = 97        # a: ability, bonus, penalty, helpers, plus_s, minus_s; then b: the same
+TEST = 96          # ability, ob, bonus, penalty, helpers, plus_s, minus_s, ext[, foe]
+VERSUS = 97        # a: ability, bonus, penalty, helpers, plus_s, minus_s; then b; [foes]
 COMBAT = 98        # see _combat
 DAMAGE = 99        # char, amount, block (1 armor, 2 shield, 3 both)
 VAR_DAMAGE = 100   # char (-1 NPC), dice, block, half
@@ -67,9 +68,9 @@ BONUS_END = 103    # char
 SHEET = 104        # char, hp, max_hp, res, max_res, armor, shield, xp
 USE_RES = 105      # char, amount
 DOWN_OUT = 106     # char, aided
-SHORT_REST = 107   # mask (0: every living character with a rest left)
+SHORT_REST = 107   # mask (0: every living character with a rest left)[, turn]
 LONG_REST = 108    # ()
-TURN = 109         # kind: 0 exploration, 1 overland
+TURN = 109         # kind: 0 exploration, 2 overland, 1 overland on the countdown
 SET_FREQ = 110     # freq 1..3
 ENC_CHECK = 111    # ()
 USAGE_NEW = 112    # sides, owner, per_turn; text=name
@@ -83,13 +84,33 @@ PROJECT_TICK = 119  # talisman
 EXT_NEW = 120      # need, max_fail; text=name
 
 MAX_ABILITY = 10
-MAX_BONUS = 2     # "a second bonus die" at most (ganging up adds on top)
+MAX_LEVEL = 14    # a monster's Level: "Fiendishly Difficult Areas ... (L7-14)"
+MONSTER_DICE = 3  # "a Pool of dice equal to Level plus 3"
+# Bonus dice: the core rule's "second bonus die" is the situational cap,
+# and the text's named sources add more (Cultivate Asset +3d, a Stronghold's
+# rating 1-6, Circles up to +6d plus +1d per point of Reputation, +1d per
+# unit of sorcerous material...): whatever fits the 20-die pool
+# (2 + Ability 0 + 18). Issue 13 item 8; before it, 0..2.
+MAX_BONUS = 18
+SITUATION_BONUS = 2  # the core rule's own cap, for the docs and the listing
 MAX_PENALTY = 2
 MAX_HELPERS = 7   # everyone else at a full table of 8
 MAX_POOL = 20     # dice.MAX_POOL
-MAX_OB = 7
+MAX_OB = 30       # the Ob table stops at 7; channeling, armor, saves and Cash go past it
 MAX_S = 6         # +Ns / -Ns
 MAX_GANG = 18
+# TURN kinds. OVERLAND_CD is what an overland TURN meant before the seed's
+# "once per Overland Turn" was read in (journals keep it, and it is the
+# Referee's reduced rate for boats and very safe places: see the rules doc).
+EXPLORE = 0
+OVERLAND_CD = 1
+OVERLAND = 2
+# COMBAT's threat argument: bits 0-1 who threatens whom, bits 2-3 which
+# side is a monster taken by its Level (VERSUS' foes argument: bits 0-1).
+THREAT_A = 1
+THREAT_B = 2
+FOE_A = 4
+FOE_B = 8
 MAX_POINTS = 99   # HP, bonus HP, resources, one damage or heal
 MAX_XP = 9999
 MAX_OWED = 20     # Down and Out rolls owed (2 faces each; an event holds 64)
@@ -177,16 +198,37 @@ def pool(ability, bonus=0, penalty=0, helpers=0):
     below 0 (a 0-die pool rolls nothing and scores 0 successes)."""
     if not 0 <= ability <= MAX_ABILITY:
         raise ValueError("Ability %d is not in 0..%d" % (ability, MAX_ABILITY))
+    return _dice(2 + ability, bonus, penalty, helpers)
+
+
+def monster_pool(level, bonus=0, penalty=0, helpers=0):
+    """Dice in a monster's pool: Level + 3 ("Monsters generally roll a Pool
+    of dice equal to Level plus 3"), + a bonus die for strengths, - a
+    penalty die for weaknesses, + helping dice; never below 0."""
+    if not 0 <= level <= MAX_LEVEL:
+        raise ValueError("monster Level %d is not in 0..%d" % (level, MAX_LEVEL))
+    return _dice(MONSTER_DICE + level, bonus, penalty, helpers)
+
+
+def _dice(n, bonus, penalty, helpers):
+    # A pool's base dice n with its bonus, penalty and helping dice.
     if not 0 <= bonus <= MAX_BONUS:
         raise ValueError("bonus dice %d is not in 0..%d" % (bonus, MAX_BONUS))
     if not 0 <= penalty <= MAX_PENALTY:
         raise ValueError("penalty dice %d is not in 0..%d" % (penalty, MAX_PENALTY))
     if not 0 <= helpers <= MAX_HELPERS:
         raise ValueError("helping dice %d is not in 0..%d" % (helpers, MAX_HELPERS))
-    n = 2 + ability + bonus - penalty + helpers
+    n += bonus - penalty + helpers
     if n > MAX_POOL:
         raise ValueError("a pool of %d dice is over %d" % (n, MAX_POOL))
     return n if n > 0 else 0
+
+
+def side_pool(monster, ability, bonus=0, penalty=0, helpers=0):
+    """pool() for a character's Ability, monster_pool() for a monster's Level."""
+    if monster:
+        return monster_pool(ability, bonus, penalty, helpers)
+    return pool(ability, bonus, penalty, helpers)
 
 
 def resolve(successes, ob, plus_s=0, minus_s=0):
@@ -221,8 +263,10 @@ def versus_margin(a, b, plus_a=0, minus_a=0, plus_b=0, minus_b=0):
 
 def next_check(c):
     """(turns until the next encounter check, exploration turns until the
-    next usage-die check) for the home screen."""
-    return c.x[ENC_LEFT], c.x[USE_LEFT]
+    next usage-die check) for the home screen. After an overland turn the
+    next check is the next overland turn's (each has one)."""
+    x = c.x
+    return 1 if x[TURN_KIND] == OVERLAND else x[ENC_LEFT], x[USE_LEFT]
 
 
 def usage_sides(t):
@@ -423,7 +467,7 @@ def _apply(c, kind, args, text, src):
     elif kind == DOWN_OUT:
         _down_out(c, args, src, out)
     elif kind == SHORT_REST:
-        _short_rest(c, args, out)
+        _short_rest(c, args, src, out)
     elif kind == LONG_REST:
         check.arity(args, 0, "LONG_REST takes no arguments")
         for ch in c.chars:
@@ -534,9 +578,13 @@ def _apply(c, kind, args, text, src):
 
 
 def _test(c, args, src):
-    check.arity(args, 8, "TEST takes ability, ob, bonus, penalty, helpers, +s, -s, extended talisman (-1 none)")
-    ab, ob, bon, pen, hel, plus, minus, ext = args
-    n = pool(ab, bon, pen, hel)
+    if len(args) != 9:
+        check.arity(args, 8, "TEST takes ability, ob, bonus, penalty, helpers, +s, -s, extended"
+                    " talisman (-1 none)[, foe: 1 = a monster, ability = its Level]")
+    ab, ob, bon, pen, hel, plus, minus, ext = args[:8]
+    foe = args[8] if len(args) == 9 else 0
+    check.flag("foe (1: a monster by its Level)", foe)
+    n = side_pool(foe, ab, bon, pen, hel)
     check.span("Obstacle", ob, 1, MAX_OB)
     check.span("+s", plus, 0, MAX_S)
     check.span("-s", minus, 0, MAX_S)
@@ -561,15 +609,21 @@ def _test(c, args, src):
     return out
 
 
-def _side(args, k):
-    """Validate one side (ability, bonus, penalty, helpers) and return its dice."""
-    return pool(args[k], args[k + 1], args[k + 2], args[k + 3])
+def _side(args, k, monster):
+    """Validate one side (ability or Level, bonus, penalty, helpers) and return its dice."""
+    return side_pool(monster, args[k], args[k + 1], args[k + 2], args[k + 3])
 
 
 def _versus(c, args, src):
-    check.arity(args, 12, "VERSUS takes ability, bonus, penalty, helpers, +s, -s for A then for B")
-    na = _side(args, 0)
-    nb = _side(args, 6)
+    foes = 0
+    if len(args) == 13:
+        foes = args[12]
+        check.span("foes (bit 0 A, bit 1 B is a monster by its Level)", foes, 0, 3)
+    else:
+        check.arity(args, 12, "VERSUS takes ability, bonus, penalty, helpers, +s, -s for A then"
+                    " for B[, foes: bit 0 A, bit 1 B is a monster by its Level]")
+    na = _side(args, 0, foes & 1)
+    nb = _side(args, 6, foes & 2)
     for k in (4, 5, 10, 11):
         check.span("+s/-s", args[k], 0, MAX_S)
     sa = _draw(src, na)
@@ -596,6 +650,8 @@ def _combat(c, args, src):
           group, allies, blocks, threat.
     char -1 is an NPC (its damage is only reported); ability -1 is a
     helpless side (no roll, result 0, threatens no one, no modifiers).
+    threat bit 2 (FOE_A) / bit 3 (FOE_B): that side is a monster (char -1)
+    whose ability field is its Level 0..14, rolling Level + 3 dice.
     group > 0: A leads a gang of `group` supporters (+1d each); group < 0:
     A fires into a melee where -group of A's allies are engaged (-1d).
     allies: bit i set = character i is one of those supporters / engaged
@@ -608,7 +664,9 @@ def _combat(c, args, src):
     ac, bc = args[0], args[6]
     group, allies, blocks, threat = args[12], args[13], args[14], args[15]
     check.span("group (supporters, or -allies in melee)", group, -MAX_HELPERS, MAX_GANG)
-    check.span("threat", threat, 0, 3)
+    check.span("threat (bits 0-1; bit 2 A, bit 3 B a monster)", threat, 0, 15)
+    if threat & FOE_A and ac != -1 or threat & FOE_B and bc != -1:
+        raise ValueError("a monster is not a character: its char must be -1")
     check.span("allies mask", allies, 0, (1 << len(c.chars)) - 1)
     if _bits(allies) > (group if group > 0 else -group):
         raise ValueError("allies names more characters than the group holds")
@@ -638,12 +696,13 @@ def _combat(c, args, src):
             if args[k + 2] or args[k + 3] or args[k + 4] or args[k + 5] or (side == 0 and group):
                 raise ValueError("a helpless side rolls nothing: its modifiers must be 0")
             continue
-        n = pool(args[k + 1], args[k + 2], args[k + 3], 0)
+        n = side_pool(threat & (FOE_A << side), args[k + 1], args[k + 2], args[k + 3], 0)
         if side == 0:
             n = n + group if group > 0 else (n - 1 if group < 0 and n > 0 else n)
             if n > MAX_POOL:
                 raise ValueError("a pool of %d dice is over %d" % (n, MAX_POOL))
         dice[side] = n
+    threat &= 3
     if args[1] == -1:
         threat &= 2
     if args[7] == -1:
@@ -735,9 +794,13 @@ def _down_out(c, args, src, out):
                 return
 
 
-def _short_rest(c, args, out):
-    check.arity(args, 1, "SHORT_REST takes a mask of characters (0: everyone who can)")
+def _short_rest(c, args, src, out):
+    if len(args) != 2:
+        check.arity(args, 1, "SHORT_REST takes a mask of characters (0: everyone who can)"
+                    "[, turn: 1 = the rest occupies an Exploration Turn]")
     mask = args[0]
+    turn = args[1] if len(args) == 2 else 0
+    check.flag("turn (1: the rest occupies an Exploration Turn)", turn)
     check.span("rest mask", mask, 0, (1 << len(c.chars)) - 1)
     if mask == 0:
         for i, ch in enumerate(c.chars):
@@ -759,6 +822,8 @@ def _short_rest(c, args, out):
                 v[RES] += 1
             v[RESTS] += 1
             out.note("%s HP %d/%d CR %d/%d" % (ch.name, v[HP], v[MAX_HP], v[RES], v[MAX_RES]))
+    if turn:
+        _pass(c, EXPLORE, src, out)
 
 
 def _encounter(src, out):
@@ -781,17 +846,32 @@ def _usage(c, t, src, out):
 
 
 def _turn(c, args, src, out):
-    check.arity(args, 1, "TURN takes kind (0 exploration, 1 overland)")
-    check.span("turn kind (0 exploration, 1 overland)", args[0], 0, 1)
+    check.arity(args, 1, "TURN takes kind (0 exploration, 2 overland, 1 overland on the countdown)")
+    check.span("turn kind (0 exploration, 2 overland, 1 overland on the countdown)", args[0], 0, 2)
+    _pass(c, args[0], src, out)
+
+
+def _pass(c, kind, src, out):
+    """A turn of `kind` passes (TURN, and a short rest's Exploration Turn).
+
+    Exploration (0) and overland-on-the-countdown (1) turns count the
+    encounter countdown down and check when it runs out; an overland turn
+    (2) checks every time ("Random Encounter Checks ought to be made once
+    per Overland Turn") and leaves the dungeon's countdown alone. Usage
+    dice count exploration turns only."""
     x = c.x
     x[TURN_N] += 1
-    x[TURN_KIND] = args[0]
+    x[TURN_KIND] = kind
     out.successes = x[TURN_N]
+    if kind == OVERLAND:
+        _encounter(src, out)
+        out.note("turn %d, next check in %d" % (x[TURN_N], 1))
+        return
     x[ENC_LEFT] -= 1
     if x[ENC_LEFT] <= 0:
         x[ENC_LEFT] = x[FREQ]
         _encounter(src, out)
-    if args[0] == 0:
+    if kind == EXPLORE:
         x[USE_LEFT] -= 1
         if x[USE_LEFT] <= 0:
             x[USE_LEFT] = USAGE_EVERY

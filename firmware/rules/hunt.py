@@ -19,14 +19,20 @@ KINDS = (32, 63)
 
 SIDES = 6
 # What each d6 face is worth, one table per success face 2..6 (index by
-# face), built once so the hot path only indexes a tuple: never allocates.
-TABLES = tuple(bytes(1 if f >= s else 0 for f in range(7)) if s >= 2 else b""
-               for s in range(7))
+# face): TABLES[s][f] = 1 if f >= s, so the hot path only indexes a tuple
+# and never allocates. Written out rather than built by a generator at
+# import: that ran ~100 bytecodes at every boot (tests/mpy/test_hunt.py
+# checks the literal).
+TABLES = (b"", b"", b"\x00\x00\x01\x01\x01\x01\x01", b"\x00\x00\x00\x01\x01\x01\x01",
+          b"\x00\x00\x00\x00\x01\x01\x01", b"\x00\x00\x00\x00\x00\x01\x01",
+          b"\x00\x00\x00\x00\x00\x00\x01")
 SUCCESS = TABLES[4]  # 4+ succeeds: the DESIGN default
 SUCCESS_HARD = TABLES[6]  # a hard roll: only a 6, whatever the campaign's face
 
 # --- event kinds -------------------------------------------------------
 ROLL = 32        # char|-1, skill 0..3, adv 0..3, agony 0/1, minus >=0, hard 0/1, target|-1
+#                  [, grant: -1, or the character a setup roll is for[, setup: -1, or the
+#                  roller's SETUP talisman this roll benefits from]]
 RISK = 33        # char|-1 (the acting exorcist): the admin's 1d6 risk die
 SCENE_END = 34   # next_combat 0/1: the scene passes
 SCENE = 35       # combat 0/1: mark the current scene (a fight breaks out)
@@ -42,6 +48,7 @@ SIN_END = 44     # spare 0/1: the Sin's talisman is full; execute or spare
 PALACE = 45      # inside 0/1: the Sin enters / leaves its palace
 WITNESS = 46     # char: witnessed an ally die or suffer sin overflow (+1 pathos)
 FACE = 47        # face 2..6: the campaign's success face (hard stays 6 only)
+# 48 AFFLICT and ROLL's setup arguments: rules/hunt_more.py (loaded on first use).
 
 # Rest spend codes: what one 2d3 die is spent on (code >= REST_HOOK: hook talisman code - 2).
 REST_BURSTS = 0
@@ -55,6 +62,7 @@ ROLE_PRESSURE = 2
 ROLE_SIN = 3
 ROLE_STRESS = 4
 ROLE_HOOK = 5
+# Roles above ROLE_HOOK (6 affliction, 7 setup): rules/hunt_more.py.
 
 CHAR_FIELDS = ("injuries", "sin", "marks", "bursts", "pathos", "kit",
                "agony_used", "dead", "brink", "check")
@@ -310,6 +318,12 @@ def on_fill(c, t, src):
         c.note("Hook %s fills: its effect activates" % tal.name)
     elif r == ROLE_STRESS:
         c.note("%s fills: use STRESS so injuries apply" % tal.name)
+    elif r > ROLE_HOOK:
+        # Issue 13's afflictions and setups live apart (rules/hunt_more.py)
+        # so that boot, which imports this module, does not load them: its
+        # only name here is the module's (each name interned at boot costs).
+        from . import hunt_more
+        hunt_more.on_fill(c, t, src)
 
 
 KIND_NAMES = ("ROLL", "RISK", "SCENE_END", "SCENE", "STRESS", "BURST", "HOOK", "REST",
@@ -319,9 +333,15 @@ KIND_NAMES = ("ROLL", "RISK", "SCENE_END", "SCENE", "STRESS", "BURST", "HOOK", "
 def apply(c, kind, args, text, src):
     """Validate and apply one hunt event; returns its Outcome."""
     if not ROLL <= kind <= FACE:
-        raise ValueError("unknown hunt event kind %d (hunt uses %d..%d)" % (kind, ROLL, FACE))
+        if kind == FACE + 1:  # AFFLICT
+            from . import hunt_more
+            return hunt_more.apply(c, kind, args, text, src)
+        raise ValueError("unknown hunt event kind %d (hunt uses %d..%d)" % (kind, ROLL, FACE + 1))
     global _kind
     _kind = kind
+    if kind == ROLL and len(args) > 7:  # a setup roll, or one that benefits from a setup
+        from . import hunt_more
+        return hunt_more.apply(c, kind, args, text, src)
     out = Outcome(kind)
     _APPLY[kind - ROLL](c, args, text, src, out)
     return out
@@ -589,6 +609,11 @@ def _new_hunt(c, args, text, src, out):
     for ch in c.chars:
         ch.v[BURSTS] = BURSTS_START
         ch.v[KITP] = KIT_START
+    for t in c.tals:  # the hunt's afflictions and setups end (rules/hunt_more.py)
+        if t is not None and t.role > ROLE_HOOK:
+            from . import hunt_more
+            hunt_more.apply(c, NEW_HUNT, args, text, src)
+            break
     c.note("Hunt %d: Sin CAT %d, capacity %d" % (x[X_HUNT], cat, sin.cap))
 
 
@@ -630,6 +655,11 @@ def _sin_end(c, args, text, src, out):
         _stress_tal(c, i).n = 0
         for t in _hooks(c, i):
             c.tals[t] = None
+    for t in c.tals:  # the hunt's afflictions end
+        if t is not None and t.role > ROLE_HOOK:
+            from . import hunt_more
+            hunt_more.apply(c, SIN_END, args, text, src)
+            break
 
 
 def _palace(c, args, text, src, out):

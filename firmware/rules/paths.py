@@ -7,6 +7,7 @@ Events (kinds 64..95; docs/rules/paths.md has every reading):
     OPPOSED   65  who, skill, path, situation, minus, opp_pool, initiator[, help1[, help2]]
     PRO_OPEN  66  who, difficulty, max_attempts, timeframe, hidden; text = name
     PRO_ROLL  67  t, skill, path, situation, minus[, help1[, help2]]
+    COMBAT    68  on 0/1: a fight starts (1) or ends (0); text = its name
 
 `helpN` is a helper's own pool (a shared action). Faces are drawn and
 recorded in this order: helper 1, helper 2, the main pool, the opponent.
@@ -15,7 +16,12 @@ A prolonged test is a CLAMP talisman of role PROLONGED: cap = successes
 required, n = successes so far, a = attempts made (+ FAILED_BIT),
 b = max attempts (0: none) | timeframe << 7 | hidden << 9. Its status is
 derived from those fields, so encode_state keeps it and core talisman
-events (UNSLASH, TAL_CAP...) stay consistent with it.
+events (UNSLASH, TAL_CAP...) stay consistent with it. A fight is a
+talisman of role FIGHT while it lasts (COMBAT 1 makes it, COMBAT 0 or a
+TAL_DEL removes it): "only a simple prolonged test can be carried out
+during combat", so PRO_ROLL then refuses a test whose timeframe is not a
+turn. A talisman, not a counter: the state of every campaign that never
+fought keeps its bytes.
 
 The hot path (roll_pool, evaluate, twelves, pool, opposed_winner) allocates
 nothing on MicroPython.
@@ -35,14 +41,16 @@ COUNTERS = ()
 
 SIDES = 12
 # 7+ succeeds, a 12 counts twice.
-SUCCESS = bytes((0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2))
+SUCCESS = b"\x00\x00\x00\x00\x00\x00\x00\x01\x01\x01\x01\x01\x02"  # a literal: no call at boot
 
 TEST = 64
 OPPOSED = 65
 PRO_OPEN = 66
 PRO_ROLL = 67
+# 68 COMBAT: rules/paths_more.py (loaded on first use, not at boot).
 
 PROLONGED = 1          # talisman role of a prolonged test
+# Role 2 (FIGHT): the fight under way, rules/paths_more.py.
 FAILED_BIT = 128       # in a prolonged test's `a`: it failed
 ST_OPEN, ST_SUCCEEDED, ST_FAILED = 0, 1, 2  # status()
 TIMEFRAMES = ("turn", "hour", "day", "week")
@@ -177,7 +185,11 @@ def apply(c, kind, args, text, src):
         return _pro_open(c, args, text)
     if kind == PRO_ROLL:
         return _pro_roll(c, args, text, src)
-    raise ValueError("unknown paths event kind %d (64 TEST, 65 OPPOSED, 66 PRO_OPEN, 67 PRO_ROLL)" % kind)
+    if kind == PRO_ROLL + 1:  # COMBAT: rules/paths_more.py (only its module name is
+        from . import paths_more  # interned here: boot imports this module)
+        return paths_more.apply(c, kind, args, text, src)
+    raise ValueError("unknown paths event kind %d (64 TEST, 65 OPPOSED, 66 PRO_OPEN, 67 PRO_ROLL,"
+                     " 68 COMBAT)" % kind)
 
 
 def _nargs(args, lo, what):
@@ -342,6 +354,9 @@ def _pro_roll(c, args, text, src):
     if st != ST_OPEN:
         raise ValueError("prolonged test %s already %s: open a new one"
                          % (t.name, "succeeded" if st == ST_SUCCEEDED else "failed"))
+    if t.b & 384 and c.find(2) >= 0:  # not a 1-turn test (timeframe bits), and a FIGHT
+        from . import paths_more
+        paths_more.apply(c, PRO_ROLL, args, text, src)  # refuses it
     out = Outcome(PRO_ROLL)
     base = _base(out, skill, path, situation, minus)
     _fits(skill, base, helpers, 0)

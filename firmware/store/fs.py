@@ -2,8 +2,9 @@
 
 The store never calls `os` directly: it talks to an fs object with
 open(path, mode) -> file (read/readinto/write/flush/close), sync(f),
-rename(a, b), remove(p), listdir(d), size(p) (-1 when missing) and
-mkdir(p). `OsFs` is that interface over the real `os` module (MicroPython
+rename(a, b), remove(p), listdir(d), size(p) (-1 when missing),
+mkdir(p) and rmdir(p) (an empty directory: a deleted campaign slot's,
+store/slots.py). `OsFs` is that interface over the real `os` module (MicroPython
 on the board, CPython on the host/simulator); tests/mpy/flashsim.py is the
 same interface over simulated flash with power cuts.
 """
@@ -52,6 +53,9 @@ class OsFs:
             os.mkdir(p)
         except OSError:
             pass  # already there
+
+    def rmdir(self, p):
+        os.rmdir(p)
 
 
 def check_fs(path="/", kind=None):

@@ -5,8 +5,10 @@
 campaign plus its store; tests use an in-RAM one) that provides `c` (the
 Campaign), `do(kind, args, text, faces)` (act and make the event durable,
 returning the Outcome; ValueError when the rules refuse), `recent()` (the
-recent events, oldest first), `new_campaign(system)`, `bright` /
-`set_bright(level)` (saves the settings), `warnings` (lines to show at
+recent events, oldest first), `new_campaign(system)`, the
+campaign slots (`campaigns()`, `switch(n)`, `delete(n)` and `n`, the
+current one: Settings > Campaigns), `bright` / `set_bright(level)`
+(saves the settings), `warnings` (lines to show at
 boot) and `new` (a new tray, blank flash: the first run's tour,
 ui/first.py, shows over home; when it ends it clears `new` and saves the
 settings). The ui never touches flash itself.
@@ -191,10 +193,11 @@ class App:
         self.top().refresh()
         self.dirty = self.ring_dirty = True
 
-    def restored(self):
-        """The host swapped in a restored campaign."""
+    def restored(self, word="Restored"):
+        """Another campaign is current (a host's restore or switch, or
+        Settings > Campaigns): home, with `word` as the toast."""
         self.reset()
-        self.toast = "Restored"
+        self.toast = word
         self.fresh = True
 
     def new_campaign(self, system):

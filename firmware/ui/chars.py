@@ -1,6 +1,7 @@
 """Characters: the list (OK opens one, '+ add' adds the next stock name)
 and one character's sheet: every CHAR_FIELDS value of the system (hunt
-adds the stress talisman). Rows marked '<' / '>' change with Left/Right
+adds the stress talisman) and, last, Rename (ui/names.py). Rows marked
+'<' / '>' change with Left/Right
 through the system's events (hunt STRESS, BURST, WITNESS, KIT;
 expedition DAMAGE, HEAL, BONUS_HP, USE_RES, DOWN_OUT), never by editing
 the numbers directly, so triggers (injuries, death, down) apply.
@@ -84,7 +85,8 @@ class Sheet(Screen):
         for j in range(len(names)):
             self.fields.append(names[j])
             items.append(self._fmt(names[j], str(ch.v[j]), acts))
-        self.menu.items = items or ["(no fields)"]
+        items.append("Rename")
+        self.menu.items = items
         self.menu.go(self.menu.sel)
         self.name = ch.name
 
@@ -95,7 +97,13 @@ class Sheet(Screen):
         return lr(f, lt + val + rt)
 
     def key(self, k):
-        if (k == K_LEFT or k == K_RIGHT) and self.fields:
+        if self.menu.sel >= len(self.fields):     # the last row: Rename
+            if k == K_OK:
+                from ui.names import Rename
+                self.app.push(Rename(self.app, 0, self.i, self.name))
+                return DRAW
+            return NO
+        if k == K_LEFT or k == K_RIGHT:
             a = self.acts.get(self.fields[self.menu.sel])
             a = a and a[0 if k == K_LEFT else 1]
             if a:

@@ -7,7 +7,7 @@ from ui.screen import Screen, Menu, row
 from rules import codec
 from rules.systems import get
 
-_CORE = ("", "UNDO", "REDO", "CHAR+", "TAL+", "SLASH", "UNSLASH", "CLEAR", "TAL-", "CAP", "DICE")
+_CORE = ("", "UNDO", "REDO", "CHAR+", "TAL+", "SLASH", "UNSLASH", "CLEAR", "TAL-", "CAP", "DICE", "NAME")
 _PATHS = ("TEST", "OPPOSED", "PRO+", "PRO ROLL")
 _EXP = ("TEST", "VERSUS", "COMBAT", "DAMAGE", "VARDMG", "HEAL", "BONUSHP", "BONUS-", "SHEET",
         "USE RES", "DOWN", "S.REST", "L.REST", "TURN", "FREQ", "ENC", "USAGE+", "USAGE",

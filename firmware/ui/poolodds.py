@@ -4,8 +4,9 @@
 Apart from the pool model so that rules.odds is imported when the builder
 first opens, not at boot. The figures come from rules.odds: builder_odds,
 and paths_at_least for every paths pool (1..20 dice, help included);
-expedition pools over 15 dice and an expedition -Ns are computed here from
-the same exact integer distributions (odds.power). Every figure shown is
+an expedition -Ns (and a 0-die pool) is computed here, exactly: a test
+from odds.power, a versus test from one row of binomial coefficients
+(_coin_vs). Every figure shown is
 exact, except paths tests and opposed tests with helpers: their mixture
 over the help bonus (odds.paths_help) averages exact permille values with
 weights rounded to 1/65535 (error < 0.06 %, shown with a "~").
@@ -21,6 +22,8 @@ def _exact(sides, table, n, k):
     if n <= 0:
         return 0, 1
     c = odds.reduce(odds.counts(sides, table))
+    if k > n * (len(c) - 1):
+        return 0, 1  # more successes than the dice can show
     base = 0
     for x in c:
         base += x
@@ -79,23 +82,66 @@ def _exp_odds(p, n):
     t = p.m.SUCCESS
     if v["mode"] == 0:
         k = v["ob"] + v["xminus"]  # -Ns comes off first: need Ob + N
-        if 1 <= n <= 15 and k <= 7:
+        lo, hi = odds.POOL[2]
+        if lo <= n <= hi and k <= odds.TARGET[2][1]:
             return _odds(odds.builder_odds(2, n, k))
         a, b = _exact(6, t, n, k)
         return _odds(odds.permille(a, b))
-    nb = 2 + v["bab"]
+    nb = p.vs_dice()  # 2 + Ability, or a monster's Level + 3 +/- dice
     m = v["xminus"]
-    if m == 0 and 1 <= n <= 15 and 1 <= nb <= 15:
+    lo, hi = odds.VERSUS[2]
+    if m == 0 and lo <= n <= hi and lo <= nb <= hi:
         w, ti, l = odds.builder_odds(2, n, 0, versus=nb)
     else:
-        c = odds.counts(6, t)
-        da = odds.power(c, n) if n else [1]
-        # -Ns: A's successes shifted down, never below 0
-        sh = [0] * (len(da) - m if len(da) > m else 1)
-        for i in range(len(da)):
-            sh[i - m if i > m else 0] += da[i]
-        w, ti, l = odds.split3(*odds.compare(sh, odds.power(c, nb)))
+        w, ti, l = _coin_vs(n, nb, m)
     return "W %d.%d%% T %d.%d%%" % (w // 10, w % 10, ti // 10, ti % 10)
+
+
+def _coin_vs(n, nb, m):
+    """expedition versus, A's n dice with -m s against B's nb dice: the
+    split3 permille of (win, tie, lose), exact. A d6 on 4+ is a coin, so
+    A - B + nb is one pool of n + nb coins, Bin(N): A wins when A - m > B,
+    that is Bin(N) > nb + m; ties are Bin(N) = nb + m, and the -Ns floor at
+    0 adds A < m with B = 0. All over 2**N: C(N, j) from j = N down to
+    nb + m (at most 21 steps; long ints past 2**30 only there), with no
+    distribution, convolution or comparison of two pools."""
+    big = n + nb
+    k = nb + m
+    w = 0
+    c = 1  # C(big, j)
+    j = big
+    while j > k:
+        w += c
+        c = c * j // (big - j + 1)
+        j -= 1
+    t = c if j == k else 0  # m > n: a tie without the floor is impossible
+    b = 1  # C(n, i): A shows i < m successes, floored to 0; B shows none
+    i = 0
+    while i < m and i <= n:
+        t += b
+        b = b * (n - i) // (i + 1)
+        i += 1
+    return _split2(w, t, big)
+
+
+def _split2(w, t, bits):
+    """odds.split3(w, t, 2**bits - w - t) for a power-of-two denominator:
+    a shift and a subtraction per figure instead of a long division (fewer
+    long ints: each one is an allocation). Largest remainder, ties to the
+    first, as split3."""
+    x = w * 1000
+    qa = x >> bits
+    ra = x - (qa << bits)
+    x = t * 1000
+    qb = x >> bits
+    rb = x - (qb << bits)
+    # 1000 * lose = (1000 - qa - qb) * 2**bits - ra - rb
+    qc = 1000 - qa - qb
+    rc = -ra - rb
+    while rc < 0:
+        qc -= 1
+        rc += 1 << bits
+    return odds.largest_remainder(qa, ra, qb, rb, qc, rc)
 
 
 def _paths_odds(p, n):
@@ -117,26 +163,16 @@ def _paths_odds(p, n):
     return "Odds %d.%d%%~" % (pm // 10, pm % 10)
 
 
-def _side(v, a):
-    """paths opposed: the builder's side's win permille with a dice, -1 out of range."""
-    opp = v["opp"]
-    if not (1 <= a <= 12 and 1 <= opp <= 12):
-        return -1
-    if v["init"] == 0:
-        return odds.builder_odds(1, a, 0, versus=opp)[0]
-    return 1000 - odds.builder_odds(1, opp, 0, versus=a)[0]
-
-
 def _opposed(p, n, hs, cap):
+    """paths opposed: the builder's side's win permille, from the _OPP table
+    (1..20 v 1..20: every pool the rules accept); with helpers, the table's
+    permille averaged over the help bonus in one odds.paths_opposed call."""
     v = p.v
+    opp = v["opp"]
+    hi = odds.OPP_N
+    top = n + (cap if hs else 0)
+    if not (1 <= n and top <= hi and 1 <= opp <= hi):
+        return "Win pool > 20"
     if not hs:
-        w = _side(v, n)
-        return _win(w, False) if w >= 0 else "Win pool > 12"
-    hd = _helpers(hs, cap)
-    t = 0
-    for b in range(cap + 1):
-        w = _side(v, n + b)
-        if w < 0:
-            return "Win pool > 12"
-        t += hd[b] * w
-    return _win(_mix(t), True)
+        return _win(odds.paths_opposed(n, opp, v["init"]), False)
+    return _win(_mix(odds.paths_opposed(n, opp, v["init"], _helpers(hs, cap))), True)

@@ -18,23 +18,28 @@ _F = {
     "sit": ("Situation", -2, 2), "diff": ("Difficulty", 0, 7), "hidden": ("Hidden", 0, 1),
     "opp": ("Opp. pool", 1, 20), "init": ("Initiator", 0, 1), "h1": ("Helper 1", 0, 20),
     "h2": ("Helper 2", 0, 20), "test": ("Test", -1, 31),
-    "ab": ("Ability", 0, 10), "bon": ("Bonus dice", 0, 2), "pen": ("Penalty", 0, 2),
+    "ab": ("Ability", 0, 10), "bon": ("Bonus dice", 0, 18), "pen": ("Penalty", 0, 2),
     "hel": ("Helpers", 0, 7), "plus": ("+s", 0, 6), "xminus": ("-s", 0, 6),
-    "ob": ("Ob", 1, 7), "ext": ("Extended", -1, 31), "bab": ("Opp. ability", 0, 10),
+    "ob": ("Ob", 1, 30), "ext": ("Extended", -1, 31), "bab": ("Opp. ability", 0, 10),
+    "blv": ("Opp. level", 0, 14), "bmd": ("Opp. dice", -2, 18),
 }
 # Fields shown as a plain number (but for 0 in _ZERO: 'auto', '-').
 _NUM = ("skill", "adv", "minus", "pskill", "path", "diff", "opp", "h1", "h2", "ab", "bon", "pen",
-        "hel", "plus", "xminus", "ob", "bab")
+        "hel", "plus", "xminus", "ob", "bab", "blv")
 _ZERO = ("diff", "h1", "h2")
 _REFS = ("who", "target", "test", "ext")  # fields that name a character or talisman
-_MODES = (("test", "opposed", "prolonged"), ("test", "versus"))
+_MODES = (("test", "opposed", "prolonged"), ("test", "versus", "monster"))
 
 _HUNT = ("who", "skill", "adv", "agony", "minus", "hard", "target")
 _PATHS = (("who", "mode", "pskill", "path", "sit", "minus", "diff", "hidden", "h1", "h2"),
           ("who", "mode", "pskill", "path", "sit", "minus", "opp", "init", "h1", "h2"),
           ("mode", "test", "pskill", "path", "sit", "minus", "h1", "h2"))
+# expedition: a test, a versus test against a character's Ability, or one
+# against a monster by its Level (Level + 3 dice, +/- its strength and
+# weakness dice: "Opp. dice").
 _EXP = (("mode", "ab", "bon", "pen", "hel", "plus", "xminus", "ob", "ext"),
-        ("mode", "ab", "bon", "pen", "hel", "plus", "xminus", "bab"))
+        ("mode", "ab", "bon", "pen", "hel", "plus", "xminus", "bab"),
+        ("mode", "ab", "bon", "pen", "hel", "plus", "xminus", "blv", "bmd"))
 
 
 class Pool:
@@ -47,7 +52,7 @@ class Pool:
                   "target": -1, "mode": 0, "pskill": 1, "path": 1, "sit": 0, "diff": 1,
                   "hidden": 0, "opp": 2, "init": 0, "h1": 0, "h2": 0, "test": -1,
                   "ab": 1, "bon": 0, "pen": 0, "hel": 0, "plus": 0, "xminus": 0,
-                  "ob": 1, "ext": -1, "bab": 1}
+                  "ob": 1, "ext": -1, "bab": 1, "blv": 1, "bmd": 0}
 
     # --- fields ---------------------------------------------------------
     def fields(self):
@@ -80,7 +85,7 @@ class Pool:
             return "yes" if v else "no"
         if f == "init":
             return "them" if v else "me"
-        if f == "sit":
+        if f == "sit" or f == "bmd":
             return ("+%d" % v) if v > 0 else str(v)
         if f in ("diff",) and v == 0:
             return "auto"
@@ -145,6 +150,8 @@ class Pool:
             return m.action_pool(v["skill"], v["adv"], ag, v["minus"])
         if self.system == 1:
             return m.pool(v["pskill"], v["path"], v["sit"], v["minus"])
+        if v["mode"] == 2:
+            self.vs_dice()  # a monster's pool over 20 dice is refused here too
         return m.pool(v["ab"], v["bon"], v["pen"], v["hel"])
 
     def desc(self, c, n=None):
@@ -160,9 +167,18 @@ class Pool:
         s = "%dd%d" % (n, self.sides())
         if self.system == 1 and self._helps():
             s += "+h"
-        if self.system == 2 and self.v["mode"] == 1:
-            s += " v%d" % (2 + self.v["bab"])
+        if self.system == 2 and self.v["mode"]:
+            s += " v%d" % self.vs_dice()
         return s
+
+    def vs_dice(self):
+        """expedition versus: the opponent's dice (2 + Ability, or a
+        monster's Level + 3 with its +/- dice)."""
+        v = self.v
+        if v["mode"] == 1:
+            return 2 + v["bab"]
+        return self.m.monster_pool(v["blv"], v["bmd"] if v["bmd"] > 0 else 0,
+                                   -v["bmd"] if v["bmd"] < 0 else 0)
 
     def head(self, title, c, n):
         """A title row: `title` left, the pool (desc) right."""
@@ -170,6 +186,8 @@ class Pool:
         if 0 <= n < 100 and (s == 0 and n > 0 or s == 1 or s == 2 and self.v["mode"] == 0):
             # NdS (paths: "+h" with helpers): one new str
             return lrd(title, n, self.sides(), "+h" if s == 1 and self._helps() else "")
+        if 0 <= n < 100 and s == 2:
+            return lrd(title, n, 6, " v%d" % self.vs_dice())  # versus: two new strs, not four
         return lr(title, self.desc(c, n))
 
     def action(self, c):
@@ -192,7 +210,10 @@ class Pool:
         if v["mode"] == 0:
             return m.TEST, (v["ab"], v["ob"], v["bon"], v["pen"], v["hel"], v["plus"],
                                      v["xminus"], v["ext"]), ""
-        return m.VERSUS, a + (v["bab"], 0, 0, 0, 0, 0), ""
+        if v["mode"] == 1:
+            return m.VERSUS, a + (v["bab"], 0, 0, 0, 0, 0), ""
+        d = v["bmd"]
+        return m.VERSUS, a + (v["blv"], d if d > 0 else 0, -d if d < 0 else 0, 0, 0, 0, 2), ""
 
     def need(self, c, keyed):
         """Faces a hand roll needs, given the faces keyed so far (paths
@@ -202,7 +223,7 @@ class Pool:
         if self.system == 0:
             return n if n > 0 else 2
         if self.system == 2:
-            return n + (2 + v["bab"] if v["mode"] == 1 else 0)
+            return n + (self.vs_dice() if v["mode"] else 0)
         if v["mode"] == 0 and v["diff"] == 0 and not v["hidden"]:
             return 0
         extra = v["opp"] if v["mode"] == 1 else 0
@@ -229,6 +250,8 @@ class Pool:
             kind, a, f, t = codec.decode_event(events[k])
             if kind not in kinds:
                 continue
+            if s == 2 and len(a) == (9 if kind == m.TEST else 13) and a[-1] & 1:
+                continue  # a monster's roll (by Level): not one the builder makes
             v = self.v
             if s == 0:
                 if len(a) == 7:
@@ -252,11 +275,16 @@ class Pool:
                 v["h1"], v["h2"] = h[0], h[1]
             elif kind == m.TEST:
                 v["mode"] = 0
-                v["ab"], v["ob"], v["bon"], v["pen"], v["hel"], v["plus"], v["xminus"], v["ext"] = a
+                v["ab"], v["ob"], v["bon"], v["pen"], v["hel"], v["plus"], v["xminus"], v["ext"] = \
+                    a[:8]
             else:
-                v["mode"] = 1
                 v["ab"], v["bon"], v["pen"], v["hel"], v["plus"], v["xminus"] = a[:6]
-                v["bab"] = a[6]
+                if len(a) == 13 and a[12] & 2:  # against a monster by its Level
+                    v["mode"] = 2
+                    v["blv"], v["bmd"] = a[6], a[7] - a[8]
+                else:
+                    v["mode"] = 1
+                    v["bab"] = a[6]
             self.fix(c)
             return True
         return False

@@ -1,6 +1,7 @@
 """Settings: the rule system of the next campaign, LED brightness (0..4,
-capped by ui/ring.py's MAX scale), undo/redo, and a new campaign behind a
-confirmation (the old campaign stays on flash, in its own directory).
+capped by ui/ring.py's MAX scale), undo/redo, a new campaign behind a
+confirmation (the old campaign stays on flash, in its own directory), and
+the campaigns on flash (ui/campaigns.py: list, switch, delete).
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK, K_BACK
@@ -21,7 +22,7 @@ class Settings(Screen):
     def refresh(self):
         app = self.app
         self.menu.items = [SYSTEM_ROWS[self.sys], lr("LEDs", "< %d >" % app.bright),
-                           "New campaign", "Undo", "Redo"]
+                           "New campaign", "Campaigns", "Undo", "Redo"]
 
     def key(self, k):
         app = self.app
@@ -38,6 +39,9 @@ class Settings(Screen):
             if s <= 2:
                 app.push(Confirm(app, self.sys))
             elif s == 3:
+                from ui.campaigns import Campaigns
+                app.push(Campaigns(app))
+            elif s == 4:
                 app.undo()
             else:
                 app.redo()

@@ -1,6 +1,9 @@
-"""Turn tracker. expedition: exploration or overland TURN events; the
-encounter check and the usage dice it calls for come back in the
-Outcome's notes, shown below. hunt: the scene tracker (end a scene, calm
+"""Turn tracker. expedition: exploration or overland TURN events and the
+short rest (it occupies an Exploration Turn); the encounter check and the
+usage dice they call for come back in the Outcome's notes, shown below.
+"Overland turn" checks every turn (the seed's "once per Overland Turn");
+"Overland, safe" counts down the encounter countdown instead (travel by
+boat or in a very safe place: half the checks at the default frequency). hunt: the scene tracker (end a scene, calm
 or fight next; the risk die). paths has no turns (not in the home menu).
 """
 
@@ -13,8 +16,10 @@ class Turns(Screen):
         Screen.__init__(self, app)
         m = app.c.rules  # expedition or hunt
         if app.c.system == 2:
-            self.acts = ((m.TURN, (0,)), (m.TURN, (1,)), (m.ENC_CHECK, ()))
-            items = ["Explore turn", "Overland turn", "Extra enc check"]
+            self.acts = ((m.TURN, (m.EXPLORE,)), (m.SHORT_REST, (0, 1)), (m.TURN, (m.OVERLAND,)),
+                         (m.TURN, (m.OVERLAND_CD,)), (m.ENC_CHECK, ()))
+            items = ["Explore turn", "Short rest", "Overland turn", "Overland, safe",
+                     "Extra enc check"]
         else:
             self.acts = ((m.SCENE_END, (0,)), (m.SCENE_END, (1,)), (m.RISK, (-1,)))
             items = ["End scene: calm", "End scene: fight", "Risk die"]

@@ -2,6 +2,7 @@
 COMMANDS with a function that adds its parser and sets `run`:
 
     dicetray odds SYSTEM --pool N [--hard] [--target K | --versus M] [--json]
+    dicetray rules SYSTEM [--json]
 
 The device and backup commands live in commands.py (its register()); the
 simulator in sim/ (`dicetray sim ...` passes its arguments through).
@@ -18,13 +19,24 @@ import sys
 
 from . import odds
 
-try:  # the installed distribution's version (works however it was installed)
-    from importlib.metadata import version as _dist_version
-    __version__ = _dist_version("dicetray")
-except Exception:  # running from a bare checkout
-    __version__ = "unknown"
-
 PROG = "dicetray"
+
+
+def _version():
+    try:  # the installed distribution's version (works however it was installed)
+        from importlib.metadata import version as _dist_version
+        return _dist_version("dicetray")
+    except Exception:  # running from a bare checkout
+        return "unknown"
+
+
+# Looked up when asked for, not at import (importlib.metadata is half of
+# this module's import time): until main() runs, a Ctrl-C is Python's own
+# traceback, so the import does as little as it can.
+def __getattr__(name):
+    if name == "__version__":
+        return _version()
+    raise AttributeError(name)
 
 
 class UsageError(Exception):
@@ -38,6 +50,7 @@ class UsageError(Exception):
 _INVALID_INT = re.compile(r"argument (\S+): invalid (int|float) value: (.*)$")
 _CHOICE = re.compile(r"argument (\S+): invalid choice: (.*) \(choose from (.*)\)$")
 _REQUIRED = re.compile(r"the following arguments are required: (.*)$")
+_TAKES = re.compile(r"argument (\S+): (takes .*)$")   # a type's own words (commands._seconds)
 
 
 def _words(message, parser):
@@ -59,6 +72,9 @@ def _words(message, parser):
             return "unknown subcommand %s: %s takes %s (`%s --help`)" % (
                 got, parser.prog, " or ".join(choices), parser.prog)
         return "%s %s is not one of %s" % (what, got, ", ".join(choices))
+    m = _TAKES.match(message)
+    if m:
+        return "%s %s" % m.groups()
     m = _REQUIRED.match(message)
     if m:
         if m.group(1) == "COMMAND":
@@ -154,7 +170,7 @@ def build_parser():
     """The top-level parser with every subcommand."""
     p = _Parser(prog=PROG, description="Dicetray host tool: odds, backup, restore, "
                 "export, live watch, remote actions, deploy and the simulator.")
-    p.add_argument("--version", action="version", version="%(prog)s " + __version__)
+    p.add_argument("--version", action="version", version="%(prog)s " + _version())
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for add in COMMANDS:
@@ -179,8 +195,8 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["sim"]:
         return _sim_main(argv[1:])
-    parser = build_parser()
     try:
+        parser = build_parser()
         try:
             args = parse(parser, argv)
         except SystemExit as e:  # --help, --version
@@ -191,6 +207,9 @@ def main(argv=None):
         return 2
     except BrokenPipeError:  # `dicetray odds ... | head`
         return 0
+    except KeyboardInterrupt:  # a device command says more itself (commands._wrap)
+        sys.stderr.write("%s: interrupted (Ctrl-C): nothing was done\n" % PROG)
+        return 130
 
 
 # --- dicetray odds -----------------------------------------------------------
@@ -205,10 +224,10 @@ def _add_odds(sub):
     p.add_argument("system", metavar="SYSTEM", help="hunt, paths or expedition")
     p.add_argument("--pool", type=int, required=True, metavar="N",
                    help="dice in the pool (hunt 0..9, 0 = 2d6 keep lower; "
-                   "paths 1..12; expedition 1..15)")
+                   "paths 1..20; expedition 1..20)")
     p.add_argument("--hard", action="store_true", help="hunt: a hard roll (only 6 succeeds)")
     p.add_argument("--target", "--difficulty", "--ob", dest="target", type=int, metavar="K",
-                   help="successes needed (hunt 1..9, paths difficulty 1..7, expedition Ob 1..7)")
+                   help="successes needed (hunt 1..9, paths difficulty 1..7, expedition Ob 1..30)")
     p.add_argument("--versus", type=int, metavar="M",
                    help="opposing pool (paths: opposed test, the first pool initiates; "
                    "expedition: versus test)")
@@ -305,6 +324,54 @@ def _table_lines(dist):
 
 # --- dicetray sim ---------------------------------------------------------------
 
+# --- dicetray rules --------------------------------------------------------------
+
+RULES = PROG + " rules"
+
+
+def _add_rules(sub):
+    p = sub.add_parser(
+        "rules", help="a rule system's events: kind, name, arguments with ranges, what each changes",
+        description="Every event the rule system's core applies (the table in "
+        "dicetray.rules.events, checked against the rules themselves): its kind "
+        "number, name, arguments with their ranges ([...] optional), the dice it "
+        "draws and what it changes. No device needed.")
+    p.add_argument("system", metavar="SYSTEM", help="hunt, paths or expedition")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(run=_run_rules)
+
+
+def _run_rules(args):
+    from .rules import events, systems
+    try:
+        s = odds.system_number(args.system)
+    except ValueError as e:
+        raise UsageError(str(e), RULES)
+    m = systems.get(s)
+    evs = events.listing(s)
+    if args.json:
+        print(json.dumps({"system": m.NAME, "kinds": list(m.KINDS), "events": evs}))
+        return 0
+    lines = ["%s: event kinds %d..%d" % (m.NAME, m.KINDS[0], m.KINDS[1])]
+    for e in evs:
+        given = ["%s %d..%d" % (a["name"], a["min"], a["max"]) for a in e["args"]]
+        k = sum(1 for a in e["args"] if not a["optional"])
+        sig = ", ".join(given[:k])
+        for i, g in enumerate(given[k:]):  # each optional one nested in the one before
+            sig += "[%s%s" % (", " if sig or i else "", g)
+        sig += "]" * (len(given) - k)
+        if e["repeats"]:
+            sig += ", ..."
+        lines.append("%3d %s (%s)" % (e["kind"], e["name"], sig))
+        for a in e["args"]:
+            lines.append("      %-14s %s" % (a["name"], a["means"]))
+        if e["dice"]:
+            lines.append("      dice: %s" % e["dice"])
+        lines.append("      changes: %s" % e["changes"])
+    print("\n".join(lines))
+    return 0
+
+
 def _add_sim(sub):
     # Listed for --help; main() hands `dicetray sim ...` to the simulator's
     # own parser whole (argparse cannot pass options like --help through).
@@ -321,7 +388,7 @@ def _add_device_commands(sub):
     commands.register(sub)
 
 
-COMMANDS = [_add_odds, _add_device_commands, _add_sim]
+COMMANDS = [_add_odds, _add_rules, _add_device_commands, _add_sim]
 
 if __name__ == "__main__":
     sys.exit(main())

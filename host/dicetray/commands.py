@@ -1,8 +1,9 @@
 """Device and backup subcommands of `dicetray` (wired in by cli.py):
 
-    status [--json]                    backup [--json]
+    status [--json]                    backup [--slot N] [--json]
     backups [--json] | backups show ID [--json] | backups diff ID1 ID2 [--json]
     restore ID [--dry-run] [--yes] [--force-system] [--force-schema]
+    campaigns [--json] | campaigns switch SLOT | campaigns delete SLOT [--yes]
     export --format csv|json [--output FILE] [--backup ID]
     watch                              stats [--backup ID] [--plot FILE.png] [--json]
     roll --pool N [--target K] [--hard] [--char I] [--tal T]
@@ -51,13 +52,36 @@ def open_device(port=None, timeout=2.0, **kw):
 
 
 def _is_device_error(e):
-    return type(e).__name__ == "DeviceError"
+    """A DeviceError or one of its kinds (AtRepl, JournalDamaged, AnswerLost...):
+    by name, so a test's fake device may raise its own."""
+    return any(k.__name__ == "DeviceError" for k in type(e).__mro__)
+
+
+# What a Ctrl-C (SIGINT) leaves behind, by command: said in the one line it
+# ends with (exit 130). `watch` stops on it as it always did (exit 0).
+INTERRUPTED = {
+    "backup": "nothing was stored (a backup is written in one transaction): run it again",
+    "restore": "the device swaps a restore in atomically: it holds its old campaign, or the "
+               "backup if the commit was reached (`dicetray status` says which)",
+    "export": "the export was not finished (an --output file is only ever replaced by a "
+              "whole one)",
+    "deploy": "the copy to the board may be incomplete: run deploy again",
+}
+ACTED = ("an action sent before the Ctrl-C may have been applied: `dicetray status` "
+         "shows the device's last event")
 
 
 def _wrap(name, fn):
     def run(args):
         try:
             return fn(args) or 0
+        except KeyboardInterrupt:
+            if name == "watch":
+                return 0
+            sys.stderr.write("%s %s: interrupted (Ctrl-C)%s\n" % (
+                PROG, name, ": " + INTERRUPTED.get(name, ACTED if getattr(
+                    args, "acts", False) else "nothing was changed")))
+            return 130
         except Usage as e:
             sys.stderr.write("%s %s: error: %s\n" % (PROG, name, e))
             return 2
@@ -166,8 +190,16 @@ def _status(args):
 
 def _backup(args):
     st = _store(args, create=True)
-    with _Dev(args) as dev, Progress("fetching events") as p:
-        r = st.take(dev, progress=p)
+    visit = None
+    with _Dev(args) as dev:
+        if getattr(args, "slot", None) is not None:
+            visit = _visit(dev, args.slot)
+        try:
+            with Progress("fetching events") as p:
+                r = st.take(dev, progress=p)
+        finally:
+            if visit is not None:
+                _leave(dev, visit)
     rows = st.list()
     b = {x["id"]: x for x in rows}[r.backup]
     added = 0 if r.duplicate else sum(hi - lo + 1 for lo, hi, bid, _t in
@@ -176,11 +208,17 @@ def _backup(args):
     out = {"backup": r.backup, "new": not r.duplicate, "campaign": r.cid, "system": b["system"],
            "first": b["first"], "last": r.last, "fetched": r.fetched, "added": added,
            "notes": r.notes, "database": st.path}
+    if visit is not None:
+        out["slot"] = {"backed_up": visit["now"], "was": args.slot, "current": visit["back"]}
     if args.json:
         _print_json(out)
         return 0
     for n in r.notes:
         print("note: " + n)
+    if visit is not None:
+        print("note: slot %d was made current for the backup and the tray switched back: campaign "
+              "%d is current again, now slot %d; the one backed up is now slot %d"
+              % (args.slot, visit["cid"], visit["back"], visit["now"]))
     if r.duplicate:
         print("no change since backup %d (campaign %d, %s, event %d): no new version"
               % (r.backup, r.cid, b["system"], r.last))
@@ -432,13 +470,13 @@ def _diff(args):
 
 # --- restore -----------------------------------------------------------------
 
-def _confirm(question, yes):
+def _confirm(question, yes, what="restore"):
     """True to go ahead: --yes, or 'y' typed on a terminal. Fail without a tty."""
     if yes:
         return True
     if not sys.stdin.isatty():
-        raise Fail("refusing to restore without confirmation: stdin is not a terminal; "
-                   "add --yes to go ahead")
+        raise Fail("refusing to %s without confirmation: stdin is not a terminal; "
+                   "add --yes to go ahead" % what)
     sys.stderr.write(question + " [y/N] ")
     sys.stderr.flush()
     return sys.stdin.readline().strip().lower() in ("y", "yes")
@@ -571,6 +609,131 @@ def _discarded(dev, info, dc, b):
            % (ex.plural(len(gone), "event"), common, "is" if len(gone) == 1 else "are", b.id)]
     out += ["  event %d: %s" % (e.seq, e.line) for e in entries]
     return out
+
+
+# --- campaigns: the slots on the device's flash -----------------------------------
+
+def _kb(blocks, block=4096):
+    return blocks * block // 1024
+
+
+def _slots(dev):
+    """The device's slot listing, each slot with "kb" (its blocks in KB)."""
+    d = dev.campaigns()
+    for t in d["slots"]:
+        t["kb"] = _kb(t["blocks"], d.get("block", 4096))
+    d["kb"] = sum(t["kb"] for t in d["slots"])
+    return d
+
+
+def _slot(d, n, doing):
+    """Slot n of listing d; Fail naming the slots there are."""
+    for t in d["slots"]:
+        if t["slot"] == n:
+            return t
+    raise Fail("no campaign slot %d on the device to %s: its slots are %s (`dicetray campaigns` "
+               "lists them)" % (n, doing, ", ".join(str(t["slot"]) for t in d["slots"])))
+
+
+def _what(t):
+    return "campaign %s (%s, %s, %d KB)" % (
+        t["campaign"] if t["campaign"] >= 0 else "unreadable", t["system"] or "unknown system",
+        ex.plural(t["events"], "event"), t["kb"])
+
+
+def _visit(dev, n):
+    """Switch to slot n for a while (backup --slot); what _leave needs to
+    switch back."""
+    d = _slots(dev)
+    _slot(d, n, "back up")
+    if n == d["current"]:
+        return None
+    info = dev.switch(n)
+    cur = _slot(d, d["current"], "back up")
+    return {"back": d["current"], "now": info["slot"], "cid": cur["campaign"]}
+
+
+def _leave(dev, visit):
+    info = dev.switch(visit["back"])
+    visit["back"] = info["slot"]
+
+
+INTERRUPTED["campaigns"] = ("a switch or a delete is one rename on the device: it was done or "
+                             "not (`dicetray campaigns` says which)")
+
+
+def _campaigns(args):
+    with _Dev(args) as dev:
+        if args.sub == "switch":
+            return _switch(args, dev)
+        if args.sub == "delete":
+            return _delete(args, dev)
+        d = _slots(dev)
+    if args.json:
+        _print_json(d)
+        return 0
+    print("  %4s  %-10s %-10s %7s  %s" % ("SLOT", "CAMPAIGN", "SYSTEM", "EVENTS", "FLASH"))
+    for t in d["slots"]:
+        print("%s %4d  %-10s %-10s %7d  %4d KB  (%d bytes)" % (
+            "*" if t["current"] else " ", t["slot"],
+            t["campaign"] if t["campaign"] >= 0 else "unreadable", t["system"] or "?",
+            t["events"], t["kb"], t["bytes"]))
+    print("%s, %d KB of flash (FLASH: the slot's files in whole 4 KB littlefs blocks, what a "
+          "delete frees); * the current one" % (ex.plural(len(d["slots"]), "campaign"), d["kb"]))
+    return 0
+
+
+def _switch(args, dev):
+    d = _slots(dev)
+    t = _slot(d, args.slot, "switch to")
+    if t["current"]:
+        if args.json:
+            _print_json(dev.info())
+        else:
+            print("slot %d is already the current campaign: nothing changed" % args.slot)
+        return 0
+    old = _slot(d, d["current"], "switch from")
+    info = dev.switch(args.slot)
+    if args.json:
+        _print_json(info)
+        return 0
+    print("switched: %s is the current campaign, now slot %d (the current one is always the "
+          "highest); campaign %d stays on flash as slot %d"
+          % (_what(t), info["slot"], old["campaign"], old["slot"]))
+    return 0
+
+
+def _backed_up(args, t):
+    """Whether slot t's campaign, with all its events, is in a backup."""
+    try:
+        st = _store(args)
+    except bk.NoDatabase:
+        return False
+    return any(r["campaign"] == t["campaign"] and r["last"] >= t["events"] for r in st.list())
+
+
+def _delete(args, dev):
+    d = _slots(dev)
+    t = _slot(d, args.slot, "delete")
+    if t["current"]:
+        raise Fail("slot %d holds the current campaign, which cannot be deleted: switch to another "
+                   "one first (`dicetray campaigns switch SLOT`)" % args.slot)
+    print("slot %d: %s" % (args.slot, _what(t)))
+    if t["events"] and not _backed_up(args, t):
+        print("warning: this campaign is in no backup with all its events: `dicetray backup "
+              "--slot %d` first to keep it" % args.slot)
+    if not _confirm("delete slot %d from the device's flash? It cannot be undone" % args.slot,
+                    args.yes, "delete"):
+        print("delete cancelled: the device is unchanged")
+        return 1
+    got = dev.delete(args.slot)
+    got["kb"] = _kb(got["blocks"], d.get("block", 4096))
+    if args.json:
+        _print_json(got)
+        return 0
+    print("deleted slot %d: %d KB of flash freed (%d bytes of files)"
+          % (args.slot, got["kb"], got["bytes"]))
+    return 0
 
 
 # --- export, stats -------------------------------------------------------------
@@ -788,8 +951,13 @@ def roll_event(system, pool, target=None, hard=False, char=-1, tal=-1, pathos=No
         raise _refuse("--tal is for hunt (a task or the Sin the successes slash)", system, takes)
     if system == systems.PATHS:
         t = 1 if target is None else target
+        if pool > 14:  # the odds take pools help makes (to 20); a test alone does not
+            raise Usage("--pool %d: a paths test without helpers rolls at most 14 dice "
+                        "(Skill 6 + Path 6 + situation +2); bigger pools need helpers, "
+                        "on the tray's builder" % pool)
         skill = min(pool, 6)
-        return 64, (char, skill, pool - skill, 0, 0, t, 0)
+        path = min(pool - skill, 6)
+        return 64, (char, skill, path, pool - skill - path, 0, t, 0)
     if char != -1:
         raise _refuse("--char names who rolls", system,
                       "whose test names no character: leave --char out")
@@ -883,7 +1051,8 @@ def _b_unslash(args, system, state):
 
 _REST_HUNT = "whose rest takes 2 spend codes per character (CODE ...: 0 bursts, 1 stress, 2+t hook t)"
 _REST_EXP = ("whose rest takes --long (a long rest) or --mask M (a short rest for the characters "
-             "in bit mask M; without either, a short rest for everyone who can)")
+             "in bit mask M; without either, a short rest for everyone who can; a short rest "
+             "occupies an Exploration Turn unless --no-turn)")
 
 
 def _b_rest(args, system, state):
@@ -892,6 +1061,8 @@ def _b_rest(args, system, state):
             raise _refuse("--long is expedition's long rest", system, _REST_HUNT)
         if args.mask is not None:
             raise _refuse("--mask is expedition's short rest", system, _REST_HUNT)
+        if args.no_turn:
+            raise _refuse("--no-turn is expedition's short rest", system, _REST_HUNT)
         return 39, tuple(args.codes or ()), ""
     if system == systems.EXPEDITION:
         if args.codes:
@@ -899,9 +1070,13 @@ def _b_rest(args, system, state):
                           % " ".join(map(str, args.codes)), system, _REST_EXP)
         if args.long and args.mask is not None:
             raise Usage("give --long or --mask, not both: a long rest is everyone's")
+        if args.long and args.no_turn:
+            raise Usage("--no-turn is for a short rest (a long rest takes no turn)")
         if args.long:
             return 108, (), ""
-        return 107, (args.mask or 0,), ""
+        # "A short rest occupies one Exploration Turn": (mask, 1) passes
+        # one as TURN does; (mask,) is a rest inside an overland turn.
+        return 107, (args.mask or 0,) if args.no_turn else (args.mask or 0, 1), ""
     raise Usage("the device runs paths, which has no rest (rest is for hunt and expedition)")
 
 
@@ -911,10 +1086,16 @@ def _b_turn(args, system, state):
             raise _refuse("--combat is for hunt (the next scene is a fight)", system,
                           "whose turn takes --overland (an overland turn; without it, an "
                           "exploration turn)")
-        return 109, (1 if args.overland else 0,), ""
+        if args.safe and not args.overland:
+            raise Usage("--safe is for an overland turn: give --overland --safe")
+        # TURN 2: an encounter check every overland turn; 1: on the
+        # countdown (travel by boat or in a very safe place).
+        return 109, ((1 if args.safe else 2) if args.overland else 0,), ""
     if system == systems.HUNT:
-        if args.overland:
-            raise _refuse("--overland is expedition's overland turn", system,
+        if args.overland or args.safe:
+            what = ("--overland is expedition's overland turn" if args.overland else
+                    "--safe is expedition's overland turn by boat or in a safe place")
+            raise _refuse(what, system,
                           "whose turn ends the scene and takes --combat (the next scene is "
                           "a fight)")
         return 34, (1 if args.combat else 0,), ""  # a scene passes
@@ -932,8 +1113,21 @@ def _b_dice(args, system, state):
     return cp.DICE, (args.sides, args.n), ""
 
 
+def _name(name):
+    """The name, or Usage with the rules core's words (checked here too, so
+    a long name is not refused as an oversized frame)."""
+    bad = cp.name_error(name)
+    if bad:
+        raise Usage(bad)
+    return name
+
+
 def _b_char(args, system, state):
-    return cp.CHAR_ADD, (), args.name
+    return cp.CHAR_ADD, (), _name(args.name)
+
+
+def _b_rename(args, system, state):
+    return cp.RENAME, (0 if args.what == "char" else 1, args.index), _name(args.name)
 
 
 def _b_act(args, system, state):
@@ -971,11 +1165,34 @@ def _deploy(args):
 
 # --- registration ----------------------------------------------------------------
 
+def _seconds(text):
+    """--timeout: seconds above 0 (0 would never wait for an answer, a
+    negative number never send a request twice)."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = None
+    if v is None or not 0 < v < float("inf"):
+        raise argparse.ArgumentTypeError(
+            "takes the seconds to wait for each answer, a number above 0 (default 2), not %s"
+            % text)
+    return v
+
+
 def _port(p):
     p.add_argument("--port", metavar="PORT",
                    help="the device's serial port (default: auto-detect one board or simulator)")
-    p.add_argument("--timeout", type=float, default=2.0, metavar="S",
-                   help="seconds to wait for each answer (default 2)")
+    p.add_argument("--timeout", type=_seconds, default=2.0, metavar="S",
+                   help="seconds to wait for each answer, above 0 (default 2)")
+
+
+def _sub_port(q):
+    """--port and --timeout on a subcommand's parser too, without defaults
+    there (they would undo `campaigns --port X switch 1`)."""
+    _port(q)
+    for a in q._actions:
+        if "--port" in a.option_strings or "--timeout" in a.option_strings:
+            a.default = argparse.SUPPRESS
 
 
 def _db(p, **kw):
@@ -1002,9 +1219,31 @@ def register(sub):
     _json(p)
 
     p = add("backup", _backup, "back up the device's campaign (incremental, deduplicated)")
+    p.add_argument("--slot", type=int, metavar="N",
+                   help="back up the campaign in slot N (`dicetray campaigns` lists them): the "
+                   "tray switches to it for the backup and back (both get new slot numbers)")
     _port(p)
     _db(p)
     _json(p)
+
+    p = add("campaigns", _campaigns, "the campaigns on the device's flash (slot, id, system, "
+            "events, flash used); `campaigns switch SLOT`, `campaigns delete SLOT`")
+    _port(p)
+    _json(p)
+    cs = p.add_subparsers(dest="sub", metavar="switch|delete", parser_class=type(p))
+    q = cs.add_parser("switch", help="make the campaign in SLOT the current one (it becomes the "
+                      "highest slot)")
+    q.add_argument("slot", type=int, metavar="SLOT", help="the slot (`dicetray campaigns` lists them)")
+    _sub_port(q)
+    _json(q, default=argparse.SUPPRESS)
+    q = cs.add_parser("delete", help="delete the campaign in SLOT from the flash (never the "
+                      "current one); asks first")
+    q.add_argument("slot", type=int, metavar="SLOT", help="the slot (`dicetray campaigns` lists them)")
+    q.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+    _sub_port(q)
+    _db(q)
+    _json(q, default=argparse.SUPPRESS)
+    p.set_defaults(sub=None)
 
     p = add("backups", _backups, "list backups; `backups show ID`, `backups diff ID1 ID2`")
     _db(p)
@@ -1056,7 +1295,7 @@ def register(sub):
 
     def action(name, build, help):
         p = sub.add_parser(name, help=help, description=help)
-        p.set_defaults(run=_wrap(name, _action(build, name)))
+        p.set_defaults(run=_wrap(name, _action(build, name)), acts=True)
         _port(p)
         _json(p, "the device's answer as one JSON object")
         return p
@@ -1065,11 +1304,11 @@ def register(sub):
                "(hunt ROLL, paths TEST, expedition TEST)")
     p.add_argument("--pool", type=int, required=True, metavar="N",
                    help="dice: hunt 0..9 (skill + advantages, 7..9 with divine agony: --char; "
-                   "0 = 2d6 keep the lower), paths 1..12 (Skill + Path), expedition 1..15 "
+                   "0 = 2d6 keep the lower), paths 1..12 (Skill + Path), expedition 1..20 "
                    "(2 + Ability, bonus and helping dice); the same ranges as `dicetray odds`")
     p.add_argument("--target", type=int, metavar="K",
                    help="successes needed (hunt 1..9), difficulty (paths 1..7), Obstacle "
-                   "(expedition 1..7)")
+                   "(expedition 1..30)")
     p.add_argument("--hard", action="store_true", help="hunt: only a 6 succeeds")
     p.add_argument("--char", type=int, default=-1, metavar="I",
                    help="hunt, paths: the acting character's number (0 is the first added)")
@@ -1093,8 +1332,16 @@ def register(sub):
     p.add_argument("--mask", type=int, metavar="M",
                    help="expedition: a short rest for the characters in bit mask M (bit i = "
                    "character i; default: everyone who has a short rest left)")
+    p.add_argument("--no-turn", action="store_true",
+                   help="expedition: the short rest takes no Exploration Turn (a rest inside an "
+                   "overland turn); by default it occupies one, with its encounter and usage "
+                   "checks")
     p = action("turn", _b_turn, "a turn passes (expedition TURN; hunt: a scene ends)")
-    p.add_argument("--overland", action="store_true", help="expedition: an overland turn")
+    p.add_argument("--overland", action="store_true",
+                   help="expedition: an overland turn (an encounter check every turn)")
+    p.add_argument("--safe", action="store_true",
+                   help="expedition, with --overland: travel by boat or in a very safe place "
+                   "(checks on the encounter countdown: half at the default frequency)")
     p.add_argument("--combat", action="store_true", help="hunt: the next scene is a fight")
     action("undo", _simple(cp.UNDO), "undo the last action")
     action("redo", _simple(cp.REDO), "redo the last undone action")
@@ -1105,9 +1352,16 @@ def register(sub):
     p.add_argument("sides", type=int, metavar="SIDES", help="sides of each die (2..100)")
     p.add_argument("n", type=int, nargs="?", default=1, metavar="N",
                    help="how many dice (1..20, default 1)")
+    name_help = cp.NAME_RULE + " (quote a name with spaces)"
     p = action("char", _b_char, "add a character")
-    p.add_argument("name", metavar="NAME", help="the character's name (up to %d bytes)"
-                   % codec.MAX_TEXT)
+    p.add_argument("name", metavar="NAME", help=name_help)
+    p = action("rename", _b_rename, "rename a character or a talisman (undo gives the old name back)")
+    p.add_argument("what", choices=("char", "tal"), metavar="char|tal",
+                   help="char: a character, tal: a talisman or clock")
+    p.add_argument("index", type=int, metavar="I",
+                   help="its number (`dicetray watch` and `dicetray backups show ID` list them "
+                   "as `char I` and `tal T`)")
+    p.add_argument("name", metavar="NAME", help=name_help)
     p = action("act", _b_act, "any event of the device's rule system, by name or number")
     p.add_argument("kind", metavar="KIND",
                    help="the event's name or number, e.g. ROLL, SCENE_END, TEST or 47 (a wrong "

@@ -19,14 +19,14 @@ import time
 
 from . import backup as bk
 from .rules import campaign as cp
-from .rules import codec, expedition, hunt, paths, systems
+from .rules import codec, events, expedition, hunt, hunt_more, paths, paths_more, systems
 
 FORMAT = "dicetray-export"
 FORMAT_VERSION = 2
 
 CORE_KINDS = {cp.UNDO: "UNDO", cp.REDO: "REDO", cp.CHAR_ADD: "CHAR_ADD", cp.TAL_NEW: "TAL_NEW",
               cp.SLASH: "SLASH", cp.UNSLASH: "UNSLASH", cp.CLEAR: "CLEAR", cp.TAL_DEL: "TAL_DEL",
-              cp.TAL_CAP: "TAL_CAP", cp.DICE: "DICE"}
+              cp.TAL_CAP: "TAL_CAP", cp.DICE: "DICE", cp.RENAME: "RENAME"}
 
 
 def system_name(system):
@@ -38,6 +38,8 @@ def kind_names(system):
     """{kind: NAME} of every event kind of `system`, core kinds included."""
     m = systems.get(system)
     names = dict(CORE_KINDS)
+    for e in events.TABLES[system]:  # the declared events (dicetray rules SYSTEM)
+        names[e[0]] = e[1]
     lo, hi = m.KINDS
     if hasattr(m, "KIND_NAMES"):
         for i, n in enumerate(m.KIND_NAMES):
@@ -182,12 +184,14 @@ def _lead_core(n, kind, a, text):
         return "%s gets capacity %d" % (n.tal(a[0]), a[1])
     if kind == cp.DICE:
         return "free roll of %dd%d" % (a[1], a[0])
+    if kind == cp.RENAME and len(a) == 2:
+        return "%s is renamed %s" % (n.who(a[1]) if a[0] == 0 else n.tal(a[1]), text)
     return None
 
 
 def _lead_hunt(n, kind, a, text):
     if kind == hunt.ROLL:
-        i, skill, adv, agony, minus, hard, target = a
+        i, skill, adv, agony, minus, hard, target = a[:7]
         extra = 0
         if agony:
             p = n.pathos(i)
@@ -201,7 +205,13 @@ def _lead_hunt(n, kind, a, text):
             s += " with divine agony"
         if target != -1:
             s += " for %s" % n.tal(target)
+        if len(a) > 7 and a[7] != -1:
+            s += ", a setup for %s" % n.who(a[7])
+        if len(a) > 8 and a[8] != -1:
+            s += ", with the setup %s" % n.tal(a[8])
         return s
+    if kind == hunt_more.AFFLICT:
+        return "%s is afflicted: %s%s" % (n.who(a[0]), text, " (lasting)" if a[1] else "")
     if kind == hunt.RISK:
         return _subject(n.who(a[0]), ("roll", "rolls"), "the risk die")
     if kind == hunt.SCENE_END:
@@ -275,6 +285,8 @@ def _lead_paths(n, kind, a, text):
     if kind == paths.PRO_ROLL:
         return "roll for the prolonged test %s: %s%s" % (
             n.tal(a[0]), _paths_pool(*a[1:5]), _helpers(a[5:]))
+    if kind == paths_more.COMBAT:
+        return "%s starts" % (text or "a fight") if a[0] else "the fight ends"
     return None
 
 
@@ -289,6 +301,13 @@ def _exp_pool(ability, bonus, penalty, helpers):
     return s
 
 
+def _exp_side(monster, ability, bonus, penalty, helpers):
+    if not monster:
+        return _exp_pool(ability, bonus, penalty, helpers)
+    return "a Level %d monster" % ability + _exp_pool(ability, bonus, penalty, helpers)[
+        len("Ability %d" % ability):]
+
+
 def _s(plus, minus):
     return (" +%ds" % plus if plus else "") + (" -%ds" % minus if minus else "")
 
@@ -296,17 +315,22 @@ def _s(plus, minus):
 def _lead_expedition(n, kind, a, text):
     E = expedition
     if kind == E.TEST:
-        ab, ob, bon, pen, hel, plus, minus, ext = a
-        s = "test: %s against Ob %d%s" % (_exp_pool(ab, bon, pen, hel), ob, _s(plus, minus))
+        ab, ob, bon, pen, hel, plus, minus, ext = a[:8]
+        s = "test: %s against Ob %d%s" % (_exp_side(len(a) > 8 and a[8], ab, bon, pen, hel), ob,
+                                          _s(plus, minus))
         if ext != -1:
             s += ", for %s" % n.tal(ext)
         return s
     if kind == E.VERSUS:
+        foes = a[12] if len(a) > 12 else 0
         return "versus test: A %s%s against B %s%s" % (
-            _exp_pool(*a[0:4]), _s(a[4], a[5]), _exp_pool(*a[6:10]), _s(a[10], a[11]))
+            _exp_side(foes & 1, *a[0:4]), _s(a[4], a[5]), _exp_side(foes & 2, *a[6:10]),
+            _s(a[10], a[11]))
     if kind == E.COMBAT:
-        sa = "helpless" if a[1] == -1 else _exp_pool(a[1], a[2], a[3], 0) + _s(a[4], a[5])
-        sb = "helpless" if a[7] == -1 else _exp_pool(a[7], a[8], a[9], 0) + _s(a[10], a[11])
+        sa = "helpless" if a[1] == -1 else (_exp_side(a[15] & E.FOE_A, a[1], a[2], a[3], 0)
+                                            + _s(a[4], a[5]))
+        sb = "helpless" if a[7] == -1 else (_exp_side(a[15] & E.FOE_B, a[7], a[8], a[9], 0)
+                                            + _s(a[10], a[11]))
         return "combat check: %s (%s) against %s (%s)" % (
             n.who(a[0], "an NPC"), sa, n.who(a[6], "an NPC"), sb)
     if kind == E.DAMAGE:
@@ -327,11 +351,12 @@ def _lead_expedition(n, kind, a, text):
     if kind == E.DOWN_OUT:
         return "%s is down and out, %s" % (n.who(a[0]), "with medical aid" if a[1] else "unaided")
     if kind == E.SHORT_REST:
-        return "a short rest"
+        return "a short rest (an exploration turn)" if len(a) > 1 and a[1] else "a short rest"
     if kind == E.LONG_REST:
         return "a long rest"
     if kind == E.TURN:
-        return "an overland turn" if a[0] else "an exploration turn"
+        return ("an exploration turn", "an overland turn on the encounter countdown",
+                "an overland turn")[a[0]] if 0 <= a[0] <= 2 else None
     if kind == E.SET_FREQ:
         return "an encounter check every %s" % plural(a[0], "turn")
     if kind == E.ENC_CHECK:

@@ -5,9 +5,11 @@
   ("dist", system, pool, hard)         -> tuple of P(exactly s successes), s = 0..max
   ("at_least", system, pool, hard, k)  -> P(at least k successes)
   ("versus", system, pool, other)      -> (P(win), P(tie), P(lose)), first pool's view
-over hunt pools 0..9 (normal and hard, targets 1..9), paths pools 1..12
-(difficulty 1..7, opposed 1..12 x 1..12, the first pool initiates) and
-expedition pools 1..15 (Ob 1..7, versus 1..15 x 1..15).
+over hunt pools 0..9 (normal and hard, targets 1..9), paths pools 1..20
+(help included; difficulty 1..7, opposed 1..20 x 1..20, the first pool
+initiates) and
+expedition pools 1..20 (Ob 1..30, versus 1..20 x 1..20: a character's
+2 + Ability and helpers, a monster's Level 0..14 + 3 and its bonus dice).
 """
 
 from fractions import Fraction
@@ -21,8 +23,9 @@ NAMES = core.NAMES
 # core.TARGET; the parts are what the rules core accepts: hunt.action_pool,
 # paths.pool, expedition.pool).
 POOL_PARTS = ("skill 0..3 + advantages 0..3 + divine agony 0..3",
-              "Skill 0..6 + Path 0..6",
-              "2 + Ability 0..10, with bonus, penalty and helping dice")
+              "Skill 0..6 + Path 0..6, situation -2..+2, help up to +6",
+              "2 + Ability 0..10 or a monster's Level 0..14 + 3, with bonus, penalty and "
+              "helping dice")
 TARGET_WHAT = ("the successes needed", "the difficulty", "the Obstacle")
 
 
@@ -151,7 +154,7 @@ def tables():
 
 def opposed_table_bytes():
     """The win permille of every paths opposed pairing, 2 bytes big-endian
-    each, row = initiator pool 1..12, column = opponent 1..12: the table
+    each, row = initiator pool 1..20, column = opponent 1..20: the table
     firmware/rules/odds.py carries as _OPP (regenerate it from here)."""
     out = bytearray()
     lo, hi = core.VERSUS[core.PATHS]
@@ -192,8 +195,8 @@ def paths_target_table_bytes():
 
 
 def expedition_versus_table_bytes():
-    """expedition versus: the builder's (win, tie) permille, pool 1..15
-    (rows) against 1..15, 2 + 2 bytes big-endian: _EVS in
+    """expedition versus: the builder's (win, tie) permille, pool 1..20
+    (rows) against 1..20, 2 + 2 bytes big-endian: _EVS in
     firmware/rules/odds.py, computed by the firmware's own exact code."""
     from .rules import expedition
     lo, hi = core.VERSUS[core.EXPEDITION]
@@ -235,4 +238,4 @@ def table_source(name, data, per_line):
 
 def opposed_table_source():
     """Python source of _OPP for firmware/rules/odds.py (one row per line)."""
-    return table_source("_OPP", opposed_table_bytes(), 24)
+    return table_source("_OPP", opposed_table_bytes(), 2 * core.OPP_N)

@@ -57,6 +57,32 @@ def campaign(port):
         return dev.snapshot(), dev.events(0)
 
 
+# Every new flash draws its own campaign id (the board from its ROSC, the
+# simulator from os.urandom: issue 12, item 9), so the two trays' campaigns
+# are compared with the id set aside; everything else is byte for byte.
+def anonymous(snap_and_events):
+    (seq, snap), events = snap_and_events
+    c = cp.decode_snapshot(snap)
+    c.cid = 0
+    return (seq, cp.encode_snapshot(c)), events
+
+
+def export_doc(path):
+    doc = json.loads(path.read_text())
+    doc.pop("campaign")
+    doc["state"].pop("hex")          # encode_state: holds the id (compared by anonymous())
+    return doc
+
+
+def state(b):
+    c = b.fold()
+    cid, c.cid = c.cid, 0
+    try:
+        return cp.encode_state(c)
+    finally:
+        c.cid = cid
+
+
 @pytest.fixture
 def home(tmp_path, monkeypatch):
     h = tmp_path / "home"
@@ -98,12 +124,12 @@ def test_status_roll_backup_export_restore(tmp_path, home, capsys):
         sim.stop()
 
     assert sim_rolls == rolls                       # the same dice, the same readings
-    assert sim_campaign == board_campaign           # snapshot, undo window, every event
-    assert (tmp_path / "sim.json").read_bytes() == (tmp_path / "board.json").read_bytes()
+    assert anonymous(sim_campaign) == anonymous(board_campaign)   # snapshot, undo window, events
+    assert export_doc(tmp_path / "sim.json") == export_doc(tmp_path / "board.json")
     store = BackupStore(str(home / "backups.sqlite3"))
     a, b = store.load(taken["backup"]), store.load(sim_taken["backup"])
     assert (a.base_seq, a.base_snap, a.events) == (b.base_seq, b.base_snap, b.events)
-    assert cp.encode_state(a.fold()) == cp.encode_state(b.fold())
+    assert state(a) == state(b)
 
     # The desktop's backup onto a new emulated board, through `dicetray restore`.
     with boards.board(tmp_path / "fresh.bin", seed=5) as em:

@@ -84,14 +84,15 @@ def test_readable_table(capsys):
     (["odds", "dice", "--pool", "3"], "unknown rule system 'dice'"),
     (["odds", "hunt", "--pool", "10"], "--pool 10 is outside 0..9 for hunt"),
     (["odds", "hunt", "--pool", "-1"], "0 or fewer dice rolls 2d6 and keeps the lower: use 0"),
-    (["odds", "paths", "--pool", "0"], "--pool 0 is outside 1..12 for paths"),
-    (["odds", "expedition", "--pool", "16"], "1..15"),
+    (["odds", "paths", "--pool", "0"], "--pool 0 is outside 1..20 for paths"),
+    (["odds", "expedition", "--pool", "21"], "--pool 21 is outside 1..20 for expedition"),
+    (["odds", "expedition", "--pool", "17", "--ob", "31"], "--target 31 is outside 1..30"),
     (["odds", "paths", "--pool", "3", "--hard"], "--hard is only for hunt"),
     (["odds", "expedition", "--pool", "3", "--hard", "--target", "1"], "--hard is only for hunt"),
     (["odds", "paths", "--pool", "3", "--difficulty", "8"], "--target 8 is outside 1..7"),
     (["odds", "hunt", "--pool", "3", "--target", "0"], "--target 0"),
     (["odds", "hunt", "--pool", "3", "--versus", "2"], "hunt has no versus"),
-    (["odds", "paths", "--pool", "3", "--versus", "13"], "--versus 13 is outside 1..12"),
+    (["odds", "paths", "--pool", "3", "--versus", "21"], "--versus 21 is outside 1..20"),
     (["odds", "expedition", "--pool", "3", "--versus", "3", "--ob", "2"], "not both"),
     (["odds", "expedition", "--pool", "x"], "--pool"),
     (["odds", "expedition"], "--pool"),
@@ -116,8 +117,9 @@ def test_installed_script_and_module():
                         "--target", "1", "--json"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["p_success"] == "7/8"
-    r = subprocess.run([sys.executable, "-m", "dicetray", "odds", "paths", "--pool", "13"],
+    r = subprocess.run([sys.executable, "-m", "dicetray", "odds", "paths", "--pool", "21"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.strip().splitlines() == [
-        "dicetray odds: error: --pool 13 is outside 1..12 for paths (Skill 0..6 + Path 0..6)"]
+        "dicetray odds: error: --pool 21 is outside 1..20 for paths (Skill 0..6 + Path 0..6, "
+        "situation -2..+2, help up to +6)"]

@@ -68,7 +68,7 @@ def test_a_near_miss_gets_a_suggestion(capsys):
     assert "(did you mean --format?)" in usage(capsys, "export", "--fromat", "csv")
     err = usage(capsys, "rol", "--pool", "3")
     assert "unknown command 'rol' (did you mean roll?)" in err
-    assert "a COMMAND is needed: odds, ports, status" in usage(capsys)
+    assert "a COMMAND is needed: odds, rules, ports, status" in usage(capsys)
 
 
 def test_argparse_words_become_the_tools(capsys):
@@ -124,17 +124,21 @@ def test_roll_takes_every_hunt_pool_odds_takes(devs, capsys):
     assert code == 1 and "adds 1 die (pathos 1), so the most that character rolls is 7" in err
 
 
-@pytest.mark.parametrize("system,port,lo,hi", [("paths", "paths", 1, 12),
-                                                 ("expedition", "exp", 1, 15)])
-def test_roll_and_odds_share_the_other_ranges(devs, capsys, system, port, lo, hi):
+@pytest.mark.parametrize("system,port,lo,hi,ob,most", [("paths", "paths", 1, 20, 7, 14),
+                                                         ("expedition", "exp", 1, 20, 30, 20)])
+def test_roll_and_odds_share_the_other_ranges(devs, capsys, system, port, lo, hi, ob, most):
     for n in (lo - 1, hi + 1):
         e1 = usage(capsys, "odds", system, "--pool", str(n))
         e2 = usage(capsys, "roll", "--pool", str(n), "--port", port)
         msg = "--pool %d is outside %d..%d for %s (" % (n, lo, hi, system)
         assert msg in e1 and msg in e2
-    assert tool(capsys, "roll", "--pool", str(hi), "--port", port)[0] == 0
-    e = usage(capsys, "roll", "--pool", "3", "--target", "8", "--port", port)
-    assert "--target 8 is outside 1..7 for %s (the " % system in e
+    assert tool(capsys, "roll", "--pool", str(most), "--port", port)[0] == 0
+    if most < hi:  # paths: pools of 15..20 dice need helpers (issue 13: the odds take them)
+        e = usage(capsys, "roll", "--pool", str(most + 1), "--port", port)
+        assert "at most 14 dice (Skill 6 + Path 6 + situation +2)" in e
+    e = usage(capsys, "roll", "--pool", "3", "--target", str(ob + 1), "--port", port)
+    assert "--target %d is outside 1..%d for %s (the " % (ob + 1, ob, system) in e
+    assert tool(capsys, "roll", "--pool", "3", "--target", str(ob), "--port", port)[0] == 0
 
 
 # --- options the device's system has no use for ------------------------------
@@ -169,12 +173,17 @@ def test_an_option_of_another_system_is_refused_not_ignored(devs, capsys, port, 
 
 def test_expedition_rest_and_turn_still_work(devs, capsys):
     assert tool(capsys, "rest", "--port", "exp")[0] == 0
+    assert acts(devs["exp"])[-1][1:3] == (107, (0, 1))     # it occupies an Exploration Turn
+    assert tool(capsys, "rest", "--no-turn", "--port", "exp")[0] == 0
     assert acts(devs["exp"])[-1][1:3] == (107, (0,))
     assert tool(capsys, "rest", "--long", "--port", "exp")[0] == 0
     assert acts(devs["exp"])[-1][1:3] == (108, ())
     code, out, _ = tool(capsys, "turn", "--overland", "--port", "exp")
-    assert code == 0 and acts(devs["exp"])[-1][1:3] == (109, (1,))
+    assert code == 0 and acts(devs["exp"])[-1][1:3] == (109, (2,))   # a check every turn
     assert "an overland turn" in out
+    code, out, _ = tool(capsys, "turn", "--overland", "--safe", "--port", "exp")
+    assert code == 0 and acts(devs["exp"])[-1][1:3] == (109, (1,))
+    assert "an overland turn on the encounter countdown" in out
 
 
 # --- sentences --------------------------------------------------------------------

@@ -235,3 +235,23 @@ def test_restore_dry_run_names_the_events_it_would_discard(env, capsys):
     other = env["other"] = play(FakeDevice(system=0, cid=77), 5)
     code, out, err = run(capsys, "restore", "1", "--port", "other", "--dry-run")
     assert code == 0 and "the device's campaign 77 and its 5 events go" in out
+
+
+def test_rename_and_the_name_limits_said_up_front(env, capsys):
+    # Issue 16, item 4: renaming from the tool; a name outside the limits is
+    # refused in the rules' words before anything is sent.
+    code, out, err = run(capsys, "rename", "char", "0", "Adeline")
+    assert code == 0 and "Ada is now Adeline" in out and env["dev"].c.chars[0].name == "Adeline"
+    talisman = env["dev"].c.tals[0].name
+    code, out, err = run(capsys, "rename", "tal", "0", "Dread")
+    assert code == 0 and env["dev"].c.tals[0].name == "Dread" and talisman != "Dread"
+    n = env["dev"].c.nevents
+    for bad in ("x" * 500, "Zo\u00eb", " Bo"):
+        for argv in (("char", bad), ("rename", "char", "0", bad)):
+            code, out, err = run(capsys, *argv)
+            assert code == 2 and cp.NAME_RULE in err and "frame" not in err, (argv, err)
+    assert env["dev"].c.nevents == n                     # nothing sent
+    code, out, err = run(capsys, "rename", "char", "9", "Bo")
+    assert code == 1 and "no character number 9" in err
+    code, out, err = run(capsys, "char", "--help")
+    assert code == 0 and "1 to 12 characters" in out

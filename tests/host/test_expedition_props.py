@@ -27,7 +27,8 @@ def _combat():
     a = st.tuples(st.sampled_from((-1, 0)), I(-1, 4), I(0, 1), I(0, 1), I(0, 1), I(0, 1)).map(_helpless)
     b = st.tuples(st.sampled_from((-1, 1)), I(-1, 4), I(0, 1), I(0, 1), I(0, 1), I(0, 1)).map(_helpless)
     group = st.sampled_from(((0, 0), (1, 0), (2, 4), (-1, 4), (-3, 4), (-2, 0)))
-    return st.tuples(a, b, group, st.sampled_from((0, 0, 1, 4)), I(0, 3)).map(
+    # threat bits 0-1, and bits 2-3: a side is a monster by its Level (char -1)
+    return st.tuples(a, b, group, st.sampled_from((0, 0, 1, 4)), I(0, 15)).map(
         lambda t: t[0] + t[1] + t[2] + t[3:])
 
 
@@ -41,7 +42,11 @@ def _sheet(t):
 VALID = st.one_of(
     st.tuples(st.just(ex.TEST), st.tuples(I(0, 6), I(1, 7), I(0, 2), I(0, 2), I(0, 3), I(0, 2), I(0, 2),
                                          st.sampled_from((-1, -1, -1, 0, 1, 2)))),
+    st.tuples(st.just(ex.TEST), st.tuples(I(0, 14), I(1, 30), I(0, 2), I(0, 2), I(0, 3), I(0, 2),
+                                         I(0, 2), st.just(-1), I(0, 1))),   # Ob past 7, a monster
     st.tuples(st.just(ex.VERSUS), st.tuples(*([I(0, 6), I(0, 2), I(0, 2), I(0, 3), I(0, 2), I(0, 2)] * 2))),
+    st.tuples(st.just(ex.VERSUS), st.tuples(*([I(0, 14), I(0, 2), I(0, 2), I(0, 3), I(0, 2), I(0, 2)] * 2
+                                              + [I(0, 3)]))),
     st.tuples(st.just(ex.COMBAT), _combat()),
     st.tuples(st.just(ex.DAMAGE), st.tuples(pc, I(0, 6), I(0, 3))),
     st.tuples(st.just(ex.VAR_DAMAGE), st.tuples(foe, I(1, 6), st.just(0), I(0, 1))),
@@ -53,8 +58,9 @@ VALID = st.one_of(
     st.tuples(st.just(ex.USE_RES), st.tuples(pc, I(1, 2))),
     st.tuples(st.just(ex.DOWN_OUT), st.tuples(pc, I(0, 1))),
     st.tuples(st.just(ex.SHORT_REST), st.tuples(I(0, 7))),
+    st.tuples(st.just(ex.SHORT_REST), st.tuples(I(0, 7), I(0, 1))),   # (mask, turn)
     st.tuples(st.just(ex.LONG_REST), st.just(())),
-    st.tuples(st.just(ex.TURN), st.tuples(I(0, 1))),
+    st.tuples(st.just(ex.TURN), st.tuples(I(0, 2))),
     st.tuples(st.just(ex.SET_FREQ), st.tuples(I(1, 3))),
     st.tuples(st.just(ex.ENC_CHECK), st.just(())),
     st.tuples(st.just(ex.USAGE_NEW), st.tuples(st.sampled_from((4, 6, 8, 10, 12)), foe, I(0, 1))),
@@ -126,7 +132,7 @@ def test_undo_is_an_inverse_and_refusals_leave_no_trace(session):
 
 
 @settings(max_examples=100, deadline=None)
-@given(I(0, 10), I(0, 2), I(0, 2), I(0, 7), I(0, 20), I(1, 7), I(0, 6), I(0, 6))
+@given(I(0, 10), I(0, 2), I(0, 2), I(0, 7), I(0, 20), I(1, 30), I(0, 6), I(0, 6))
 def test_resolve_and_pool_rules(ab, bon, pen, hel, s, ob, plus, minus):
     try:
         n = ex.pool(ab, bon, pen, hel)
@@ -147,5 +153,5 @@ def test_resolve_and_pool_rules(ab, bon, pen, hel, s, ob, plus, minus):
 def test_sessions_exercise_both_paths():
     # The session runner counts applied and refused actions correctly.
     turns = [((ex.TURN, (0,)), False)] * 6
-    c, ok, refused = run_session(5, turns + [((ex.TEST, (9, 9, 0, 0, 0, 0, 0, -1)), False)])
+    c, ok, refused = run_session(5, turns + [((ex.TEST, (9, 31, 0, 0, 0, 0, 0, -1)), False)])
     assert ok == 6 and refused == 1 and c.x[ex.TURN_N] == 6

@@ -332,16 +332,18 @@ def test_a_long_boot_message_pages(tmp_path):
         b = bytearray(p.read_bytes())
         b[len(b) // 2] ^= 0xFF
         p.write_bytes(bytes(b))
-    sim2, digest2 = run(tmp_path, ["shot page1", "DOWN", "shot page2", "UP", "shot again",
-                                   "DOWN", "OK", "shot home"])
+    sim2, digest2 = run(tmp_path, ["shot page1", "DOWN", "shot page2", "DOWN", "shot page3",
+                                   "UP", "UP", "shot again", "DOWN", "DOWN", "OK", "shot home"])
     assert digest2 == digest                                # the journal replays it all
-    p1, p2 = screen(sim2, "page1"), screen(sim2, "page2")
-    assert p1[0] == "STORE DAMAGE 1/2" and p1[7] == "Down/OK: more"
-    assert p2[0] == "STORE DAMAGE 2/2" and p2[7] == "OK: close"
+    p1, p2, p3 = screen(sim2, "page1"), screen(sim2, "page2"), screen(sim2, "page3")
+    assert p1[0] == "STORE DAMAGE 1/3" and p1[7] == "Down/OK: more"
+    assert p2[0] == "STORE DAMAGE 2/3" and p3[0] == "STORE DAMAGE 3/3" and p3[7] == "OK: close"
     assert screen(sim2, "again") == p1
-    words = " ".join(p1[1:7] + p2[1:7]).split()
+    words = " ".join(p1[1:7] + p2[1:7] + p3[1:7]).split()
     assert " ".join(words) == ("snapshot s00000020.snp damaged (CRC mismatch): using the one before "
-                               "snapshot s00000010.snp damaged (CRC mismatch): using the one before")
+                               "snapshot s00000010.snp damaged (CRC mismatch): using the one before "
+                               "no snapshot readable: the campaign is rebuilt from its journal as "
+                               "hunt")
     assert screen(sim2, "home")[0] == "HUNT         #34"
 
 
@@ -473,3 +475,22 @@ def test_the_readme_screenshot_is_what_the_simulator_draws(tmp_path):
     committed = os.path.join(ROOT, "docs", "img", "sim.png")
     assert shot.read_bytes() == open(committed, "rb").read(), \
         "docs/img/sim.png is stale: regenerate it with the command in docs/ui.md"
+
+
+def test_rename_a_talisman_on_the_keys_and_it_stays_renamed(tmp_path):
+    """Issue 16, item 4: renaming with seven keys on the whole firmware;
+    the new name is an event (undo would give the old one back) and
+    survives a power cycle."""
+    steps = [SKIP, "DOWN", "DOWN", "OK", "OK", "shot menu", "DOWN", "DOWN", "OK", "shot rename",
+             "DOWN", "RIGHT", "UP", "shot edited", "OK", "shot saved", "BACK", "shot home"]
+    sim, digest = run(tmp_path, steps)
+    assert screen(sim, "menu")[2:5] == ["Clear", "Delete", "Rename"]
+    r = screen(sim, "rename")
+    assert r[0] == "RENAME" and r[2] == "Pressure" and r[3] == "       ^"
+    assert screen(sim, "edited")[2:4] == ["PressurdA", "        ^"]
+    assert "PressurdA    0/6" in screen(sim, "saved")
+    c, events = rebuilt(tmp_path)
+    assert tal(c, "PressurdA").cap == 6 and cp.encode_state(c) == digest
+    assert codec.decode_event(events[-1])[:2] == (cp.RENAME, [1, 0])
+    assert "Pressure     0/6" in screen(sim, "home")     # home labels hunt's trackers by their rule
+    check_reboot(tmp_path, sim, digest, "home")

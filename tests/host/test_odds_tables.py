@@ -152,7 +152,9 @@ def test_power_is_repeated_convolution(c, p0, n):
 
 
 def test_table_shape_and_totals():
-    assert len(TABLES) == 785
+    # hunt 200, paths 20 pools + 20 x 7 difficulties + 20 x 20 opposed,
+    # expedition 20 pools + 20 x 30 Obs + 20 x 20 versus
+    assert len(TABLES) == 1780
     for key, v in TABLES.items():
         if key[0] == "dist":
             assert sum(v) == 1, key
@@ -208,14 +210,15 @@ def test_builder_odds_exact_for_every_argument():
 def test_paths_opposed_table_in_sync():
     assert core._OPP == odds.opposed_table_bytes()
     assert core._OPP_FOR == paths.SUCCESS
-    assert odds.opposed_table_source().count("\n") == 14
+    assert odds.opposed_table_source().count("\n") == core.OPP_N + 2
+    assert len(core._OPP) == core.OPP_N * core.OPP_N * 2
 
 
 def test_target_and_versus_tables_in_sync():
     # The firmware looks these up (table=None); the exact code computes
     # them when given the table: both must agree on every argument.
     assert core._PTG == odds.paths_target_table_bytes() and len(core._PTG) == 20 * 7 * 2
-    assert core._EVS == odds.expedition_versus_table_bytes() and len(core._EVS) == 15 * 15 * 4
+    assert core._EVS == odds.expedition_versus_table_bytes() and len(core._EVS) == 20 * 20 * 4
     for n in range(1, 13):
         for k in range(1, 8):
             assert core.builder_odds(1, n, k) == core.builder_odds(1, n, k, table=paths.SUCCESS)
@@ -230,14 +233,14 @@ def test_target_and_versus_tables_in_sync():
             assert core.paths_at_least(n, k) == want, (n, k)
     with pytest.raises(ValueError):
         core.paths_at_least(21, 1)
-    for a in range(1, 16):
-        for b in range(1, 16):
+    for a in range(1, core.EVS_N + 1):
+        for b in range(1, core.EVS_N + 1):
             assert core.builder_odds(2, a, 0, versus=b) == \
                 core.builder_odds(2, a, 0, versus=b, table=expedition.SUCCESS)
 
 
 def _fuel_worst_cases():
-    return [(0, 9, 9, 1, 0), (1, 12, 7, 0, 0), (2, 15, 7, 0, 0), (2, 15, 0, 0, 15), (1, 12, 0, 0, 11)]
+    return [(0, 9, 9, 1, 0), (1, 12, 7, 0, 0), (2, 20, 20, 0, 0), (2, 20, 0, 0, 20), (1, 12, 0, 0, 11)]
 
 
 def test_builder_odds_fuel_under_budget():

@@ -1,7 +1,7 @@
 """Simulated flash filesystem with power cuts and an erase counter.
 
 The same interface as store.fs.OsFs (open/sync/rename/remove/listdir/size/
-mkdir), in memory, on MicroPython and CPython.
+mkdir/rmdir), in memory, on MicroPython and CPython.
 
 Power cut: `FlashSim(cut=N)` runs on a budget of N units. Every byte
 written costs one unit; every metadata operation (creating a file,
@@ -158,6 +158,17 @@ class FlashSim:
         if p not in self.dirs:
             self._meta()
             self.dirs.add(p)
+
+    def rmdir(self, p):
+        """Remove an empty directory (one metadata commit)."""
+        if self.dead:
+            raise PowerCut()
+        if p not in self.dirs:
+            raise OSError(2)
+        if self.listdir(p):
+            raise OSError(39)  # ENOTEMPTY
+        self._meta()
+        self.dirs.remove(p)
 
 
 class SimFile:

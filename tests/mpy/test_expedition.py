@@ -34,7 +34,8 @@ def test_pool_size_and_caps():
     raises(ValueError, ex.pool, 10, 2, 0, 7)  # 21 dice
     raises(ValueError, ex.pool, 11)
     raises(ValueError, ex.pool, -1)
-    raises(ValueError, ex.pool, 0, 3)
+    raises(ValueError, ex.pool, 0, 19)        # 21 dice (bonus dice: 0..18)
+    raises(ValueError, ex.pool, 0, -1)
     raises(ValueError, ex.pool, 0, 0, 3)
 
 
@@ -318,7 +319,8 @@ def test_encounter_checks_every_1_2_3_turns():
         for turn in range(1, 7):
             assert ex.next_check(c)[0] == freq - (turn - 1) % freq
             due = turn % freq == 0
-            out = c.act(ex.TURN, (1,), faces=(2,) if due else ())  # overland: no usage
+            # on the countdown (an overland turn by boat): no usage
+            out = c.act(ex.TURN, (ex.OVERLAND_CD,), faces=(2,) if due else ())
             checks += due
             assert out.verdict == (1 if due else 0)
         assert checks == 6 // freq and c.x[V.TURN_N] == 6
@@ -424,7 +426,7 @@ def test_short_rests_twice_a_day():
 
 def test_invalid_actions_leave_state_unchanged():
     c = new()
-    raises_unchanged(c, c.act, ex.TEST, (2, 8, 0, 0, 0, 0, 0, -1))
+    raises_unchanged(c, c.act, ex.TEST, (2, 31, 0, 0, 0, 0, 0, -1), faces=(6,) * 4)
     raises_unchanged(c, c.act, ex.TEST, (2, 0, 0, 0, 0, 0, 0, -1))
     raises_unchanged(c, c.act, ex.TEST, (11, 3, 0, 0, 0, 0, 0, -1))
     raises_unchanged(c, c.act, ex.TEST, (2, 3, 0, 0, 0, 7, 0, -1))
@@ -477,3 +479,151 @@ def test_undo_and_replay():
     assert cp.encode_state(r) == cp.encode_state(c)
     s = cp.encode_state(c)
     assert cp.encode_state(cp.decode_state(s)) == s
+
+
+# --- issue 13, items 1-4: the seed's cadence, rests, Obstacles, monsters ----------
+# Each test fails on the rules before them (docs/rules/expedition.md has the
+# readings); old journals must fold exactly as they did.
+
+def test_overland_turn_checks_every_turn():
+    # "Normally, Random Encounter Checks ought to be made once per Overland Turn."
+    c = new()
+    assert c.x[V.FREQ] == 2                      # a dungeon of average density
+    for turn in (1, 2, 3):
+        out = c.act(ex.TURN, (ex.OVERLAND,), faces=(5,))   # a d12 on every overland turn
+        assert list(out.faces) == [5] and out.margin == 5 and out.successes == turn
+        assert ex.next_check(c) == (1, 2)        # the dungeon countdowns are untouched
+    assert c.x[V.ENC_LEFT] == 2 and c.x[V.TURN_KIND] == ex.OVERLAND
+    assert c.act(ex.TURN, (ex.OVERLAND,), faces=(1,)).verdict == 1
+    raises_unchanged(c, c.act, ex.TURN, (ex.OVERLAND,), faces=())   # the d12 is always due
+    # Back in a dungeon: its countdown goes on where it was.
+    assert c.act(ex.TURN, (ex.EXPLORE,), faces=()).verdict == 0
+    assert ex.next_check(c) == (1, 1)
+    raises_unchanged(c, c.act, ex.TURN, (3,))
+
+
+def test_old_journals_fold_as_before():
+    # Events as the firmware before wrote them (TURN 1 on the dungeon
+    # countdown, a one-argument SHORT_REST, Ob 7, an NPC of Ability 10) and
+    # the state that firmware folded them to: the same, byte for byte.
+    evs = (b"\x03\x00\x00\x03Ada", b"h\x08\x00\x04\x08\x00\x04\x00\x00\x00\x00\x00",
+           b"p\x03\x0c\x01\x02\x00\x05Torch", b"m\x01\x02\x00\x00", b"m\x01\x02\x01\x07\x00",
+           b"k\x01\x00\x00\x00", b"m\x01\x02\x00\x00", b"m\x01\x00\x01\t\x00",
+           b"`\x08\x06\x0e\x00\x00\x00\x00\x00\x01\x05\x06\x06\x06\x06\x06\x00",
+           b"b\x10\x00\x04\x00\x00\x00\x00\x01\x14\x00\x00\x00\x00\x00\x00\x00\x06\x10"
+           + bytes((6,) * 4 + (1,) * 12) + b"\x00")
+    c = cp.replay(systems.EXPEDITION, evs, 4)
+    assert list(c.x) == [4, 0, 2, 2, 1, 1]
+    assert cp.encode_state(c) == (
+        b"DT\x01\x02\x08\x14\x0c\x08\x00\x04\x04\x02\x02\x02\x03Ada\x18\x06\x08\x00\x02"
+        b"\x04\x00\x00\x00\x00\x00\x02\x00\x02\x01\x05Torch\n\x06\x00\x01\x02\x01\x0c\x02")
+
+
+def test_short_rest_occupies_an_exploration_turn():
+    # "A short rest occupies one Exploration Turn (~10 minutes)."
+    c = new(("Ada",))
+    c.act(ex.SHEET, (0, 2, 4, 0, 2, 0, 0, 0))
+    c.act(ex.USAGE_NEW, (6, -1, 1), "Torches")
+    t = len(c.tals) - 1
+    out = c.act(ex.SHORT_REST, (0, 1), faces=())        # turn 1: no check due yet
+    assert out.successes == 1 and c.x[V.TURN_N] == 1 and ex.next_check(c) == (1, 1)
+    assert (hp(c, 0), c.chars[0].v[V.RES]) == (3, 1)
+    c.act(ex.USE_RES, (0, 1))
+    out = c.act(ex.SHORT_REST, (0, 1), faces=(2, 1))    # turn 2: the d12, then the torch
+    assert list(out.faces) == [2, 1] and out.verdict == 1 and out.margin == 2
+    assert ex.usage_sides(c.tals[t]) == 4 and ex.next_check(c) == (2, 2)
+    assert c.x[V.TURN_N] == 2 and c.x[V.TURN_KIND] == ex.EXPLORE
+    assert (hp(c, 0), c.chars[0].v[V.RES], c.chars[0].v[V.RESTS]) == (4, 1, 2)
+    raises_unchanged(c, c.act, ex.SHORT_REST, (0, 1), faces=())   # both rests taken
+    raises_unchanged(c, c.act, ex.SHORT_REST, (0, 2))
+    # The one-argument form (every journal before) passes no turn.
+    c.act(ex.LONG_REST, ())
+    c.act(ex.SHORT_REST, (0,))
+    assert c.x[V.TURN_N] == 2 and ex.next_check(c) == (2, 2)
+
+
+def test_obstacles_past_seven():
+    # An Obstacle is what the text makes it: "+1 Ob per point of damage taken"
+    # while channeling, "+1 Ob from each Slot" of armor, a Save's Ob "equal to
+    # the number of successes that you rolled", the Cash table's Ob 20.
+    c = new()
+    args = (10, 12, 2, 0, 6, 0, 0, -1)                 # 20 dice against Ob 12
+    out = c.act(ex.TEST, args, faces=(6,) * 12 + (1,) * 8)
+    assert (out.successes, out.verdict, out.margin) == (12, 1, 0)
+    out = c.act(ex.TEST, args, faces=(6,) * 11 + (1,) * 9)
+    assert (out.verdict, out.margin) == (0, 1)
+    out = c.act(ex.TEST, (3, ex.MAX_OB, 0, 0, 0, 0, 0, -1), faces=(6,) * 5)
+    assert ex.MAX_OB == 30 and (out.verdict, out.margin) == (0, 25)
+    assert "5 vs Ob 30: failure by 25" in out.notes
+    raises_unchanged(c, c.act, ex.TEST, (3, 31, 0, 0, 0, 0, 0, -1), faces=(6,) * 5)
+
+
+def test_monsters_roll_level_plus_three():
+    # "Monsters generally roll a Pool of dice equal to Level plus 3. Their pool
+    # gains a bonus die for strengths, and a penalty die for weaknesses."
+    assert ex.monster_pool(0) == 3 and ex.monster_pool(14) == 17
+    assert ex.monster_pool(14, 2) == 19 and ex.monster_pool(14, 2, 0, 1) == 20
+    assert ex.monster_pool(0, 0, 2) == 1
+    raises(ValueError, ex.monster_pool, 15)
+    raises(ValueError, ex.monster_pool, 14, 2, 0, 2)   # 21 dice
+    raises(ValueError, ex.monster_pool, -1)
+    c = new()
+    # Ada (Ability 1: 3 dice) against a Level 14 monster: 17 dice.
+    a = combat((0, 1, 0, 0, 0, 0), (-1, 14, 0, 0, 0, 0), threat=3 | ex.FOE_B)
+    out = c.act(ex.COMBAT, a, faces=(6, 6, 6) + (6,) * 4 + (1,) * 13)
+    assert len(out.faces) == 20 and out.verdict == 0 and out.margin == 1 and hp(c, 0) == 3
+    # ...with a bonus die for a strength: 18 dice; +2s special damage.
+    a = combat((0, 1, 0, 0, 0, 0), (-1, 14, 1, 0, 2, 0), threat=3 | ex.FOE_B)
+    out = c.act(ex.COMBAT, a, faces=(1, 1, 1) + (6,) + (1,) * 17)
+    assert len(out.faces) == 21 and out.margin == 3 and hp(c, 0) == 0
+    # The monster on side A, leading a gang of two: 17 + 2 = 19 dice.
+    a = combat((-1, 14, 0, 0, 0, 0), (1, 2, 0, 0, 0, 0), group=2, threat=3 | ex.FOE_A)
+    out = c.act(ex.COMBAT, a, faces=(1,) * 19 + (6, 6, 1, 1))
+    assert len(out.faces) == 23 and out.verdict == 0 and "enemy takes 2" in out.notes
+    # A monster is no character; a Level over 14 is refused; so is a 15th
+    # Level as an Ability (a character's Ability stops at 10).
+    raises_unchanged(c, c.act, ex.COMBAT, combat((1, 1, 0, 0, 0, 0), (2, 3, 0, 0, 0, 0),
+                                                 threat=3 | ex.FOE_B))
+    raises_unchanged(c, c.act, ex.COMBAT, combat((1, 1, 0, 0, 0, 0), (-1, 15, 0, 0, 0, 0),
+                                                 threat=3 | ex.FOE_B))
+    raises_unchanged(c, c.act, ex.COMBAT, combat((1, 1, 0, 0, 0, 0), (-1, 11, 0, 0, 0, 0)))
+    raises_unchanged(c, c.act, ex.COMBAT, combat(threat=16))
+    # A versus test and a test (a monster's Save) take a monster the same way.
+    out = c.act(ex.VERSUS, (0, 0, 0, 0, 0, 0) + (12, 0, 1, 0, 0, 0) + (2,),
+                faces=(6, 6) + (6,) * 2 + (1,) * 12)
+    assert len(out.faces) == 16 and out.verdict == 2
+    out = c.act(ex.TEST, (5, 4, 0, 0, 0, 0, 0, -1, 1), faces=(6,) * 4 + (1,) * 4)
+    assert len(out.faces) == 8 and (out.verdict, out.margin) == (1, 0)
+    raises_unchanged(c, c.act, ex.VERSUS, (0,) * 12 + (4,))
+    raises_unchanged(c, c.act, ex.TEST, (5, 4, 0, 0, 0, 0, 0, -1, 2))
+
+
+def test_bonus_dice_past_two_from_the_texts_own_sources():
+    # "Cultivate Asset: When you work to gain the trust or assistance of any
+    # person, spend Subterfuge to add +3d to the test." "Strongholds are each
+    # rated from 1-6 ... you roll bonus dice equal to the Stronghold's
+    # rating." "The Circles score starts as zero bonus dice, but may be
+    # improved up to six bonus dice +6d)", and "Reputation is added to
+    # relevant Circles checks at a rate of +1d per point".
+    assert ex.MAX_BONUS == 18 and ex.pool(0, 18) == 20
+    assert ex.pool(3, 3) == 8 and ex.pool(2, 6) == 10
+    assert ex.monster_pool(14, 3) == 20
+    raises(ValueError, ex.monster_pool, 14, 4)          # 21 dice
+    c = new(("Ada",))
+    out = c.act(ex.TEST, (3, 4, 3, 0, 0, 0, 0, -1), faces=(6,) * 4 + (1,) * 4)   # +3d: 8 dice
+    assert len(out.faces) == 8 and out.verdict == 1
+    # A Circles check: Presence 4, Circles 6, Reputation 3: 2 + 4 + 9 = 15 dice.
+    out = c.act(ex.TEST, (4, 5, 9, 0, 0, 0, 0, -1), faces=(5,) * 5 + (2,) * 10)
+    assert len(out.faces) == 15 and (out.verdict, out.margin) == (1, 0)
+    # A Stronghold of rating 6 defending its walls, versus a Level 9 monster
+    # with a strength (12 + 1 = 13 dice); and in a combat check.
+    out = c.act(ex.VERSUS, (2, 6, 0, 0, 0, 0) + (9, 1, 0, 0, 0, 0) + (2,),
+                faces=(6,) * 10 + (1,) * 13)
+    assert len(out.faces) == 23 and out.verdict == 1 and out.margin == 10
+    a = combat((0, 2, 6, 0, 0, 0), (-1, 9, 1, 0, 0, 0), threat=3 | ex.FOE_B)
+    out = c.act(ex.COMBAT, a, faces=(6,) * 10 + (1,) * 13)
+    assert len(out.faces) == 23 and out.verdict == 1
+    # Still at most 20 dice; a bonus of 19 is refused, naming the range.
+    e = raises_unchanged(c, c.act, ex.TEST, (0, 1, 19, 0, 0, 0, 0, -1))
+    assert "0..18" in str(e)
+    raises_unchanged(c, c.act, ex.TEST, (10, 1, 9, 0, 0, 0, 0, -1))   # 21 dice

@@ -3,6 +3,7 @@ import sys
 
 from rules import campaign as cp, systems
 from rules import hunt as h
+from rules import hunt_more as hm
 from rules.dice import Dice, new_pool
 from support import raises, raises_unchanged
 
@@ -510,3 +511,85 @@ def test_hook_filled_by_gaining_it_again():
     assert "Hook Debt fills: its effect activates" in out.notes
     c.act(h.HOOK, (0,), "Debt")           # a new Debt hook, in the freed slot
     assert c.tals[hook(c, 0, "Debt")].n == 0
+
+
+def _tals(c, role, owner):
+    return [t for t in range(len(c.tals))
+            if c.tals[t] is not None and c.tals[t].role == role and c.tals[t].owner == owner]
+
+
+def test_an_affliction_gives_pathos_and_lasts_until_the_hunt_ends():
+    # "An exorcist gains one pathos when they fail a roll, take an injury or
+    # affliction, fill a hook, or witness an ally die or suffer sin overflow."
+    # "Afflictions are ongoing negative effects that last until the end of
+    # the hunt unless stated otherwise."
+    c = new()
+    out = c.act(hm.AFFLICT, (0, 0), "Blinded")
+    t = out.tal
+    assert c.tals[t].role == hm.ROLE_AFFLICTION and c.tals[t].owner == 0
+    assert c.chars[0].v[h.PATHOS] == 1 and "Ada afflicted: Blinded; pathos 1" in out.notes
+    c.act(hm.AFFLICT, (0, 1), "Cursed")              # "unless stated otherwise": lasting
+    c.act(hm.AFFLICT, (1, 0), "Blinded")             # Bo too: his own
+    assert c.chars[0].v[h.PATHOS] == 2 and c.chars[1].v[h.PATHOS] == 1
+    raises_unchanged(c, c.act, hm.AFFLICT, (0, 0), "Blinded")   # already afflicted
+    raises_unchanged(c, c.act, hm.AFFLICT, (0, 0), "")
+    raises_unchanged(c, c.act, hm.AFFLICT, (0, 2), "Lame")
+    raises_unchanged(c, c.act, hm.AFFLICT, (5, 0), "Lame")
+    # A slash (the keeper's cure) ends one early.
+    c.act(cp.SLASH, (_tals(c, hm.ROLE_AFFLICTION, 1)[0], 1, 0))
+    assert _tals(c, hm.ROLE_AFFLICTION, 1) == []
+    # The Sin falls: the hunt's afflictions end, the lasting one stays.
+    sin = c.find(h.ROLE_SIN)
+    c.act(cp.SLASH, (sin, c.tals[sin].cap, 0))
+    out = c.act(h.SIN_END, (0,))
+    assert [c.tals[t].name for t in _tals(c, hm.ROLE_AFFLICTION, 0)] == ["Cursed"]
+    assert "Ada: Blinded ends with the hunt" in out.notes
+    c.act(h.NEW_HUNT, (1, 0))
+    assert [c.tals[t].name for t in _tals(c, hm.ROLE_AFFLICTION, 0)] == ["Cursed"]
+    # Undo takes an affliction back with its pathos.
+    c.act(hm.AFFLICT, (1, 0), "Lame")
+    p = c.chars[1].v[h.PATHOS]
+    c.undo()
+    assert c.chars[1].v[h.PATHOS] == p - 1 and _tals(c, hm.ROLE_AFFLICTION, 1) == []
+
+
+def test_an_action_roll_benefits_only_once_from_setup():
+    # "Setup is a special action roll ... On a success, an exorcist chooses one
+    # character (including themselves) and an action roll they will perform,
+    # granting that roll: [cut off]" -- "An action roll may benefit only once
+    # from setup."
+    c = new()
+    out = c.act(h.ROLL, (0, 2, 0, 0, 0, 0, -1, 1), "Strike", faces=(5, 2))   # Ada sets Bo up
+    t = out.tal
+    assert c.tals[t].role == hm.ROLE_SETUP and c.tals[t].owner == 1 and c.tals[t].name == "Strike"
+    assert "Setup Strike for Bo" in out.notes
+    out = c.act(h.ROLL, (0, 2, 0, 0, 0, 0, -1, 0), faces=(5, 6))             # and herself
+    mine = out.tal
+    out = c.act(h.ROLL, (0, 1, 0, 0, 0, 0, -1, 1), faces=(1,))               # a failed setup
+    assert out.tal == -1 and len(_tals(c, hm.ROLE_SETUP, 1)) == 1
+    assert c.chars[0].v[h.PATHOS] == 1                                      # still a failed roll
+    # Bo's roll benefits from his setup: it is spent; a second benefit is refused.
+    out = c.act(h.ROLL, (1, 1, 1, 0, 0, 0, -1, -1, t), faces=(4, 4))
+    assert "Bo benefits from the setup Strike" in out.notes and c.tals[t] is None
+    raises_unchanged(c, c.act, h.ROLL, (1, 1, 1, 0, 0, 0, -1, -1, t), faces=(4, 4))
+    # Not his: Ada's own setup is hers; a roll names one setup, so two never stack.
+    raises_unchanged(c, c.act, h.ROLL, (1, 1, 0, 0, 0, 0, -1, -1, mine), faces=(4,))
+    raises_unchanged(c, c.act, h.ROLL, (0, 1, 0, 0, 0, 0, -1, -1, 0), faces=(4,))  # Pressure
+    raises_unchanged(c, c.act, h.ROLL, (0, 1, 0, 0, 0, 0, -1, 9), faces=(4,))      # nobody 9
+    raises_unchanged(c, c.act, h.ROLL, (-1, 1, 0, 0, 0, 0, -1, 0), faces=(4,))     # NPC setup
+    raises_unchanged(c, c.act, h.ROLL, (0, 1, 0, 0, 0, 0, -1, -1, mine, 0), faces=(4,))
+    out = c.act(h.ROLL, (0, 1, 0, 0, 0, 0, -1, 1, mine), faces=(6,))  # benefits and sets Bo up
+    assert c.tals[mine] is None or c.tals[mine].owner == 1
+    assert len(_tals(c, hm.ROLE_SETUP, 0)) == 0 and len(_tals(c, hm.ROLE_SETUP, 1)) == 1
+    # A new hunt: setups go with the old one. The 7-argument form is unchanged.
+    c.act(h.NEW_HUNT, (1, 0))
+    assert _tals(c, hm.ROLE_SETUP, 1) == []
+    out = roll(c, (6, 1), skill=2)
+    assert out.successes == 1 and out.tal == -1
+
+
+def test_success_tables_written_out_match_their_rule():
+    # TABLES is a literal (no generator at boot): face f succeeds on s+.
+    for s in range(2, 7):
+        assert h.TABLES[s] == bytes(1 if f >= s else 0 for f in range(7))
+    assert h.TABLES[0] == h.TABLES[1] == b"" and h.SUCCESS is h.TABLES[4]

@@ -164,17 +164,19 @@ def test_builder_odds_rejects_bad_arguments():
     raises(ValueError, odds.builder_odds, 5, 3, 1)
     raises(ValueError, odds.builder_odds, HUNT, 10, 1)
     raises(ValueError, odds.builder_odds, PATHS, 0, 1)
-    raises(ValueError, odds.builder_odds, PATHS, 13, 1)
-    raises(ValueError, odds.builder_odds, EXPEDITION, 16, 1)
+    raises(ValueError, odds.builder_odds, PATHS, 21, 1)
+    raises(ValueError, odds.builder_odds, EXPEDITION, 21, 1)
+    raises(ValueError, odds.builder_odds, EXPEDITION, 3, 31)
     raises(ValueError, odds.builder_odds, PATHS, 3, 1, hard=1)
     raises(ValueError, odds.builder_odds, PATHS, 3, 8)
     raises(ValueError, odds.builder_odds, PATHS, 3, 0)
     raises(ValueError, odds.builder_odds, HUNT, 3, 0, versus=2)
-    raises(ValueError, odds.builder_odds, EXPEDITION, 3, 0, versus=16)
+    raises(ValueError, odds.builder_odds, EXPEDITION, 3, 0, versus=21)
     e = raises(ValueError, odds.builder_odds, EXPEDITION, 3, 2, versus=3)
     assert "not both" in str(e)
-    e = raises(ValueError, odds.builder_odds, PATHS, 13, 1)
-    assert "1..12" in str(e)
+    e = raises(ValueError, odds.builder_odds, PATHS, 21, 1)
+    assert "1..20" in str(e)
+    raises(ValueError, odds.builder_odds, PATHS, 3, 0, versus=21)
 
 
 def test_builder_odds_with_a_campaign_table():
@@ -210,3 +212,66 @@ def test_paths_help_weights_match_brute_force():
     assert odds.paths_help(40, 6)[6] > odds.HELP_ONE * 9 // 10  # 40 dice: 6+ nearly sure
     raises(ValueError, odds.paths_help, 41, 1)
     raises(ValueError, odds.paths_help, 2, 7)
+
+
+def test_expedition_obstacles_to_30_and_monster_pools_exact():
+    # issue 13: an Ob is whatever the text makes it (up to 30), a monster
+    # rolls Level + 3 dice (17 at Level 14, more with bonus dice): the
+    # builder's odds cover pools 1..20 against Ob 1..30 and versus 1..20 x
+    # 1..20, each exactly rounded (on MicroPython too: 2**20 is a small int).
+    assert odds.POOL[EXPEDITION] == (1, 20) and odds.TARGET[EXPEDITION] == (1, 30)
+    assert odds.VERSUS[EXPEDITION] == (1, 20)
+    for n in (1, 7, 17, 20):
+        d = odds.dist(EXPEDITION, n)
+        for k in (1, 7, 8, 12, 17, 20, 21, 30):
+            assert odds.builder_odds(EXPEDITION, n, k) == odds.permille(odds.p_at_least(d, k),
+                                                                        sum(d)), (n, k)
+    assert odds.builder_odds(EXPEDITION, 20, 30) == 0      # more than 20 dice can roll
+    assert odds.builder_odds(EXPEDITION, 20, 20) == 1      # 1 in 2**20: never shown as 0
+    assert odds.builder_odds(EXPEDITION, 17, 9) == 500     # 17 coins: 9 or more is half
+    for n, m in ((20, 17), (17, 20), (3, 17), (20, 20)):
+        w, t, l = odds.compare(odds.dist(EXPEDITION, n), odds.dist(EXPEDITION, m))
+        den = w + t + l
+        for pm, num in zip(odds.builder_odds(EXPEDITION, n, 0, versus=m), (w, t, l)):
+            assert pm * den <= 1000 * num + den and 1000 * num <= pm * den + den
+
+
+def test_paths_opposed_exact_for_every_pool_the_rules_accept():
+    # issue 13 item 12: "Exact odds for every pool the rules accept: the
+    # device tables stop at ... 12 for paths opposed, while the rules
+    # accept 20." Seed 003: "The player and their opponent each make a
+    # roll, and the one with the highest number of successes wins" -- an
+    # opponent's pool is 1..20 dice, the player's Skill 6 + Path 6 +
+    # situation +2 = 14 plus up to +6 of help ("The player cannot receive
+    # more additional dice than their overall level in the Skill").
+    assert odds.POOL[PATHS] == (1, 20) and odds.VERSUS[PATHS] == (1, 20)
+    assert paths.pool(6, 6, 2) + 6 == paths.MAX_POOL == odds.OPP_N
+    for a, b in ((20, 20), (14, 20), (20, 1), (13, 12), (1, 20), (12, 12)):
+        got = odds.builder_odds(PATHS, a, 0, versus=b)
+        # the table against the exact long-int computation, same rounding
+        want = odds.split3(*odds.opposed(*(odds.paths_split(a, paths.SUCCESS)
+                                           + odds.paths_split(b, paths.SUCCESS))))
+        assert got == (want[0], 0, 1000 - want[0]), (a, b, got, want)
+    # more dice win more often; the initiator takes ties
+    assert odds.builder_odds(PATHS, 20, 0, versus=19)[0] > odds.builder_odds(PATHS, 19, 0, versus=20)[0]
+    assert odds.builder_odds(PATHS, 20, 0, versus=20)[0] > 500
+    for k in (1, 7):  # a difficulty test of 13..20 dice, the same range
+        assert odds.builder_odds(PATHS, 20, k) == odds.paths_at_least(20, k)
+
+
+def test_paths_opposed_lookup_and_mixture_match_builder_odds():
+    # The builder's opposed line (with help: one call for every bonus) reads
+    # the same table builder_odds does, from either side's initiative.
+    for a in (1, 7, 14, 20):
+        for b in (1, 12, 20):
+            w = odds.builder_odds(PATHS, a, 0, versus=b)[0]
+            assert odds.paths_opposed(a, b) == w
+            assert odds.paths_opposed(b, a, 1) == 1000 - w
+    wts = odds.paths_help(40, 6)
+    for init in (0, 1):
+        acc = 0
+        for k in range(7):
+            acc += wts[k] * odds.paths_opposed(14 + k, 20, init)
+        assert odds.paths_opposed(14, 20, init, wts) == acc
+    raises(ValueError, odds.paths_opposed, 15, 20, 0, wts)   # 15 + 6 > 20
+    raises(ValueError, odds.paths_opposed, 1, 21)

@@ -3,6 +3,7 @@ import sys
 
 from rules import campaign as cp, systems
 from rules import paths as P
+from rules import paths_more as PM
 from rules import talisman as tl
 from rules.dice import Dice, new_pool
 from support import raises, raises_unchanged
@@ -301,3 +302,37 @@ def test_roll_pool_allocates_nothing():
     assert all(1 <= f <= 12 for f in buf[:10])
     raises(ValueError, P.roll_pool, d, buf, 0)
     raises(ValueError, P.roll_pool, d, buf, 21)
+
+
+def test_only_a_simple_prolonged_test_during_combat():
+    # "Depending on the desired action, the timeframe for a prolonged test may
+    # vary. However, only a simple prolonged test can be carried out during
+    # combat." (Simple: "1 turn".)
+    c = new("Ada")
+    heal = c.act(P.PRO_OPEN, (0, 8, 3, 2, 0), "Healing").tal          # 1 day
+    pick = c.act(P.PRO_OPEN, (0, 3, 0, 0, 0), "Lockpick").tal         # 1 turn: simple
+    c.act(P.PRO_ROLL, (heal, 3, 3, 0, 0), faces=(7, 1, 1, 1, 1, 1))   # before the fight: fine
+    out = c.act(PM.COMBAT, (1,), "Ambush")
+    assert PM.in_combat(c) == out.tal and c.tals[out.tal].name == "Ambush"
+    e = raises_unchanged(c, c.act, P.PRO_ROLL, (heal, 3, 3, 0, 0), faces=(7,) * 6)
+    assert "only a simple prolonged test can be carried out during combat" in str(e)
+    assert "1 day" in str(e)
+    out = c.act(P.PRO_ROLL, (pick, 3, 3, 0, 0), faces=(7, 7, 1, 1, 1, 1))
+    assert out.verdict == 2 and c.tals[pick].n == 2
+    c.act(P.TEST, (0, 3, 3, 0, 0, 2, 0), faces=(7,) * 6)              # other tests go on
+    raises_unchanged(c, c.act, PM.COMBAT, (1,))                        # one fight at a time
+    raises_unchanged(c, c.act, PM.COMBAT, (2,))
+    c.act(PM.COMBAT, (0,))
+    assert PM.in_combat(c) == -1
+    raises_unchanged(c, c.act, PM.COMBAT, (0,))
+    out = c.act(P.PRO_ROLL, (heal, 3, 3, 0, 0), faces=(7, 1, 1, 1, 1, 1))
+    assert out.verdict == 2 and c.tals[heal].n == 2
+    # Fights come and go in one talisman slot; undo takes a fight back.
+    n = len(c.tals)
+    for _ in range(40):
+        c.act(PM.COMBAT, (1,))
+        c.act(PM.COMBAT, (0,))
+    assert len(c.tals) == n
+    c.act(PM.COMBAT, (1,))
+    c.undo()
+    assert PM.in_combat(c) == -1

@@ -76,3 +76,37 @@ def test_session_wraps_a_boards_os_module():
     assert isinstance(session.store_fs(OsLike()), store.OsFs)
     import os
     assert isinstance(session.store_fs(os), store.OsFs)
+
+
+def _damage_snapshots(fs, at):
+    """Flip a byte of every snapshot of the current campaign, `at` bytes in
+    (negative: from the end)."""
+    n = 0
+    for path in list(fs.files):
+        if path.endswith(".snp"):
+            b = fs.files[path]
+            b[at] ^= 0xFF
+            n += 1
+    return n
+
+
+def test_a_campaign_whose_snapshots_all_fail_keeps_its_rule_system():
+    # Issue 12, item 4 (b): with both snapshots damaged an expedition
+    # journal was refolded under hunt rules, a new hunt campaign.
+    from rules import expedition
+    for at in (-3, 30):          # the state's body; the file's and state's headers
+        fs = FlashSim()
+        s = session.Session(Board(fs))
+        s.new_campaign(2)
+        cid = s.c.cid
+        s.do(cp.CHAR_ADD, (), "Ana")
+        for k in range(40):
+            s.do(expedition.TURN, (0,))
+        want = cp.encode_state(s.c)
+        assert _damage_snapshots(fs, at) >= 2
+        again = session.Session(Board(fs))
+        assert again.c.system == 2 and again.c.nevents == 41
+        text = " ".join(w[1] for w in again.warnings)
+        assert "rebuilt from its journal as expedition" in text, text
+        if at < 0:               # the headers read: the campaign keeps its id, the state whole
+            assert again.c.cid == cid and cp.encode_state(again.c) == want

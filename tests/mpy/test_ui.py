@@ -568,3 +568,67 @@ def test_a_flash_with_a_campaign_never_shows_the_tour():
     s.new_campaign(1)                              # campaign 2, no event yet
     a, b, s = _boot(fs)
     assert s.n == 2 and not s.new and b.display.rows[0] == "PATHS         #0"
+
+
+def test_rename_a_character_with_the_keys_and_undo_it():
+    a, b, s = make()
+    press(a, K_DOWN, K_DOWN, K_DOWN, K_OK)           # Characters
+    rows = press(a, K_OK)                            # + add: Ada
+    assert "Ada" in rows
+    press(a, K_OK)                                   # Ada's sheet
+    n = len(a.top().menu.items)
+    rows = press(a, *([K_DOWN] * (n - 1)))
+    assert a.top().menu.items[-1] == "Rename" and b.display.inv[a.top().menu.r0 + min(n - 1, 4)]
+    rows = press(a, K_OK)
+    assert rows[0] == "RENAME" and rows[2] == "Ada" and rows[3] == "  ^"
+    rows = press(a, K_RIGHT, K_UP, K_UP)             # past the end: a letter added, turned
+    assert rows[2] == "AdaB" and rows[3] == "   ^"
+    rows = press(a, K_LEFT, K_ROLL)                  # delete the 'a'
+    assert rows[2] == "AdB"
+    rows = press(a, K_OK)
+    assert s.c.chars[0].name == "AdB" and s.log[-1][0] == cp.RENAME
+    assert rows[0] == "AdB"                          # back on the sheet, its new name
+    long(a, K_BACK)                                  # undo
+    assert s.c.chars[0].name == "Ada"
+
+
+def test_rename_a_talisman_and_back_keeps_the_name():
+    a, b, s = make()
+    press(a, K_DOWN, K_DOWN, K_OK)                   # Talismans
+    rows = press(a, K_OK)                            # Pressure's menu
+    assert "Rename" in rows
+    rows = press(a, K_DOWN, K_DOWN, K_OK)
+    assert rows[0] == "RENAME" and rows[2] == "Pressure"
+    rows = press(a, K_DOWN)                          # 'e' turned back to 'd'
+    assert rows[2] == "Pressurd"
+    press(a, K_BACK)                                 # Back: nothing saved
+    assert s.c.tals[0].name == "Pressure" and not any(e[0] == cp.RENAME for e in s.log)
+    press(a, K_OK, K_DOWN, K_DOWN, K_OK, K_ROLL, K_ROLL, K_OK)   # delete 'e', then backspace
+    assert s.c.tals[0].name == "Pressu"
+    assert "Pressu" in press(a)
+
+
+def test_names_the_screen_cannot_draw_are_refused():
+    c = cp.Campaign(0, 1)
+    for bad in ("", " Ada", "Ada ", "A" * 13, "Zo\u00eb", "tab\there"):
+        try:
+            c.act(cp.CHAR_ADD, (), bad)
+        except ValueError as e:
+            assert str(e).startswith(cp.NAME_RULE), str(e)
+        else:
+            raise AssertionError("accepted %r" % bad)
+    c.act(cp.CHAR_ADD, (), "O'Neil-Smith")
+    for args, text in (((0, 0), "A" * 13), ((1, 0), "x\u00e9")):
+        try:
+            c.act(cp.RENAME, args, text)
+        except ValueError as e:
+            assert cp.NAME_RULE in str(e)
+        else:
+            raise AssertionError("accepted %r" % text)
+    c.act(cp.RENAME, (0, 0), "Abcdefghijkl")         # 12: the limit
+    assert c.chars[0].name == "Abcdefghijkl"
+    # A name accepted by an older firmware still replays (apply checks no name).
+    old = cp.codec.encode_event(cp.CHAR_ADD, (), b"", "Zo\u00eb, a name of 22 B")
+    c2 = cp.Campaign(0, 1)
+    c2.apply(old)
+    assert c2.chars[0].name.startswith("Zo")

@@ -36,6 +36,7 @@ from .transport import Transport, TransportError
 
 BOOT_S = 15.0     # how long a restarted app may take to answer
 READ_QUIET = 0.5  # a window of reads asks again after this long without a frame
+RECOVER = 2       # how many times one call restarts an app that stopped under it
 
 
 class DeviceError(Exception):
@@ -63,14 +64,46 @@ class AnswerLost(DeviceError):
     """An action was applied, once (`seq` is its event), but the device
     reset before its answer reached the host."""
 
-    def __init__(self, seq):
-        DeviceError.__init__(self, "the device reset while acting: the action is event %d on its "
+    def __init__(self, seq, what="the device reset"):
+        DeviceError.__init__(self, "%s while acting: the action is event %d on its "
                              "flash, applied once, but its answer was lost (`dicetray status` or the "
-                             "tray's log shows it); do not repeat it" % seq)
+                             "tray's log shows it); do not repeat it" % (what, seq))
         self.seq = seq
 
 
+STOPPED = "the app stopped (a Ctrl-C on the line?)"
+
+
+def _recovering(fn):
+    """A read that a stopped app does not end: on AtRepl in the middle of
+    it (a Ctrl-C byte on the line stops the app, as mpremote does on
+    purpose), restart the app and read again, from the start (reads change
+    nothing), up to RECOVER times; Device.open(restart=False) turns it off."""
+    def run(self, *a, **kw):
+        for k in range(RECOVER + 1):
+            try:
+                return fn(self, *a, **kw)
+            except AtRepl:
+                if not self.restart or k == RECOVER:
+                    raise
+                self.recover()
+    run.__name__, run.__doc__ = fn.__name__, fn.__doc__
+    return run
+
+
 _STALE = re.compile(r"stale: the device is at event (\d+)")
+
+
+def check_timeout(timeout):
+    """A timeout must be a number of seconds above 0: 0 would never wait
+    for an answer, and a negative one never send twice."""
+    try:
+        ok = float(timeout) > 0 and float(timeout) < float("inf")
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise DeviceError("a timeout of %r seconds cannot work: give the seconds to wait for each "
+                          "answer, more than 0 (default 2)" % (timeout,))
 
 
 def _ints(*vals):
@@ -151,8 +184,11 @@ def unpack_events(p, i, n):
 class Device:
     """A tray on a serial port, after the handshake (use Device.open)."""
 
-    def __init__(self, transport, timeout=2.0, retries=4):
+    def __init__(self, transport, timeout=2.0, retries=4, restart=True):
+        check_timeout(timeout)
         self.t = transport
+        self.restart = restart    # restart the app when it is found stopped (at the REPL)
+        self.recovered = 0        # times it was restarted after stopping mid-session
         self.port = transport.port
         self.timeout = timeout
         self.retries = retries
@@ -184,11 +220,12 @@ class Device:
                 raise DeviceError("several possible trays: %s: choose one with --port"
                                   % ", ".join("%s (%s)" % (p.device, p.description) for p in found))
             port = found[0].device
+        check_timeout(timeout)
         try:
             t = Transport(port)
         except TransportError as e:
             raise DeviceError(str(e)) from None
-        dev = cls(t, timeout)
+        dev = cls(t, timeout, restart=restart)
         try:
             dev.hello(restart)
             if check_schema:
@@ -198,9 +235,12 @@ class Device:
             raise
         return dev
 
+    def _hello_body(self):
+        return json.dumps({"protocol": fr.PROTOCOL, "host": __version__}).encode()
+
     def hello(self, restart=True):
         """The handshake; returns the device's info."""
-        body = json.dumps({"protocol": fr.PROTOCOL, "host": __version__}).encode()
+        body = self._hello_body()
         try:
             try:
                 self.last_info = json.loads(self._request(fr.HELLO, body, retries=1))
@@ -225,6 +265,16 @@ class Device:
         end = time.monotonic() + 0.5
         while time.monotonic() < end:
             self._read(0.1)
+
+    def recover(self):
+        """The app stopped under a session (AtRepl: its REPL has the port):
+        restart it and handshake again, as Device.open does."""
+        self.recovered += 1
+        self.restart_app()
+        self.last_info = json.loads(self._request(fr.HELLO, self._hello_body(), timeout=BOOT_S,
+                                                  retries=1))
+        self.head = self.last_info["events"]
+        return self.last_info
 
     def restart_app(self):
         """Leave the REPL and soft-reboot into main.py (the app): Ctrl-C
@@ -398,6 +448,7 @@ class Device:
             got(r[0], r[1], bytes(fp))
 
     # --- requests -----------------------------------------------------------
+    @_recovering
     def info(self, collect=False):
         """The device's info: device, firmware, protocol, schema, system,
         campaign, events (the last seq), first (the oldest seq it holds),
@@ -408,6 +459,7 @@ class Device:
         self.head = self.last_info["events"]
         return self.last_info
 
+    @_recovering
     def snapshot(self):
         """(seq, encode_snapshot bytes) of the campaign after event seq, as it is now."""
         while True:
@@ -429,6 +481,7 @@ class Device:
             if ok:
                 return seq, bytes(data)
 
+    @_recovering
     def events(self, since, progress=None):
         """Every event with seq > since, in order. progress(done, total) is
         called after each page. DeviceError if the device no longer holds
@@ -536,12 +589,23 @@ class Device:
         d = {"kind": int(kind), "args": [int(a) for a in args], "text": text}
         if faces is not None:
             d["faces"] = [int(f) for f in faces]
+        stopped = 0
         for _ in range(8):
             if self.head is None:
                 self.info()
             d["after"] = self.head
             try:
                 out = json.loads(self._request(fr.ACT, json.dumps(d).encode()))
+            except AtRepl:
+                # The app stopped with the ACT sent: it may have been applied
+                # first. Restarted, the device says where its journal is.
+                if not self.restart or stopped >= RECOVER:
+                    raise
+                stopped += 1
+                self.recover()
+                if self.head == d["after"] + 1 and self._is(self.head, d):
+                    raise AnswerLost(self.head, STOPPED) from None
+                continue
             except DeviceError as e:
                 m = _STALE.match(str(e))
                 if m is None:
@@ -575,22 +639,46 @@ class Device:
     def subscribe(self, since=-1, timeout=None):
         """Yield (seq, event) as the device appends events (since: also the
         ones after that seq first; -1: only new ones). With `timeout`, stop
-        after that many quiet seconds. Closing the iterator unsubscribes."""
+        after that many quiet seconds. Closing the iterator unsubscribes.
+
+        An app that stops meanwhile (AtRepl: a Ctrl-C on the line) is
+        restarted and subscribed to again from the last event yielded, so
+        nothing is missed (RECOVER times in a row at most); so is one that
+        another call on this Device restarted (its subscription went with
+        the old app)."""
         self.pushes.clear()
-        self._request(fr.SUB, _ints(since))
+        last = since
+        stopped = 0
+        epoch = None          # self.recovered when last subscribed
         try:
             quiet = time.monotonic()
             while True:
-                if self.pushes:
-                    yield self.pushes.popleft()
-                    quiet = time.monotonic()
-                    continue
-                f = self._frame(time.monotonic() + 0.2)
-                if f is not None and f[0] == fr.PUSH:
-                    s, i = codec.get_int(f[2], 0)
-                    self.pushes.append((s, bytes(f[2][i:])))
-                elif timeout is not None and time.monotonic() - quiet > timeout:
-                    return
+                try:
+                    if epoch != self.recovered:
+                        epoch = self.recovered
+                        self.pushes.clear()
+                        head, _i = codec.get_int(self._request(fr.SUB, _ints(last)), 0)
+                        if last < 0:
+                            last = head   # from now: the pushes start after it
+                        continue
+                    if self.pushes:
+                        item = self.pushes.popleft()
+                        last = max(last, item[0])
+                        stopped = 0
+                        yield item
+                        quiet = time.monotonic()
+                        continue
+                    f = self._frame(time.monotonic() + 0.2)
+                    if f is not None and f[0] == fr.PUSH:
+                        s, i = codec.get_int(f[2], 0)
+                        self.pushes.append((s, bytes(f[2][i:])))
+                    elif timeout is not None and time.monotonic() - quiet > timeout:
+                        return
+                except AtRepl:
+                    if not self.restart or stopped >= RECOVER:
+                        raise
+                    stopped += 1
+                    self.recover()    # and subscribe again, above
         finally:
             try:
                 self._request(fr.UNSUB)
@@ -629,6 +717,12 @@ class Device:
                 if progress is not None:
                     progress(k, len(events))
             self.last_info = json.loads(self._request(fr.R_COMMIT, timeout=max(self.timeout, 10.0)))
+        except AtRepl:
+            # No R_ABORT: the app that stopped dropped what it staged.
+            raise DeviceError("%s during the restore: a restore is swapped in atomically, so the "
+                              "device holds its old campaign, or the new one if the commit was "
+                              "reached: `dicetray status` says which; restore again if it is "
+                              "the old" % STOPPED) from None
         except BaseException:
             try:
                 self._request(fr.R_ABORT, retries=0)
@@ -636,6 +730,49 @@ class Device:
                 pass
             raise
         return self.last_info
+
+    # --- campaign slots (docs/protocol.md, docs/store.md) ------------------------
+    def _slot_request(self, typ, payload=b""):
+        try:
+            return json.loads(self._request(typ, payload))
+        except DeviceError as e:
+            if str(e).startswith("unknown request type"):
+                raise DeviceError("this firmware keeps no list of its campaign slots (it answers: "
+                                  "%s): upgrade the firmware (dicetray deploy)" % e) from None
+            raise
+
+    @_recovering
+    def campaigns(self):
+        """The campaign slots on the device's flash, lowest first:
+        {"current": slot, "block": 4096, "slots": [{"slot", "campaign",
+        "system", "events", "bytes", "blocks", "current"}]} (bytes: the
+        sum of the slot's file sizes; blocks: the littlefs blocks they
+        take). Pages of SLOTS until the device says there is no next."""
+        out = None
+        lo = 0
+        while True:
+            d = self._slot_request(fr.SLOTS, _ints(lo))
+            if out is None:
+                out = d
+            else:
+                out["slots"].extend(d["slots"])
+            if d.get("next") is None:
+                out.pop("next", None)
+                return out
+            lo = d["next"]
+
+    def switch(self, slot):
+        """Make campaign slot `slot` current (it becomes the highest slot:
+        its number changes, its campaign id does not); returns the device's
+        new info. DeviceError: no such slot."""
+        self.last_info = self._slot_request(fr.SWITCH, _ints(slot))
+        self.head = self.last_info["events"]
+        return self.last_info
+
+    def delete(self, slot):
+        """Delete campaign slot `slot`, which must not be the current one;
+        returns {"slot", "bytes", "blocks"}: what it held on flash."""
+        return self._slot_request(fr.DELETE, _ints(slot))
 
     def end_session(self):
         """Stop the app and leave the port to the REPL (for mpremote); the

@@ -7,15 +7,157 @@ DTR/RTS left as the OS raises them at open and never toggled afterwards
 (toggling them resets ESP-style boards; MicroPython's USB CDC only needs
 DTR up to send). The port is locked (flock) so two host tools never
 interleave frames.
+
+Before anything is written, the port is checked (Linux: /proc): a tty
+that is some process's controlling terminal (a shell's) is no tray and is
+refused untouched. A port another program has locked (`dicetray watch`)
+is tried again for LOCK_WAIT seconds, then refused naming that program
+(/proc/locks; else /proc/*/fd; else "another program"). The terminal
+settings (termios) the port had are put back when it is closed, so a
+wrong --port is never left in raw mode.
 """
 
+import errno
+import os
+import stat
 import time
 
 BAUD = 115200
+LOCK_WAIT = 2.0   # seconds to wait for a port another program has locked
+_B1200 = 0o000011  # termios.B1200 on Linux (also read from termios when there is one)
 
 
 class TransportError(Exception):
     """The port could not be opened or failed."""
+
+
+class PortBusy(TransportError):
+    """Another program holds the port (its lock); `holders`: [(pid, command line)]."""
+
+    def __init__(self, message, holders):
+        TransportError.__init__(self, message)
+        self.holders = holders
+
+
+def _cmdline(pid):
+    """A process's command line, shortened to what a user recognises."""
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            args = f.read().split(b"\0")
+    except OSError:
+        return ""
+    args = [a.decode("utf-8", "replace") for a in args if a]
+    for k in range(min(2, len(args))):   # /usr/bin/python3 /x/bin/dicetray watch -> python3 dicetray watch
+        if args[k].startswith("/"):
+            args[k] = os.path.basename(args[k])
+    line = " ".join(" ".join(args).split())   # one line, whatever the arguments hold
+    return line if len(line) <= 100 else line[:97] + "..."
+
+
+def _pids():
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    return [int(n) for n in names if n.isdigit() and int(n) != os.getpid()]
+
+
+def lock_holders(path):
+    """[(pid, command line)] of the processes that hold a lock on the
+    port (Linux /proc/locks, by the file's device and inode), else of
+    those that have it open (/proc/*/fd); [] where the OS does not tell."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return []
+    key = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            locks = f.read().splitlines()
+    except OSError:
+        locks = None
+    pids = []
+    if locks is not None:
+        for ln in locks:
+            w = ln.split()
+            # "1: FLOCK  ADVISORY  WRITE 1234 00:1a:4 0 EOF" ("->" marks a waiter)
+            if len(w) >= 6 and "->" not in w and w[5] == key and w[4].isdigit():
+                pid = int(w[4])
+                if pid != os.getpid() and pid not in pids:
+                    pids.append(pid)
+    else:
+        real = os.path.realpath(path)
+        for pid in _pids():
+            try:
+                fds = os.listdir("/proc/%d/fd" % pid)
+            except OSError:
+                continue
+            for fd in fds:
+                try:
+                    if os.readlink("/proc/%d/fd/%s" % (pid, fd)) == real:
+                        pids.append(pid)
+                        break
+                except OSError:
+                    continue
+    return [(pid, _cmdline(pid)) for pid in pids]
+
+
+def terminal_of(path):
+    """[(pid, command line)] of the processes whose controlling terminal
+    the port is (Linux /proc/*/stat tty_nr): a shell's terminal, not a
+    tray. [] when it is nobody's (a board's USB port, a simulator's pty)
+    or where the OS does not tell."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return []
+    if not stat.S_ISCHR(st.st_mode):
+        return []
+    maj, mnr = os.major(st.st_rdev), os.minor(st.st_rdev)
+    want = (mnr & 0xFF) | (maj << 8) | ((mnr & ~0xFF) << 12)
+    out = []
+    for pid in _pids():
+        try:
+            with open("/proc/%d/stat" % pid, "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # after "pid (comm)": state ppid pgrp session tty_nr
+        if len(fields) > 4 and fields[4].lstrip(b"-").isdigit() and int(fields[4]) == want:
+            out.append(pid)
+    return [(pid, _cmdline(pid)) for pid in sorted(out)]
+
+
+def _who(procs):
+    return ", ".join("pid %d (%s)" % (pid, cmd) if cmd else "pid %d" % pid for pid, cmd in procs)
+
+
+def _is_lock_error(e):
+    return getattr(e, "errno", None) in (errno.EAGAIN, errno.EWOULDBLOCK) or \
+        "exclusively lock" in str(e)
+
+
+def _serial_class():
+    """pyserial's Serial, keeping the port's termios settings from before
+    its first change (`saved`) so that close() can put them back."""
+    import serial
+    try:
+        import termios
+    except ImportError:       # not a POSIX system: nothing to keep
+        return serial.Serial, None
+
+    class Serial(serial.Serial):
+        saved = None
+
+        def _reconfigure_port(self, *a, **kw):
+            if self.saved is None and self.fd is not None:
+                try:
+                    self.saved = termios.tcgetattr(self.fd)
+                except termios.error:
+                    pass
+            return serial.Serial._reconfigure_port(self, *a, **kw)
+
+    return Serial, termios
 
 
 class Transport:
@@ -25,7 +167,13 @@ class Transport:
         import serial
         if baud == 1200:
             raise TransportError("1200 baud resets some boards into their bootloader: refused")
-        s = serial.Serial()
+        shell = terminal_of(port)
+        if shell:
+            raise TransportError("%s is the terminal of %s, not a Dicetray: nothing was sent to "
+                                 "it; name the tray's port with --port (`dicetray ports` lists "
+                                 "boards and simulators)" % (port, _who(shell)))
+        cls, self._termios = _serial_class()
+        s = cls()
         s.port = port
         s.baudrate = baud
         s.timeout = 0
@@ -34,10 +182,23 @@ class Transport:
         s.dsrdtr = False
         s.xonxoff = False
         s.exclusive = True
-        try:
-            s.open()
-        except (serial.SerialException, OSError) as e:
-            raise TransportError("cannot open %s: %s" % (port, e)) from None
+        end = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                s.open()
+                break
+            except (serial.SerialException, OSError) as e:
+                s.saved = None    # what the holder set is not the port's own
+                if not _is_lock_error(e):
+                    raise TransportError("cannot open %s: %s" % (port, e)) from None
+                if time.monotonic() < end:
+                    time.sleep(0.1)   # another program has it: it may be about to let go
+                    continue
+                who = lock_holders(port)
+                raise PortBusy("%s is in use by %s: one program at a time talks to the tray; "
+                               "stop that one (Ctrl-C in its terminal%s) and try again" % (
+                                   port, _who(who) if who else "another program",
+                                   ", or kill %d" % who[0][0] if who else ""), who) from None
         self.port = port
         self.ser = s
         self.sent = 0          # bytes on the wire, each way (for figures)
@@ -87,7 +248,22 @@ class Transport:
         return got
 
     def close(self):
+        """Put the port's terminal settings back as they were before the
+        open, then close it. Never at 1200 baud (the bootloader touch): a
+        port that had that speed keeps the one it has now."""
+        ser, tm = self.ser, self._termios
+        saved = getattr(ser, "saved", None)
+        if tm is not None and saved is not None and ser.fd is not None:
+            try:
+                attrs = list(saved)
+                b1200 = getattr(tm, "B1200", _B1200)
+                if b1200 in (attrs[4], attrs[5]):
+                    now = tm.tcgetattr(ser.fd)
+                    attrs[4], attrs[5] = now[4], now[5]   # (tcsetattr sets the speed from these)
+                tm.tcsetattr(ser.fd, tm.TCSANOW, attrs)
+            except (tm.error, OSError, ValueError):
+                pass
         try:
-            self.ser.close()
+            ser.close()
         except Exception:
             pass

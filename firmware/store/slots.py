@@ -1,0 +1,181 @@
+"""Campaign slots: the store directories `cN` under the session's root
+(session.py's layout), seen from outside, for Settings > Campaigns and
+the host's `dicetray campaigns` (docs/store.md, "Campaign slots").
+
+Imported only when a list, a switch or a delete is asked for, never at
+boot: every name a boot module interns costs every boot, and the check
+for a delete a reset cut short cost boot ~140,000 fuel in
+Session._current (docs/store.md), so the next list, switch or delete
+finishes it instead (`numbers`).
+
+- `campaigns(fs, root, lo, most)`: the slots, each a tuple
+  (n, campaign id, system, events, bytes, blocks), read only: the newest
+  snapshot that reads back whole gives the id, the system and its seq,
+  and the journal after it is counted (at most one segment or two).
+  No repair is ever written here; a slot with no readable snapshot
+  reports id -1 and system -1.
+- `usage(fs, path)`: (bytes, blocks): the sum of its files' sizes, and the
+  littlefs blocks they take (BLOCK = 4 KB each: the directory's metadata
+  pair, 2 blocks, plus every file over INLINE bytes in whole blocks; a
+  file of INLINE bytes or fewer sits in the directory's metadata). That is
+  littlefs v2.11 as the rp2 port configures it (cache 1,024 bytes, so
+  inline_max = min(1024, 1022, 4096 / 8) = 512): tests/host/ checks it
+  against littlefs-python with that configuration.
+- `switch(s, n)`: slot n becomes current by one rename, cN to c(M+1), M
+  the highest slot (the current one): boot takes the highest, so a reset
+  leaves the old slot current (before the rename) or the new one (after).
+- `delete(s, n)`: one rename, cN to dN (atomic: a reset leaves the slot
+  whole, or a dN that is no campaign), then its files and the directory go
+  (`purge`); the next list, switch or delete removes a dN a reset left.
+"""
+
+from . import journal
+from . import snapshot as snap
+from . import _parse, _split, BLOCK
+
+INLINE = 512   # littlefs inline_max on the rp2 port: files this small take no block of their own
+DIR_BLOCKS = 2  # a littlefs directory is a metadata pair
+
+
+def numbers(fs, root):
+    """The slot numbers under root (names cN), ascending; a dN that a
+    reset left in the middle of a delete is removed on the way."""
+    out = []
+    for name in fs.listdir(root):
+        if len(name) > 1 and name[1:].isdigit():
+            if name[0] == "c":
+                out.append(int(name[1:]))
+            elif name[0] == "d":
+                purge(fs, root + "/" + name)
+    out.sort()
+    return out
+
+
+def usage(fs, path):
+    """(bytes, blocks) of the files in directory `path` (see above)."""
+    n = 0
+    blocks = DIR_BLOCKS
+    for name in fs.listdir(path):
+        k = fs.size(path + "/" + name)
+        if k > 0:
+            n += k
+            if k > INLINE:
+                blocks += (k + BLOCK - 1) // BLOCK
+    return n, blocks
+
+
+def summary(fs, path):
+    """(campaign id, system, events) of the store in `path`, read only:
+    (-1, -1, events of its journal) when no snapshot reads back."""
+    logs, snaps, _tmps = _split(fs.listdir(path))
+    cid = sysno = -1
+    seq = seg = off = 0
+    k = len(snaps)
+    while k:
+        k -= 1
+        try:
+            seq, state, seg, off = snap.read(fs, path + "/" + snaps[k])
+            cid, sysno = _head(state)
+            break
+        except (ValueError, OSError, IndexError):
+            seq = seg = off = 0
+    return cid, sysno, _count(fs, path, logs, seq, seg, off)
+
+
+def _head(state):
+    """(cid, system) from encode_snapshot bytes: "DS" ver system, then the
+    length of encode_state: "DT" ver system cid ... (rules/campaign.py)."""
+    from rules import codec
+    if state[0:2] != b"DS":
+        raise ValueError("not a campaign snapshot")
+    i = codec.get_int(state, 4)[1]
+    return codec.get_int(state, i + 4)[0], state[i + 3]
+
+
+def _skip(ev):
+    pass
+
+
+def _count(fs, path, logs, seq, seg, off):
+    """The last event: the snapshot's seq plus the records after it
+    (from segment seg, byte off on, while each segment follows on)."""
+    low = "j%08x.log" % seg
+    buf = None
+    for nm in logs:
+        if nm < low:
+            continue
+        b = _parse(nm, "j", ".log")
+        if b != (seg if nm == low else seq):
+            break   # a gap: what a boot would move aside
+        if buf is None:
+            buf = bytearray(journal.CHUNK)
+        try:
+            r = journal.scan(fs, path + "/" + nm, seq if nm == low else b, _skip, buf,
+                             off if nm == low else 0)
+        except OSError:
+            break
+        seq = r.seq
+        if r.status != journal.OK:
+            break
+    return seq
+
+
+def campaigns(fs, root, lo=0, most=-1):
+    """(slots, next): the tuples of slots n >= lo, at most `most` of them
+    (-1: all), and the number of the next slot after them (-1: none)."""
+    out = []
+    for n in numbers(fs, root):
+        if n < lo:
+            continue
+        if most >= 0 and len(out) >= most:
+            return out, n
+        path = "%s/c%d" % (root, n)
+        cid, sysno, events = summary(fs, path)
+        size, blocks = usage(fs, path)
+        out.append((n, cid, sysno, events, size, blocks))
+    return out, -1
+
+
+def _check(s, n, root):
+    have = numbers(s.fs, root)
+    if n not in have:
+        raise ValueError("no campaign slot %d on the device (its slots: %s)"
+                         % (n, ", ".join([str(k) for k in have])))
+    return have
+
+
+def switch(s, n, root):
+    """Make slot n current (session `s`): its number becomes the highest."""
+    have = _check(s, n, root)
+    if n == s.n:
+        return False
+    s.snapshot()   # the slot left behind lists with every event it holds
+    top = have[-1] + 1
+    s.st.close()
+    s.fs.rename("%s/c%d" % (root, n), "%s/c%d" % (root, top))
+    s.n = top
+    s.load()
+    return True
+
+
+def delete(s, n, root):
+    """Remove slot n, never the current one; returns its (bytes, blocks)."""
+    _check(s, n, root)
+    if n == s.n:
+        raise ValueError("slot %d is the current campaign: switch to another one before "
+                         "deleting it" % n)
+    path = "%s/c%d" % (root, n)
+    used = usage(s.fs, path)
+    gone = "%s/d%d" % (root, n)   # _check removed any a reset left
+    s.fs.rename(path, gone)
+    purge(s.fs, gone)
+    return used
+
+
+def purge(fs, path):
+    """Remove directory `path` and every file in it."""
+    for name in fs.listdir(path):
+        fs.remove(path + "/" + name)
+    rmdir = getattr(fs, "rmdir", None)
+    if rmdir is not None:
+        rmdir(path)

@@ -1,0 +1,167 @@
+"""`dicetray rules SYSTEM [--json]` and its table (dicetray.rules.events)
+against the rules core: every declared event exists under that name, a
+sample of its arguments is accepted, one past either end of each range is
+refused, and so is a missing or an extra argument."""
+import json
+
+import pytest
+
+from dicetray import cli
+from dicetray.rules import campaign as cp, events, systems
+from dicetray.rules import expedition as E, hunt as H, paths as P  # noqa: F401
+from dicetray.rules.dice import Dice
+
+
+def _hunt():
+    c = cp.Campaign(systems.HUNT, cid=1)
+    for n in ("Ada", "Bo"):
+        c.act(cp.CHAR_ADD, (), n)
+    c.act(H.NEW_HUNT, (2, 1))
+    c.act(cp.TAL_NEW, (4, 0, -1, 0, -1, 0, 0), "Task")          # 5: a task
+    c.act(H.HOOK, (0,), "Debt")                                  # 6: Ada's hook
+    c.act(H.ROLL, (0, 3, 0, 0, 0, 0, -1, 0), "Aim", faces=(6, 6, 6))   # 7: Ada's setup
+    sin = c.find(H.ROLE_SIN)
+    c.act(cp.SLASH, (sin, c.tals[sin].cap, 0))
+    c.act(H.BURST, (0, 0))
+    c.act(H.TRAUMA, ())
+    return c
+
+
+def _paths():
+    c = cp.Campaign(systems.PATHS, cid=2)
+    for n in ("Ada", "Bo"):
+        c.act(cp.CHAR_ADD, (), n)
+    c.act(P.PRO_OPEN, (0, 8, 3, 0, 0), "Healing")                # 0
+    return c
+
+
+def _expedition():
+    c = cp.Campaign(systems.EXPEDITION, cid=3)
+    for n in ("Ada", "Bo"):
+        c.act(cp.CHAR_ADD, (), n)
+    c.act(E.SHEET, (0, 5, 8, 2, 3, 2, 1, 0))
+    c.act(E.SHEET, (1, 0, 8, 2, 3, 0, 0, 0))
+    c.act(E.USAGE_NEW, (6, -1, 1), "Torches")                    # 0
+    c.act(E.PROJECT_NEW, (4, -1), "Wall")                        # 1
+    c.act(E.EXT_NEW, (3, 0), "Climb")                            # 2
+    c.act(E.DAMAGE, (1, 1, 0))                                   # Bo: down and out
+    return c
+
+
+# (campaign maker, {kind: (sample args, text)}); every optional argument given.
+SAMPLES = {
+    systems.HUNT: (_hunt, {
+        32: ((0, 1, 1, 0, 0, 0, 5, 1, 7), "Aim"), 33: ((0,), ""), 34: ((0,), ""), 35: ((1,), ""),
+        36: ((1, 2, 0, 0), ""), 37: ((0, 1), ""), 38: ((1,), "Oath"), 39: ((2 + 6, 1, 0, 1), ""),
+        40: ((0, 2), "Knife"), 41: ((3, 0), ""), 42: ((), ""), 43: ((), ""), 44: ((0,), ""),
+        45: ((0,), ""), 46: ((1,), ""), 47: ((5,), ""), 48: ((1, 0), "Blind")}),
+    systems.PATHS: (_paths, {
+        64: ((0, 3, 2, 1, 0, 3, 0, 4, 2), "Eloquence"), 65: ((0, 3, 2, 0, 0, 5, 1, 3, 3), ""),
+        66: ((1, 5, 2, 1, 0), "Study"), 67: ((0, 2, 2, 0, 0, 2, 2), ""), 68: ((1,), "Ambush")}),
+    systems.EXPEDITION: (_expedition, {
+        96: ((3, 4, 3, 1, 2, 1, 1, 2, 0), ""), 97: ((2, 2, 0, 1, 0, 0, 9, 1, 0, 0, 1, 0, 2), ""),
+        98: ((0, 2, 1, 0, 1, 0, -1, 5, 0, 0, 0, 0, 0, 0, 1, 3), ""), 99: ((0, 2, 1), ""),
+        100: ((0, 3, 2, 1), ""), 101: ((0, 2), ""), 102: ((0, 3), ""), 103: ((0,), ""),
+        104: ((0, 3, 6, 1, 2, 1, 1, 5), ""), 105: ((0, 1), ""), 106: ((1, 1), ""),
+        107: ((1, 1), ""), 108: ((), ""), 109: ((2,), ""), 110: ((3,), ""), 111: ((), ""),
+        112: ((8, 0, 0), "Oil"), 113: ((0,), ""), 114: ((), ""), 115: ((8, 1), ""), 116: ((), ""),
+        117: ((0,), ""), 118: ((6, 0), "Map"), 119: ((1,), ""), 120: ((2, 1), "Run")}),
+}
+
+
+def _ok(make, kind, args, text):
+    c = make()
+    c.act(kind, tuple(args), text, dice=Dice(5))
+
+
+def _refused(make, kind, args, text):
+    c = make()
+    before = cp.encode_state(c)
+    with pytest.raises(ValueError):
+        c.act(kind, tuple(args), text, dice=Dice(5))
+    assert cp.encode_state(c) == before
+
+
+@pytest.mark.parametrize("system", [0, 1, 2])
+def test_the_table_is_the_rules_core(system):
+    m = systems.get(system)
+    make, samples = SAMPLES[system]
+    table = events.TABLES[system]
+    lo, hi = m.KINDS
+    names = cli_names(system)
+    assert [e[0] for e in table] == sorted(samples), "every event has a sample"
+    for kind, name, args, opt, _dice, _changes in table:
+        assert lo <= kind <= hi and names[kind] == name, (kind, name)
+        sample, text = samples[kind]
+        assert len(sample) == len(args) or opt < 0, (name, sample)
+        _ok(make, kind, sample, text)
+        if opt > 0:
+            _ok(make, kind, sample[:len(args) - opt], text)      # the older, shorter form
+        if opt >= 0:
+            _refused(make, kind, tuple(sample) + (0,), text)     # one argument too many
+            if args:
+                _refused(make, kind, sample[:len(args) - max(opt, 0) - 1], text)
+        for i, (arg, a_lo, a_hi, _means) in enumerate(args):
+            if opt < 0:
+                break
+            for bad in (a_lo - 1, a_hi + 1):
+                wrong = list(sample)
+                wrong[i] = bad
+                _refused(make, kind, wrong, text)
+    # No event the module applies is missing from the table.
+    listed = {e[0] for e in table}
+    for kind in range(lo, hi + 1):
+        if kind not in listed:
+            c = make()
+            with pytest.raises(ValueError, match="unknown"):
+                c.act(kind, (), "")
+
+
+def cli_names(system):
+    """{kind: name} from the rules modules themselves (not the table): the
+    kind constants of the system module and its *_more module, KIND_NAMES."""
+    import importlib
+    m = systems.get(system)
+    lo, hi = m.KINDS
+    mods = [m]
+    try:
+        mods.append(importlib.import_module("dicetray.rules.%s_more" % m.NAME))
+    except ImportError:
+        pass
+    names = {}
+    for mod in mods:
+        for n, v in vars(mod).items():
+            if (isinstance(v, int) and lo <= v <= hi and n.isupper()
+                    and not n.startswith(("MAX_", "ROLE_", "DEFAULT_", "_"))):
+                names.setdefault(v, n)
+    for i, n in enumerate(getattr(m, "KIND_NAMES", ())):
+        assert names.get(lo + i, n) == n
+        names[lo + i] = n
+    return names
+
+
+def test_rules_json_lists_the_new_events(capsys):
+    assert cli.main(["rules", "expedition", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["system"] == "expedition" and doc["kinds"] == [96, 127]
+    ev = {e["name"]: e for e in doc["events"]}
+    test = ev["TEST"]
+    assert test["kind"] == 96
+    assert [(a["name"], a["min"], a["max"], a["optional"]) for a in test["args"]][:3] == [
+        ("ability", 0, 14, False), ("ob", 1, 30, False), ("bonus", 0, 18, False)]
+    assert test["args"][-1]["name"] == "foe" and test["args"][-1]["optional"]
+    assert "changes" in test and ev["SHORT_REST"]["args"][1]["optional"]
+    assert cli.main(["rules", "hunt", "--json"]) == 0
+    hunt = {e["name"]: e for e in json.loads(capsys.readouterr().out)["events"]}
+    assert hunt["AFFLICT"]["kind"] == 48 and "pathos" in hunt["AFFLICT"]["changes"]
+    assert [a["name"] for a in hunt["ROLL"]["args"]][-2:] == ["grant", "setup"]
+    assert hunt["REST"]["repeats"]
+    assert cli.main(["rules", "paths"]) == 0
+    out = capsys.readouterr().out
+    assert "68 COMBAT" in out and "on 0..1" in out and "opp_pool 1..20" in out
+
+
+def test_rules_usage_errors(capsys):
+    assert cli.main(["rules", "dice"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown rule system 'dice'" in err and "hunt, paths or expedition" in err

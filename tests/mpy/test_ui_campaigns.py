@@ -1,0 +1,68 @@
+"""Settings > Campaigns by its text rows (issue 16, item 3): the slots on
+flash with system, events and KB, switch behind a second OK (and it
+survives a reboot), delete behind a second OK, never the current one.
+A real session on simulated flash; runs on CPython and on MicroPython."""
+
+import gc
+import sys
+
+from hw.keys import K_UP, K_DOWN, K_OK, K_BACK
+from rules import campaign as cp
+from test_ui import _flash, _boot, press
+
+if sys.implementation.name == "micropython":
+    gc.disable()   # see test_store.py
+
+
+def _campaigns(a):
+    press(a, K_UP, K_OK)                       # Settings (the last on home)
+    rows = press(a, K_DOWN, K_DOWN, K_DOWN)
+    assert rows[4] == "Campaigns" and a.fb.inv[4]
+    return press(a, K_OK)
+
+
+def test_campaigns_list_switch_and_delete_on_the_screen():
+    fs = _flash()
+    a, b, s = _boot(fs)
+    s.set_bright(3)                            # past the first run's tour
+    for k in range(5):
+        s.do(cp.DICE, (6, 1 + k % 3))
+    s.new_campaign(1)
+    s.do(cp.DICE, (12, 2))
+    s.do(cp.DICE, (12, 3))
+    a, b, s = _boot(fs)
+    assert s.n == 2 and b.display.rows[0].startswith("PATHS")
+    rows = _campaigns(a)
+    # Small files: each slot is its directory's two 4 KB blocks.
+    assert rows[:3] == ["CAMPAIGNS    16K", " hunt      5  8K", "*paths     2  8K"]
+    assert a.fb.inv[2] and not a.fb.inv[1]     # the cursor opens on the current one
+    assert rows[6:] == ["#2 id 5", "Current: in use"]
+    assert all(len(r) <= 16 for r in rows)
+    rows = press(a, K_OK)                      # the current one: it says why not
+    assert rows[6:] == ["Current: switch", "first to delete"] and s.n == 2
+    rows = press(a, K_UP)
+    assert a.fb.inv[1] and rows[6:] == ["#1 id 5", "OK: switch/del"]
+    rows = press(a, K_OK)
+    assert rows[:4] == ["#1          hunt", "Events         5", "Flash         8K",
+                        "Id             5"]
+    assert rows[5:7] == ["Switch to it", "Delete"] and a.fb.inv[5]
+    rows = press(a, K_DOWN, K_OK)              # Delete asks
+    assert rows == ["DELETE?", "", "#1          hunt", "5 events", "frees 8K",
+                    "Cannot be undone", "OK: delete", "Back: cancel"]
+    rows = press(a, K_BACK, K_UP, K_OK)        # cancelled; Switch asks
+    assert rows == ["SWITCH?", "", "#1          hunt", "5 events", "The current one",
+                    "stays on flash.", "OK: switch", "Back: cancel"]
+    assert s.n == 2
+    rows = press(a, K_OK)                      # switched: home, on that campaign
+    assert rows[0] == "HUNT          #5" and s.n == 3 and s.c.nevents == 5
+    a, b, s = _boot(fs)                        # and after a reboot
+    assert s.n == 3 and b.display.rows[0] == "HUNT          #5"
+    rows = _campaigns(a)
+    assert rows[1:3] == [" paths     2  8K", "*hunt      5  8K"]
+    rows = press(a, K_UP, K_OK, K_DOWN, K_OK, K_OK)   # slot 2, Delete, OK
+    assert rows[:2] == ["CAMPAIGNS     8K", "*hunt      5  8K"] and rows[2] == ""
+    assert rows[6:] == ["Deleted: 8K", "freed"]
+    assert [t[0] for t in s.campaigns()[0]] == [3]
+    assert not [p for p in fs.files if p.startswith("/dicetray/c2")]
+    rows = press(a, K_DOWN)                    # the note goes with the next key
+    assert rows[6:] == ["#3 id 5", "Current: in use"]
