@@ -745,6 +745,37 @@ class BackupStore:
                 damaged = str(e)
             else:
                 said = [note] if note else []  # for the user, not the new version's gap
+        from .link.client import JournalDamaged
+        try:
+            p, c, last = self._fetch_and_check(prev, damaged, n, dfirst, fetch, resumed, hasher,
+                                               system, cid, dev)
+        except JournalDamaged as e:
+            # Keep what is intact: the device's state (its snapshot) and the
+            # events after it; the damaged ones are named for the user.
+            p = self._intact(prev, e, dev, fetch)
+            try:
+                c, last = self._check(p, system, cid, dev, fetch)
+            except _Mismatch:
+                raise StoreError("backup not taken: %s, and the device's events after its "
+                                 "snapshot do not fold to the state it reports; nothing was "
+                                 "stored" % e)
+        self._stage("fetched")
+        state = cp.encode_state(c)
+        if (prev is not None and p.camp == prev.lineage and last == prev.last
+                and sha(state) == prev.state_sha and not p.baseline):
+            if not self._has_fold(prev.id):
+                self._keep_fold(prev.id, c, hasher)
+            return Result(prev.id, True, fetched[0], said + p.notes, last, cid)
+        if p.hasher is not None:  # the previous version's digest, on over the new events
+            h = _digest(p.new_from, p.new, p.hasher)
+        else:
+            h = _digest(p.first, self._history(p), Sha256())
+        bid = self._write(p, cid, system, last, state, h, info, now, c)
+        return Result(bid, False, fetched[0], said + p.notes, last, cid)
+
+    def _fetch_and_check(self, prev, damaged, n, dfirst, fetch, resumed, hasher, system, cid,
+                         dev):
+        """take()'s plan, fetched and folded: (plan, campaign, last seq)."""
         p = self._plan(prev, n, dfirst, fetch, resumed, hasher)
         if damaged:
             p.notes.insert(0, "%s: this version does not build on it" % damaged)
@@ -768,19 +799,34 @@ class BackupStore:
             except _Mismatch:
                 raise StoreError("backup not taken: the device's events after its snapshot do not "
                                  "fold to the state it reports; nothing was stored")
-        self._stage("fetched")
-        state = cp.encode_state(c)
-        if (prev is not None and p.camp == prev.lineage and last == prev.last
-                and sha(state) == prev.state_sha and not p.baseline):
-            if not self._has_fold(prev.id):
-                self._keep_fold(prev.id, c, hasher)
-            return Result(prev.id, True, fetched[0], said + p.notes, last, cid)
-        if p.hasher is not None:  # the previous version's digest, on over the new events
-            h = _digest(p.new_from, p.new, p.hasher)
-        else:
-            h = _digest(p.first, self._history(p), Sha256())
-        bid = self._write(p, cid, system, last, state, h, info, now, c)
-        return Result(bid, False, fetched[0], said + p.notes, last, cid)
+        return p, c, last
+
+    def _intact(self, prev, e, dev, fetch):
+        """A baseline of what a damaged journal leaves readable (e: the
+        client's JournalDamaged): the device's snapshot and the events after
+        it, in the lineage it continues, with a note naming the damage."""
+        p = _Plan()
+        if prev is not None:
+            p.camp = prev.lineage
+        snap = snapshot_bytes(dev.snapshot())
+        try:
+            p.base_seq = cp.decode_snapshot(snap, None, False).nevents
+        except ValueError as err:
+            raise StoreError("%s, and the device's snapshot does not decode (%s): backup not "
+                             "taken" % (e, err))
+        if p.base_seq < e.seq:
+            raise StoreError("backup not taken: %s, and its snapshot (event %d) is older: nothing "
+                             "was stored; a backup that holds them restores the campaign" % (
+                                 e, p.base_seq))
+        p.base_snap = snap
+        p.first = p.new_from = p.base_seq + 1
+        p.new = fetch(p.base_seq)
+        p.baseline = True
+        p.notes.append("%s; this version keeps what is intact: the device's state at event %d "
+                       "(its snapshot) and the events after it; events %d..%d are only in an "
+                       "earlier backup, if one holds them (`dicetray backups`)"
+                       % (e, p.base_seq, e.seq, e.last))
+        return p
 
     def _has_fold(self, bid):
         try:

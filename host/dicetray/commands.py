@@ -92,7 +92,9 @@ def _wrap(name, fn):
             return 0
         except Exception as e:
             if _is_device_error(e):
-                sys.stderr.write("%s %s: device error: %s\n" % (PROG, name, e))
+                hint = getattr(e, "hint", None)   # what to do, where the error knows it
+                sys.stderr.write("%s %s: device error: %s%s\n" % (PROG, name, e,
+                                                                  ": " + hint if hint else ""))
                 return 1
             raise
     return run
@@ -222,6 +224,10 @@ def _backup(args):
     if r.duplicate:
         print("no change since backup %d (campaign %d, %s, event %d): no new version"
               % (r.backup, r.cid, b["system"], r.last))
+    elif b["first"] > r.last:   # a baseline with no events after its snapshot
+        print("backup %d taken: campaign %d (%s), its state after event %d and no events; %s "
+              "read from the device" % (r.backup, r.cid, b["system"], r.last,
+                                        ex.plural(r.fetched, "event")))
     else:
         print("backup %d taken: campaign %d (%s), events %d..%d (%s); %s read from the device"
               % (r.backup, r.cid, b["system"], b["first"], r.last,

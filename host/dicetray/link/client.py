@@ -56,6 +56,10 @@ class JournalDamaged(DeviceError):
         DeviceError.__init__(self, "the device's journal is damaged at event %d (segment j%08x.log: %s): "
                              "events %d..%d cannot be read from the device"
                              % (seq, base, why, seq, last))
+        self.hint = ("`dicetray backup` keeps what is intact (the device's state and the "
+                     "events after its snapshot); an earlier backup may hold events %d..%d "
+                     "(`dicetray backups`), and `--backup ID` exports or counts from it"
+                     % (seq, last))
         self.seq = seq
         self.last = last
 
