@@ -285,6 +285,9 @@ class Link:
              "events": st.seq, "first": self._first(), "keep": st.keep, "slot": self.s.n, "bad": self.bad,
              "retried": self.retried, "board": self.app.b.name,
              "heap_free": gc.mem_free(), "heap_used": gc.mem_alloc()}
+        for w in self.s.warnings:   # what the boot found damaged, as its screen said
+            if w[0] == "STORE DAMAGE":
+                d["damage"] = w[1].split("\n")
         if self.clock is not None:
             d["clock"] = self.clock[0] + ((self.app.b.ticks_ms() - self.clock[1]) & TICKS_MASK) // 1000
         return d

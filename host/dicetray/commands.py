@@ -187,6 +187,8 @@ def _status(args):
                                   "event 1 was" if first == 2 else "events 1..%d were" % (first - 1))))
     if "heap_free" in info:
         print("heap      %d bytes free, %d used" % (info["heap_free"], info["heap_used"]))
+    for line in info.get("damage", ()):
+        print("damage    " + line)
     return 0
 
 

@@ -76,3 +76,30 @@ def test_a_damaged_old_record_is_named_and_what_is_intact_is_kept(tmp_path, monk
         assert code == 0 and (tmp_path / "one.csv").exists()
     finally:
         sim.stop()
+
+
+def test_damage_the_boot_found_is_in_status(tmp_path, monkeypatch, capsys):
+    """Issue 12, item 4: what the boot's STORE DAMAGE screen says is in
+    `status` and `status --json` too (here: both snapshots damaged; the
+    campaign keeps its id and is rebuilt from its journal)."""
+    monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
+    flash = str(tmp_path / "flash")
+    c = linkutil.write_flash(flash, 40)
+    cdir = os.path.join(flash, "dicetray", "c1")
+    snaps = [nm for nm in os.listdir(cdir) if nm.endswith(".snp")]
+    assert len(snaps) == 2
+    for nm in snaps:
+        b = bytearray(open(os.path.join(cdir, nm), "rb").read())
+        b[-3] ^= 0xFF                                   # the state's body: its headers still read
+        open(os.path.join(cdir, nm), "wb").write(bytes(b))
+    sim = Sim(flash)
+    try:
+        assert commands.main(["status", "--json", "--port", sim.port]) == 0
+        info = json.loads(capsys.readouterr().out)
+        assert info["campaign"] == c.cid and info["events"] == 40
+        assert any("no snapshot readable" in d for d in info["damage"]), info
+        assert commands.main(["status", "--port", sim.port]) == 0
+        out = capsys.readouterr().out
+        assert "damage    no snapshot readable: the campaign is rebuilt from its journal as hunt" in out
+    finally:
+        sim.stop()
