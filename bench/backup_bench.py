@@ -71,23 +71,6 @@ def make_campaign(n, seed=7, system=0, cid=12345):
     return c
 
 
-def write_flash(flash, c, slot=1, snap_every=32):
-    """Campaign `c` onto a simulator flash dir (as linkutil.write_flash)."""
-    import store
-    root = os.path.join(flash, "dicetray", "c%d" % slot)
-    os.makedirs(root, exist_ok=True)
-    st = store.Store(store.OsFs(), root, store.HOST, store.JOURNAL_KEEP)
-    st.open()
-    fresh = cp.Campaign(c.system, c.cid, cp.UNDO_DEPTH)
-    st.snapshot(cp.encode_snapshot(fresh), 0)
-    for ev in c.events:
-        fresh.apply(ev)
-        st.append(ev)
-        if st.seq % snap_every == 0:
-            st.snapshot(cp.encode_snapshot(fresh))
-    st.close()
-
-
 class Journal:
     """The campaign as a device that never compacted (seeds the database)."""
 
@@ -158,7 +141,7 @@ def measure(n, tmp):
     c = make_campaign(n)
     flash = os.path.join(tmp, "flash%d" % n)
     home = os.path.join(tmp, "home%d" % n)
-    write_flash(flash, c)
+    linkutil.write_campaign(flash, c)
     db = os.path.join(tmp, "b%d.sqlite3" % n)
     st = BackupStore(db)
     r = {"events": n}

@@ -42,11 +42,19 @@ def make_events(n, seed=7, system=0, cid=12345):
 def write_flash(flash, n, seed=7, slot=1, snap_every=32):
     """Put a campaign of n events on a simulator flash dir as campaign
     `slot` (session.py's layout); returns the host Campaign."""
-    import store
     c = make_events(n, seed)
+    write_campaign(flash, c, slot, snap_every)
+    return c
+
+
+def write_campaign(flash, c, slot=1, snap_every=32, roll=None):
+    """Campaign `c` (its events) onto a simulator flash dir as slot `slot`,
+    a snapshot every `snap_every` events; `roll`: the journal segments'
+    size (store.SEG_ROLL if None)."""
+    import store
     root = os.path.join(flash, "dicetray", "c%d" % slot)
     os.makedirs(root, exist_ok=True)
-    st = store.Store(store.OsFs(), root, store.HOST, store.JOURNAL_KEEP)
+    st = store.Store(store.OsFs(), root, store.HOST, store.JOURNAL_KEEP, roll or store.SEG_ROLL)
     st.open()
     fresh = cp.Campaign(c.system, c.cid, cp.UNDO_DEPTH)
     st.snapshot(cp.encode_snapshot(fresh), 0)
@@ -56,7 +64,6 @@ def write_flash(flash, n, seed=7, slot=1, snap_every=32):
         if st.seq % snap_every == 0:
             st.snapshot(cp.encode_snapshot(fresh))
     st.close()
-    return c
 
 
 class Sim:

@@ -40,20 +40,8 @@ def write_small_segments(flash, n, roll=256):
     (16 events, ~340 bytes each): many pages that together stay far below
     what the simulator's pty holds while nobody reads it (~18 KB), so a raw
     burst of answers is never dropped on the way."""
-    import store
     c = linkutil.make_events(n)
-    root = os.path.join(flash, "dicetray", "c1")
-    os.makedirs(root, exist_ok=True)
-    st = store.Store(store.OsFs(), root, store.HOST, store.JOURNAL_KEEP, roll)
-    st.open()
-    fresh = cp.Campaign(c.system, c.cid, cp.UNDO_DEPTH)
-    st.snapshot(cp.encode_snapshot(fresh), 0)
-    for ev in c.events:
-        fresh.apply(ev)
-        st.append(ev)
-        if st.seq % 16 == 0:
-            st.snapshot(cp.encode_snapshot(fresh))
-    st.close()
+    linkutil.write_campaign(flash, c, snap_every=16, roll=roll)
     return c
 
 

@@ -130,7 +130,7 @@ def test_bench_main_reports_figures():
     # made a speed assertion here fail at 12.9x).
     figures = icepool_compare.main([])
     assert figures["entries"] == len(TABLES)
-    assert figures["speedup"] > 0 and figures.keys() >= {"entries", "speedup"}, figures
+    assert isinstance(figures["speedup"], float), figures   # a figure, printed, not judged
 
 
 # --- the core -----------------------------------------------------------------

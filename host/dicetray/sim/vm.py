@@ -35,30 +35,14 @@ import sys
 sys.path.insert(0, '/input')
 
 
-class _Crash:
-    def __init__(self):
-        self.crashed = False
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, exc, tb):
-        if exc is None or isinstance(exc, SystemExit):
-            return False
-        sys.print_exception(exc)
-        if isinstance(exc, KeyboardInterrupt):
-            return True  # Ctrl-C on the serial port: the REPL follows, as on a board
-        self.crashed = True
-        import host
-        host.call('sim_crash', '{"args": []}')
-        return True
-
-
-class _Survive:
-    # Whatever the REPL raised (it should raise nothing: link/repl.py
-    # reports a command's errors itself) is printed and the REPL starts
+class _Guard:
+    # The app (repl False): a crash is printed and ends the run (sim_crash);
+    # a Ctrl-C on the serial port leaves for the REPL, as on a board. The
+    # REPL (repl True; it should raise nothing: link/repl.py reports a
+    # command's errors itself): whatever it raised is printed and it starts
     # again: like a board's, it outlives any bytes on the port.
-    def __init__(self):
+    def __init__(self, repl):
+        self.repl = repl
         self.failed = False
 
     def __enter__(self):
@@ -68,7 +52,13 @@ class _Survive:
         if exc is None or isinstance(exc, SystemExit):
             return False
         sys.print_exception(exc)
-        builtins.print = _print
+        if self.repl:
+            builtins.print = _print
+        elif isinstance(exc, KeyboardInterrupt):
+            return True
+        else:
+            import host
+            host.call('sim_crash', '{"args": []}')
         self.failed = True
         return True
 
@@ -80,10 +70,10 @@ _mode = 0
 _boot = True
 while True:
     if _boot:
-        _c = _Crash()
+        _c = _Guard(False)
         with _c:
             import main
-        if _c.crashed:
+        if _c.failed:
             break
     # The REPL beside the app (link/repl.py): main.py ended or Ctrl-C
     # interrupted it. Firmware without it ends the run here.
@@ -91,7 +81,7 @@ while True:
         from link import repl as _repl
     except ImportError:
         break
-    _s = _Survive()
+    _s = _Guard(True)
     with _s:
         _mode = _repl.run(_mode)
     if _s.failed:
