@@ -59,6 +59,7 @@ class Session:
         self.kind = getattr(fs, "kind", None)  # a board that knows its filesystem says so
         self.dice = Dice(board.seed())
         self.warnings = []
+        self._found = []   # (slot, text) of the damage scrub() reported
         self.bright = 3
         self.st = None
         self.fs.mkdir(ROOT)
@@ -215,8 +216,36 @@ class Session:
                     pass  # the log shows less; nothing else depends on it
         return c.events
 
+    def info(self):
+        """(campaign id, system, events, oldest event held, chain head as
+        hex or None): the Info screen's facts, which live in the store."""
+        from binascii import hexlify
+        st = self.st
+        return (self.c.cid, self.c.system, st.seq, st.first(),
+                None if st.head is None else hexlify(st.head).decode())
+
     def snapshot(self):
         self.st.snapshot(cp.encode_snapshot(self.c), self.st.seq)
+
+    def scrub(self):
+        """Check one more segment of the journal the boot does not read
+        (Store.scrub_step; the app calls this every few seconds when idle).
+        Damage found is a STORE DAMAGE warning, as the boot's are (the
+        link's info reports it): the ("STORE DAMAGE", text) the first
+        time it is found, None otherwise."""
+        try:
+            text = self.st.scrub_step()
+        except OSError:
+            return None   # the flash unreadable now: the next call tries again
+        if text is None:
+            return None
+        key = (self.n, text)
+        if key in self._found:
+            return None   # reported once, not at every cycle
+        self._found.append(key)
+        w = ("STORE DAMAGE", text + "; dicetray backup keeps what is intact")
+        self.warnings.append(w)
+        return w
 
     # --- settings ------------------------------------------------------------
     def _load_settings(self):
@@ -254,15 +283,15 @@ class Session:
 
 def _peek(fs, path):
     """(system, campaign id) from the headers in a snapshot file that fails
-    its checks: store/snapshot.py's header (24 bytes; 16 in version 1), then
+    its checks: store/snapshot.py's header (56 bytes; 24 in version 2, 16 in 1), then
     encode_snapshot's b"DS" | schema | system | len, encode_state's b"DT" |
     schema | system | cid. ValueError where they are not there."""
     f = fs.open(path, "rb")
     try:
-        buf = f.read(64)
+        buf = f.read(96)
     finally:
         f.close()
-    i = 24 if buf[3] == 2 else 16
+    i = (16, 24, 56)[buf[3] - 1] if 1 <= buf[3] <= 3 else 0
     if buf[:3] != b"DTS" or buf[i:i + 2] != cp.SNAP_MAGIC:
         raise ValueError("no snapshot header")
     system = buf[i + 3]

@@ -11,7 +11,10 @@
    mpy-cross (tools/mpy.py, as `make firmware`), packed into one file,
    firmware.bin, that the page unpacks into the port's filesystem (one
    request instead of sixty);
-3. the page: web/index.html and web/dicetray.js.
+3. the page: web/index.html and web/dicetray.js;
+4. the page's client for a real tray over Web Serial, web/trayclient.py,
+   compiled with mpy-cross to trayclient.mpy (the page loads it into its
+   MicroPython when "Connect a tray" is first used).
 
 Nothing in the site needs a server of its own: any static host serves it
 (docs/simulator.md, "In a web page"). Prints each file's size and its
@@ -27,13 +30,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tools.mpy import FIRMWARE, ROOT, compile_firmware  # noqa: E402
+from tools.mpy import FIRMWARE, ROOT, compile_file, compile_firmware  # noqa: E402
 
 WEB = os.path.join(ROOT, "web")
 OUT = os.path.join(ROOT, "build", "web")
 PACKAGE = os.path.join(WEB, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 PAGE_FILES = ("index.html", "dicetray.js")
+CLIENT = "trayclient.py"   # compiled into the site as trayclient.mpy
 MAGIC = b"DTFW1\n"
 STAMP = ".built"
 
@@ -79,7 +83,7 @@ def npm_ci(force=False):
 
 def sources():
     """Every file the site is built from (for the staleness check)."""
-    out = [os.path.join(WEB, f) for f in PAGE_FILES + ("package-lock.json",)]
+    out = [os.path.join(WEB, f) for f in PAGE_FILES + (CLIENT, "package-lock.json")]
     out.append(os.path.abspath(__file__))
     for base, _dirs, files in os.walk(FIRMWARE):
         out += [os.path.join(base, f) for f in files if f.endswith(".py")]
@@ -112,6 +116,7 @@ def build(out=OUT, quiet=False):
         shutil.copyfile(os.path.join(PACKAGE, name), os.path.join(out, name))
     for name in PAGE_FILES:
         shutil.copyfile(os.path.join(WEB, name), os.path.join(out, name))
+    compile_file(os.path.join(WEB, CLIENT), os.path.join(out, CLIENT[:-3] + ".mpy"), CLIENT)
     with open(os.path.join(out, STAMP), "w") as f:
         f.write("built by tools/web.py\n")
     rows = sizes(out)
@@ -127,7 +132,7 @@ def build(out=OUT, quiet=False):
 def sizes(out=OUT):
     """[(file, bytes, gzipped bytes)] of the site's files."""
     rows = []
-    for name in PAGE_FILES + ("firmware.bin",) + PORT_FILES:
+    for name in PAGE_FILES + ("firmware.bin", CLIENT[:-3] + ".mpy") + PORT_FILES:
         with open(os.path.join(out, name), "rb") as f:
             data = f.read()
         rows.append((name, len(data), len(gzip.compress(data, 9, mtime=0))))

@@ -523,8 +523,214 @@ function unpack(blob, FS, root) {
   return n;
 }
 
+// --- a real tray over Web Serial ---------------------------------------------
+// The link protocol is spoken by web/trayclient.py in this page's MicroPython
+// (the firmware's own frame codec, rules and journal scanner): this class only
+// moves bytes between the serial port's streams and that client, and steps
+// the client's operations (each a generator: it says how long it can wait for
+// bytes, and is resumed when they come or that time is up).
+const BAUD = 115200;
+class TrayLink {
+  constructor(tray) {
+    this.tray = tray;
+    this.client = null;
+    this.port = null;
+    this.reader = null;
+    this.writer = null;
+    this.busy = false;
+    this.lost = null;
+    this.wake = null;
+    this.lastBackup = null;   // the last backup document (tests, the bench)
+    this.lastPlan = null;
+    this.lastInfo = null;     // the tray's info as last read
+  }
+
+  async load() {
+    if (this.client) return;
+    await api.ready.catch(() => null);
+    const mp = this.tray.mp;
+    if (!mp) throw new Error("MicroPython did not load in this page: reload it");
+    const r = await fetch("trayclient.mpy");
+    if (!r.ok) throw new Error("trayclient.mpy: HTTP " + r.status);
+    mp.FS.writeFile("/web/trayclient.mpy", new Uint8Array(await r.arrayBuffer()));
+    mp.runPython("import sys\nif '/web' not in sys.path: sys.path.append('/web')\nimport trayclient");
+    const seed = crypto.getRandomValues(new Uint16Array(1))[0];
+    this.client = mp.pyimport("trayclient").Client(seed);
+  }
+
+  get connected() { return this.port !== null; }
+
+  async connect() {
+    await this.load();
+    const port = await navigator.serial.requestPort();
+    await port.open({ baudRate: BAUD });
+    this.port = port;
+    this.lost = null;
+    this.writer = port.writable.getWriter();
+    this.reader = port.readable.getReader();
+    this.reading = this.readLoop(this.reader);
+    try {
+      return await this.run("connect");
+    } catch (e) {
+      await this.disconnect();
+      throw e;
+    }
+  }
+
+  async readLoop(reader) {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        if (value && value.length) { this.client.feed(b64(value)); this.poke(); }
+      }
+      if (this.port) this.lost = "the port closed";
+    } catch (e) {
+      if (this.port) this.lost = String(e && e.message || e);
+    }
+    this.poke();
+  }
+
+  poke() { const w = this.wake; this.wake = null; if (w) w(); }
+
+  async disconnect() {
+    const port = this.port;
+    this.port = null;
+    if (!port) return;
+    if (this.client) this.client.cancel();
+    try { await this.reader.cancel(); } catch (e) { /* gone */ }
+    try { this.reader.releaseLock(); } catch (e) { /* gone */ }
+    try { this.writer.releaseLock(); } catch (e) { /* gone */ }
+    try { await port.close(); } catch (e) { /* gone */ }
+  }
+
+  // Run one of the client's operations to its end: its result, or an Error
+  // with the client's words.
+  async run(op, arg = "") {
+    if (!this.connected) throw new Error("no tray connected");
+    if (this.busy) throw new Error("the tray is busy with the last request");
+    this.busy = true;
+    try {
+      this.client.start(op, arg);
+      for (;;) {
+        const r = JSON.parse(this.client.step());
+        const out = this.client.take();
+        if (out) await this.writer.write(unb64(out));
+        if ("done" in r) return r.done;
+        if ("error" in r) throw new Error(r.error);
+        if (this.lost) {
+          this.client.cancel();
+          const why = this.lost;
+          await this.disconnect();
+          throw new Error("lost the tray (" + why + "): connect it again");
+        }
+        await new Promise((res) => { this.wake = res; setTimeout(res, Math.max(0, r.wait)); });
+        if (!this.port) throw new Error("disconnected before the tray answered");
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  stats() { return this.client ? JSON.parse(this.client.stats()) : null; }
+}
+
+function showLink(on) {
+  $("link").hidden = !on;
+  $("connect").textContent = on ? "Connected" : "Connect a tray";
+  $("connect").disabled = on;
+}
+function linkMsg(text, bad = false) {
+  const el = $("link-msg");
+  el.textContent = text;
+  el.classList.toggle("bad", bad);
+}
+function linkStatus(res) {
+  link.lastInfo = res.info;
+  $("link-status").textContent = res.lines.join("\n");
+}
+
+async function linkDo(what, fn) {
+  const buttons = ["link-refresh", "link-backup", "link-go", "link-cancel", "link-disconnect"].map($);
+  buttons.forEach((b) => { b.disabled = true; });
+  $("link-restore-label").classList.add("off");
+  linkMsg(what + "…");
+  try {
+    await fn();
+  } catch (e) {
+    linkMsg(what + " failed: " + (e && e.message || e), true);
+  } finally {
+    buttons.forEach((b) => { b.disabled = false; });
+    $("link-restore-label").classList.remove("off");
+    if (!link.connected) showLink(false);
+  }
+}
+
+function wireLink() {
+  const c = $("connect");
+  if (!("serial" in navigator)) {
+    c.disabled = true;
+    c.textContent = "Connect a tray: this browser has no Web Serial (Chrome, Edge or Opera on a desktop has it)";
+    return;
+  }
+  c.addEventListener("click", async () => {
+    status("choose the tray's serial port…");
+    try {
+      const r = await link.connect();
+      showLink(true);
+      linkStatus(r);
+      linkMsg("connected");
+      status("");
+    } catch (e) {
+      status(e && e.name === "NotFoundError" ? "no port chosen" : "connect failed: " + (e && e.message || e));
+    }
+  });
+  $("link-refresh").addEventListener("click", () => linkDo("status", async () => {
+    linkStatus(await link.run("status"));
+    linkMsg("status read");
+  }));
+  $("link-backup").addEventListener("click", () => linkDo("backup", async () => {
+    const doc = await link.run("backup");
+    link.lastBackup = doc;
+    const name = `dicetray-${doc.system}-${doc.campaign}-e${doc.last}.json`;
+    download(name, JSON.stringify(doc, null, 1) + "\n");
+    linkMsg(`backed up to ${name}: campaign ${doc.campaign} (${doc.system}), events ${doc.first}..${doc.last}, checked`);
+  }));
+  $("link-restore").addEventListener("change", (e) => {
+    const f = e.target.files[0];
+    e.target.value = "";
+    if (!f) return;
+    $("link-plan").hidden = true;
+    linkDo("checking " + f.name, async () => {
+      const plan = await link.run("check", await f.text());
+      link.lastPlan = plan;
+      $("link-plan-text").textContent = plan.lines.join("\n");
+      $("link-plan").hidden = false;
+      linkMsg("checked " + f.name + ": nothing sent yet; restore it?");
+    });
+  });
+  $("link-cancel").addEventListener("click", () => {
+    $("link-plan").hidden = true;
+    linkMsg("restore cancelled: the tray is unchanged");
+  });
+  $("link-go").addEventListener("click", () => {
+    $("link-plan").hidden = true;
+    linkDo("restore", async () => {
+      const r = await link.run("restore");
+      linkStatus(r);
+      linkMsg(r.said);
+    });
+  });
+  $("link-disconnect").addEventListener("click", async () => {
+    await link.disconnect();
+    showLink(false);
+    linkMsg("");
+  });
+}
+
 // --- the page ----------------------------------------------------------------
 const tray = new Tray();
+const link = new TrayLink(tray);
 
 function wireKeys() {
   for (const b of document.querySelectorAll("#keys button")) {
@@ -593,17 +799,11 @@ function wireBar() {
       location.reload();
     }
   });
-  const c = $("connect");
-  if (!("serial" in navigator)) {
-    c.disabled = true;
-    c.textContent = "Connect a tray: this browser has no Web Serial (Chrome, Edge or Opera on a desktop has it)";
-  } else {
-    c.addEventListener("click", () => status("connecting to a tray over Web Serial is not done yet"));
-  }
+  wireLink();
 }
 
 const api = {
-  tray, opts, KEY_BITS,
+  tray, opts, KEY_BITS, link,
   ready: null,
   play: (text) => tray.play(text),
   key: (name, down) => tray.key(name, down),
@@ -615,6 +815,13 @@ const api = {
   exportFlash: () => tray.flash.exported(),
   importFlash: (doc) => { tray.running = false; clearTimeout(tray.timer); tray.flash.imported(doc); },
   erase: () => { tray.running = false; clearTimeout(tray.timer); tray.flash.clear(); },
+  // The Connect-a-tray panel as a person sees it (tests).
+  linkState: () => ({
+    connected: link.connected, busy: link.busy, status: $("link-status").textContent,
+    msg: $("link-msg").textContent, bad: $("link-msg").classList.contains("bad"),
+    plan: $("link-plan").hidden ? null : $("link-plan-text").textContent,
+    info: link.lastInfo, stats: link.stats(), page: $("status").textContent,
+  }),
   stats: () => ({ frames: tray.frames, firstFrameMs: tray.firstFrameMs, lastFrameMs: tray.lastFrameMs,
                   error: tray.error, booted: tray.booted, vnow: tray.vnow }),
 };

@@ -44,7 +44,7 @@ ACT = 0x05        # JSON {"kind", "args", "text", "faces"?, "after"?} -> outcome
 CLOCK = 0x06      # JSON {"unix": seconds} -> empty
 SUB = 0x07        # varint since (-1: from now) -> varint head; then PUSH frames
 UNSUB = 0x08      # -> empty
-R_BEGIN = 0x09    # JSON {"seq", "first", "count", "size", "crc"} -> varint stage number
+R_BEGIN = 0x09    # JSON {"seq", "first", "count", "size", "crc"[, "head"]} -> varint stage number
 R_SNAP = 0x0A     # varint offset, bytes -> varint received
 R_EVENTS = 0x0B   # varint index, (varint len, event)* -> varint next index
 R_COMMIT = 0x0C   # -> info JSON (the new campaign)
@@ -55,6 +55,7 @@ LOG = 0x10        # base u32, offset u32, count u8 -> count frames: base u32, of
 SLOTS = 0x11      # [varint from] -> JSON {"current", "slots": [{...}], "next"}: the campaign slots on flash
 SWITCH = 0x12     # varint slot -> info JSON (that campaign, now current, its new slot number)
 DELETE = 0x13     # varint slot -> JSON {"slot", "bytes", "blocks"}: what the deleted slot held
+CHAIN = 0x14      # varint seq -> the hash chain's head after it (32 bytes; empty: unknown)
 ANSWER = 0x80
 PUSH = 0xFE       # device -> host, seq 0: varint event seq, event bytes
 ERR = 0xFF        # utf-8 message saying what was wrong; seq = the request's (0: unknown)

@@ -16,7 +16,7 @@ cached answer; the host keeps a window of them in flight.
 
 import gc
 import json
-from binascii import crc32, hexlify
+from binascii import crc32, hexlify, unhexlify
 from struct import pack, pack_into, unpack_from
 
 from . import frame as fr
@@ -210,6 +210,8 @@ class Link:
             return self._segments(p)
         if typ == fr.SNAP:
             return self._snap(p)
+        if typ == fr.CHAIN:
+            return self._chain(p)
         if typ == fr.ACT:
             return self._act(p)
         if typ == fr.HELLO:
@@ -283,11 +285,11 @@ class Link:
         d = {"device": self.device_id(), "firmware": FIRMWARE, "protocol": fr.PROTOCOL,
              "schema": codec.VERSION, "system": NAMES[c.system], "campaign": c.cid,
              "events": st.seq, "first": self._first(), "keep": st.keep, "slot": self.s.n, "bad": self.bad,
-             "retried": self.retried, "board": self.app.b.name,
+             "head": _hex(st.head), "retried": self.retried, "board": self.app.b.name,
              "heap_free": gc.mem_free(), "heap_used": gc.mem_alloc()}
-        for w in self.s.warnings:   # what the boot found damaged, as its screen said
+        for w in self.s.warnings:   # what the boot (or the scrub since) found damaged, as the screen said
             if w[0] == "STORE DAMAGE":
-                d["damage"] = w[1].split("\n")
+                d["damage"] = d.get("damage", []) + w[1].split("\n")
         if self.clock is not None:
             d["clock"] = self.clock[0] + ((self.app.b.ticks_ms() - self.clock[1]) & TICKS_MASK) // 1000
         return d
@@ -337,13 +339,29 @@ class Link:
     def _snap(self, p):
         off = codec.get_int(p, 0)[0]
         if off == 0 or self.snap is None:
-            self.snap = (self.s.st.seq, cp.encode_snapshot(self.s.c))
-        seq, data = self.snap
+            st = self.s.st
+            self.snap = (st.seq, cp.encode_snapshot(self.s.c), st.head)
+        seq, data = self.snap[0], self.snap[1]
         if not 0 <= off <= len(data):
             raise ValueError("snapshot offset %d is outside 0..%d" % (off, len(data)))
         out = bytearray(_ints(seq, len(data), off))
         out.extend(data[off:off + _room()])
         return out
+
+    def _chain(self, p):
+        """CHAIN: the hash chain's head after event `seq` (32 bytes; empty:
+        unknown). The device knows it now and at the snapshot it last sent."""
+        seq = codec.get_int(p, 0)[0]
+        st = self.s.st
+        if seq == st.seq:
+            h = st.head
+        elif self.snap is not None and seq == self.snap[0]:
+            h = self.snap[2]
+        else:
+            raise ValueError("the device knows its chain's head after event %d (its last)%s, "
+                             "not after %d" % (st.seq, "" if self.snap is None else
+                                               " and %d (its snapshot)" % self.snap[0], seq))
+        return b"" if h is None else h
 
     def _since(self, p):
         """(since, index after it) of a request naming the last event the
@@ -584,8 +602,13 @@ class Link:
         try:
             d = json.loads(bytes(p))
             seq, first, count, size, crc = d["seq"], d["first"], d["count"], d["size"], d["crc"]
+            head = d.get("head")   # the chain's head after seq (a restore from past event 1)
+            if head is not None:
+                head = unhexlify(head)
+                if len(head) != 32:
+                    raise ValueError
         except (ValueError, KeyError, TypeError):
-            raise ValueError("R_BEGIN needs JSON {seq, first, count, size, crc}")
+            raise ValueError("R_BEGIN needs JSON {seq, first, count, size, crc[, head: 64 hex]}")
         if not 0 < size <= MAX_SNAP:
             raise ValueError("a snapshot of %d bytes: this firmware takes 1..%d" % (size, MAX_SNAP))
         if first < 1 or count < 0 or not first - 1 <= seq <= first - 1 + count:
@@ -601,7 +624,7 @@ class Link:
         fs.mkdir(path)
         for name in fs.listdir(path):   # what a reset left of an earlier try
             fs.remove(path + "/" + name)
-        self.stage = {"n": n, "path": path, "seq": seq, "first": first, "count": count,
+        self.stage = {"n": n, "path": path, "seq": seq, "first": first, "count": count, "head": head,
                       "crc": crc, "snap": bytearray(size), "got": 0, "next": first,
                       "st": None, "c": None, "ok": True, "matched": False}
         return _ints(n)
@@ -652,7 +675,7 @@ class Link:
             g["target"] = snap
             self._r_check(g, c)
         else:
-            st.start(snap, g["seq"])
+            st.start(snap, g["seq"], g["head"])
             c = base
             g["matched"] = True
         g["c"] = c
@@ -766,6 +789,10 @@ class Link:
         self.app.top().refresh()   # a Campaigns screen lists it no more
         self.app.dirty = True
         return json.dumps({"slot": n, "bytes": size, "blocks": blocks}).encode()
+
+
+def _hex(h):
+    return None if h is None else hexlify(h).decode()
 
 
 def _ints(*vals):

@@ -55,6 +55,13 @@ USAGE_EVERY = 2   # usage dice are checked every other exploration turn
 USAGE = 1     # cap 5 steps d12..d4 then spent; a = starting die; b = 1 checked on turns
 PROJECT = 2   # cap = ticks (4..10)
 EXTENDED = 3  # cap = successful tests needed; a = failures allowed (0: no limit); b = failures
+ROLE_SPELL = 8      # cap 1, owner the sorcerer, a = Ability, b = Ob; n 1 = lost until a long rest
+ROLE_MUTATION = 9   # cap 1, owner the mutant, a = the d100
+ROLE_FACTION = 10   # a = Reputation -10..10 (n = its positive part); text = the Faction
+ROLE_STRONGHOLD = 11  # cap 6, n = the company's Stronghold rating
+ROLE_FOE = 16       # a monster or NPC (rules/expedition_foes.py)
+ROLE_FIGHT = 17     # the fight being tracked: its round, who spent a resource in it
+ROLE_ABILITIES = 18  # a character's six Abilities and Boons (rules/expedition_chars.py)
 
 # Event kinds.
 TEST = 96          # ability, ob, bonus, penalty, helpers, plus_s, minus_s, ext[, foe]
@@ -82,6 +89,13 @@ DESPERATE = 117    # char
 PROJECT_NEW = 118  # ticks, owner; text=name
 PROJECT_TICK = 119  # talisman
 EXT_NEW = 120      # need, max_fail; text=name
+# Issue 13 items 5 and 7, loaded on first use (boot does not import them):
+SPELL = 124        # op, ...: rules/expedition_spells.py (learn, channel, mutate)
+TOWN = 125         # op, ...: rules/expedition_town.py (the town phase)
+# Issue 13 items 6 and 9, loaded on first use (talisman roles 16, 17, 18):
+FOE = 121          # op, ...: rules/expedition_foes.py (monsters and NPCs)
+ROUND = 122        # op: rules/expedition_foes.py (combat rounds)
+ABIL = 123         # op, char, ...: rules/expedition_chars.py (Abilities, Boons)
 
 MAX_ABILITY = 10
 MAX_LEVEL = 14    # a monster's Level: "Fiendishly Difficult Areas ... (L7-14)"
@@ -377,6 +391,10 @@ def _die(c, i, out):
 def _trauma(c, i, src, out):
     a = src.d(6)
     out.note("%s Trauma: lose 1 %s" % (c.chars[i].name, ABILITIES[a - 1]))
+    t = c.find(ROLE_ABILITIES, i)  # Abilities tracked (rules/expedition_chars.py): lower it
+    if t >= 0:
+        from . import expedition_chars
+        expedition_chars.trauma(c, t, a - 1, out)
 
 
 # --- events ------------------------------------------------------------------
@@ -410,6 +428,18 @@ def _apply(c, kind, args, text, src):
         return _versus(c, args, src)
     if kind == COMBAT:
         return _combat(c, args, src)
+    if kind == SPELL:
+        from . import expedition_spells
+        return expedition_spells.apply(c, args, text, src)
+    if kind == TOWN:
+        from . import expedition_town
+        return expedition_town.apply(c, args, text, src)
+    if kind == FOE or kind == ROUND:
+        from . import expedition_foes
+        return expedition_foes.apply(c, kind, args, text, src)
+    if kind == ABIL:
+        from . import expedition_chars
+        return expedition_chars.apply(c, kind, args, text, src)
     out = Outcome(kind)
     if kind == DAMAGE:
         check.arity(args, 3, "DAMAGE takes char, amount, block")
@@ -456,12 +486,20 @@ def _apply(c, kind, args, text, src):
     elif kind == SHEET:
         _sheet(c, args, out)
     elif kind == USE_RES:
-        check.arity(args, 2, "USE_RES takes char, amount")
-        i, n = args
+        if len(args) != 3:
+            check.arity(args, 2, "USE_RES takes char, amount[, more: 1 = a power that may spend"
+                        " more than one a Round]")
+        i, n = args[0], args[1]
         v = check.alive(c, i, DEAD).v
         check.span("resources to spend", n, 1, MAX_POINTS)
         if n > v[RES]:
             raise ValueError("%s has %d class resource(s), not %d" % (c.chars[i].name, v[RES], n))
+        more = args[2] if len(args) == 3 else 0
+        check.flag("more (1: a power that may spend more than one a Round)", more)
+        t = c.find(ROLE_FIGHT)  # a fight (rules/expedition_foes.py): one CR a Round
+        if t >= 0:
+            from . import expedition_foes
+            expedition_foes.use_res(c, t, i, n, more)
         v[RES] -= n
         out.note("%s CR %d/%d" % (c.chars[i].name, v[RES], v[MAX_RES]))
     elif kind == DOWN_OUT:
@@ -478,6 +516,10 @@ def _apply(c, kind, args, text, src):
             v[RES] = v[MAX_RES]
             v[SPENT] = 0
             v[RESTS] = 0
+        for t in c.tals:  # "replenish any depleted spells" (SPELL, kind 124)
+            if t is not None and t.role == ROLE_SPELL and t.n:
+                t.n = 0
+                out.note("%s back" % t.name)
         c.x[DAY] += 1
         out.note("day %d: HP, resources and blocks back" % c.x[DAY])
     elif kind == TURN:

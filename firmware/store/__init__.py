@@ -16,7 +16,10 @@ newest snapshot generations are kept, and the journal from the older one
 on; a store made with `keep=N` also keeps the N events before that (the
 device keeps 6,000, so the host can back up from any seq they hold:
 `first()`). `start()` begins an empty store at a seq > 0 (a restore of a
-campaign whose early journal is gone). See docs/store.md.
+campaign whose early journal is gone). `head` is the hash chain's head
+after the last event (store/chain.py), kept in every snapshot; None where
+it cannot be known (a campaign from firmware before the chain whose
+journal no longer starts at event 1). See docs/store.md.
 """
 
 from . import journal
@@ -35,6 +38,14 @@ JOURNAL_KEEP = 6000
 # 4 KB erase block (littlefs gives each file whole blocks).
 SEG_ROLL = 3072
 META_PER_BLOCK = 16  # littlefs metadata commits (256-byte prog units) per erase
+ZERO = bytes(32)     # the chain's head before event 1 (store/chain.py)
+TAIL_MAX = 32        # events appended before the chain is carried over them
+
+
+def _chain():
+    """store/chain.py, imported on the first head asked for (not at boot)."""
+    from . import chain
+    return chain
 
 
 class Report:
@@ -73,6 +84,10 @@ def _parse(name, prefix, ext):
         return -1
 
 
+def _drop(ev):
+    """The scrub's `out`: checked events go nowhere."""
+
+
 def _split(names):
     """A store directory's names by kind, in one pass: (segments j*.log,
     snapshots s*.snp, leftovers *.tmp), the first two in seq order (the
@@ -104,12 +119,16 @@ class Store:
         self.root = root
         self.kind = check_fs(root, kind if kind is not None else getattr(fs, "kind", None))
         self.seq = 0            # last record written or recovered
+        self._head = ZERO       # the chain's head after event seq - len(_tail) (None: unknown)
+        self._tail = []         # events after it not hashed yet (see head)
         self.snaps = []         # seqs of the snapshot generations on flash, oldest first
         self._f = None          # open segment file, appends go there
         self._seg = 0           # base seq of the segment appends go to
         self._new = True        # create the segment ("wb") rather than append to it
         self._len = 0           # bytes in the current segment
         self._buf = bytearray(journal.HDR + journal.MAX_REC)
+        self._sq = None         # scrub: the segments left to check this cycle, newest first
+        self._sbuf = None       # scrub: its read buffer (journal.CHUNK), made on first use
         self._mv = memoryview(self._buf)
         # bytes: written; syncs/renames/removes: operations; blocks: data
         # erase blocks touched; meta: metadata commits (see erases()).
@@ -132,7 +151,14 @@ class Store:
         fs.mkdir(self.root)
         rep = Report(self.kind)
         events = []
-        out = each if each is not None else events.append
+        keep = each if each is not None else events.append
+        # The replayed events go on the chain when its head is first asked
+        # for (boot hashes nothing: a SHA-256 an event is ~45,000 fuel).
+        tail = []
+
+        def out(ev):
+            tail.append(ev)
+            keep(ev)
         logs, snaps, tmps = _split(fs.listdir(self.root))
         # A repaired segment (.tmp) is complete once its damaged original
         # has been moved aside: finish that rename, else drop the copy.
@@ -151,11 +177,12 @@ class Store:
         state = None
         base = 0
         seg = off = 0   # where the events after the snapshot start
+        head = ZERO
         while snaps:
             s = snaps[-1]
             nm = _name("s", s, "snp")
             try:
-                seq, st, seg, off = snap.read(fs, self._p(nm))
+                seq, st, seg, off, head = snap.read(fs, self._p(nm))
                 if seq != s:
                     raise ValueError("it says seq %d" % seq)
                 state = st
@@ -169,6 +196,9 @@ class Store:
         rep.snap = base if state is not None else -1
         if state is None:
             seg = off = 0
+            head = ZERO
+        if head is None and base:
+            head = self._rechain(base)   # a snapshot from before the chain
 
         # The segments from the snapshot's on, oldest first (the names sort
         # as their seqs); the first must be that one (or none at all).
@@ -176,18 +206,18 @@ class Store:
         low = _name("j", seg, "log")
         while k and logs[k - 1] >= low:
             k -= 1
-        chain = [b for b in (_parse(nm, "j", ".log") for nm in logs[k:]) if b >= 0]
+        segs = [b for b in (_parse(nm, "j", ".log") for nm in logs[k:]) if b >= 0]
         seq = seg
         buf = bytearray(journal.CHUNK)
         r = None
         cur = None
-        for i in range(len(chain)):
-            b = chain[i]
+        for i in range(len(segs)):
+            b = segs[i]
             nm = _name("j", b, "log")
             if b != seq:
                 rep.errors.append("journal %s should start after event %d: events %d..%d missing"
                                   % (nm, seq, min(seq, b) + 1, max(seq, b)))
-                for b2 in chain[i:]:
+                for b2 in segs[i:]:
                     self._aside(_name("j", b2, "log"), rep)
                 r = None
                 break
@@ -201,7 +231,7 @@ class Store:
                 rep.errors.append("journal %s damaged after event %d (%s): later events kept aside"
                                   % (nm, seq, r.why))
                 self._repair(nm, r.good, rep)
-                for b2 in chain[i + 1:]:
+                for b2 in segs[i + 1:]:
                     self._aside(_name("j", b2, "log"), rep)
                 break
         if seq < base:
@@ -213,6 +243,11 @@ class Store:
             seq = base
             r = None
         self.seq = seq
+        # A journal with no snapshot may start past event 1 (damage): no chain then.
+        if head is not None and base + len(tail) == seq:
+            self._head, self._tail = head, tail
+        else:
+            self._head, self._tail = None, []
         rep.seq = seq
         # Where appends go: continue a segment that ends cleanly, else start
         # a segment after the last good event ("wb" also clears a segment
@@ -222,6 +257,31 @@ class Store:
         else:
             self._fresh(seq)
         return state, events, rep
+
+    def _rechain(self, base):
+        """The chain's head after event `base`, from the journal's first
+        event on, for a snapshot written before the chain existed (once:
+        the next snapshot keeps it); None if the journal no longer starts
+        at event 1."""
+        bases = self.segments()
+        if not bases or bases[0] != 0:
+            return None
+        ch = _chain()
+        hc = [ZERO, 0]  # type: list
+
+        def take(ev):
+            hc[1] += 1
+            hc[0] = ch.link(hc[0], hc[1], ev)
+        try:
+            for i in range(len(bases)):
+                if bases[i] >= base:
+                    break
+                if bases[i] != hc[1]:
+                    return None   # a segment missing between them
+                self._range(bases[i], bases[i], base, take)
+        except OSError:
+            return None
+        return hc[0] if hc[1] == base else None
 
     def _scan(self, nm, b, after, at, out, buf, rep):
         """Scan segment nm (base b) for the events after seq `after`,
@@ -311,6 +371,10 @@ class Store:
         self._count(self._len, self._len + n)
         self._len += n
         self.seq += 1
+        if self._head is not None:
+            self._tail.append(bytes(ev))
+            if len(self._tail) >= TAIL_MAX:
+                self._settle()   # a store that never snapshots keeps no long tail
 
     def snapshot(self, state, seq=None):
         """Write a snapshot of `state` (the state after event `seq`, which
@@ -331,11 +395,12 @@ class Store:
         off = 0 if roll else self._len
         base = _name("s", seq, "")
         tmp = base + "tmp"
-        n = snap.write(self.fs, self._p(tmp), seq, state, seg, off)
+        n = snap.write(self.fs, self._p(tmp), seq, state, seg, off, self.head)
         self.stats["meta"] += 1  # the file's creation
         self._count(0, n)
         got = snap.read(self.fs, self._p(tmp))
-        if got[0] != seq or got[1] != state or got[2] != seg or got[3] != off:
+        if got[0] != seq or got[1] != state or got[2] != seg or got[3] != off \
+                or got[4] != self.head:
             raise OSError("snapshot %s did not read back as written" % tmp)
         self._rename(tmp, base + "snp")
         self.snaps.append(seq)
@@ -376,12 +441,34 @@ class Store:
             if _parse(nm, "s", ".tmp") >= 0:
                 self._remove(nm)
 
-    def start(self, state, seq):
+    @property
+    def head(self):
+        """The hash chain's head after the last event (32 bytes; None:
+        unknown): the events appended or replayed since it was last asked
+        for are hashed now."""
+        return self._settle()
+
+    def _settle(self):
+        t = self._tail
+        if t and self._head is not None:
+            ch = _chain()
+            h = self._head
+            s = self.seq - len(t)
+            for ev in t:
+                s += 1
+                h = ch.link(h, s, ev)
+            self._head = h
+            self._tail = []
+        return self._head
+
+    def start(self, state, seq, head=None):
         """Begin an empty store at event `seq`: its snapshot `state` stands
-        for events 1..seq, which this store will never hold."""
+        for events 1..seq, which this store will never hold; `head`: the
+        chain's head after seq (None: unknown)."""
         if self.seq or self.snaps:
             raise ValueError("start() needs an empty store")
         self.seq = seq
+        self._head, self._tail = head, []
         self._fresh(seq)
         self.snapshot(state, seq)
 
@@ -412,6 +499,56 @@ class Store:
 
     def _logs(self):
         return _split(self.fs.listdir(self.root))[0]
+
+    # --- scrub ---------------------------------------------------------------
+    def scrub_step(self):
+        """Check one journal segment with the scanner, the oldest first,
+        cycling (docs/store.md, "Scrub"): None while it is clean, else what
+        is damaged, in words. Reads only: renames and repairs nothing (the
+        host can still back up what is intact). The segments are listed
+        once per cycle; one compacted away since is passed over; the
+        segment appends go to is checked up to the store's seq, a torn
+        tail is no damage."""
+        q = self._sq
+        if q is None:
+            q = self._sq = []
+        b = -1
+        listed = False
+        while b < 0:
+            if not q:
+                if listed:
+                    return None
+                listed = True
+                q.extend(self.segments())
+                q.reverse()       # the oldest last: pop() takes it
+                if not q:
+                    return None
+            b = q.pop()
+            if self.fs.size(self._p(_name("j", b, "log"))) < 0:
+                b = -1            # compacted away since the cycle began
+        # Events b+1..hi are this segment's: up to the next one's base, or
+        # (the newest listed) up to the store's seq.
+        hi = q[-1] if q else self.seq
+        if self._sbuf is None:
+            self._sbuf = bytearray(journal.CHUNK)
+        nm = _name("j", b, "log")
+        try:
+            r = journal.scan(self.fs, self._p(nm), b, _drop, self._sbuf)
+        except OSError:
+            return ("events %d..%d of the journal are damaged: %s cannot be read"
+                    % (b + 1, hi, nm))
+        if r.seq >= hi:
+            return None
+        if r.status == journal.BAD:
+            why = r.why
+        elif q:
+            # Its successor starts later than it ends (a cut leaves a torn
+            # tail, but the next segment then starts after its last good event).
+            why = "%s ends after event %d" % (nm, r.seq)
+        else:
+            return None           # the newest: what follows its good records is a torn tail
+        return ("events %d..%d of the journal are damaged: %s (%s)"
+                % (r.seq + 1, hi, why, nm))
 
     def _fresh(self, seq):
         """Appends go to a new segment, its first record event seq + 1."""

@@ -74,7 +74,7 @@ def summary(fs, path):
     while k:
         k -= 1
         try:
-            seq, state, seg, off = snap.read(fs, path + "/" + snaps[k])
+            seq, state, seg, off, _h = snap.read(fs, path + "/" + snaps[k])
             cid, sysno = _head(state)
             break
         except (ValueError, OSError, IndexError):

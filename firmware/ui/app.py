@@ -9,24 +9,26 @@ recent events, oldest first), `new_campaign(system)`, the
 campaign slots (`campaigns()`, `switch(n)`, `delete(n)` and `n`, the
 current one: Settings > Campaigns), `bright` / `set_bright(level)`
 (saves the settings), `warnings` (lines to show at
-boot) and `new` (a new tray, blank flash: the first run's tour,
-ui/first.py, shows over home; when it ends it clears `new` and saves the
-settings). The ui never touches flash itself.
+boot), `scrub()` (optional: one step of the journal's background
+check, a (title, text) warning when it finds damage, else None) and `new`
+(a new tray, blank flash: the first run's tour, ui/first.py, shows over
+home; when it ends it clears `new` and saves the settings). The ui never touches flash itself.
 
 Global keys (a screen sees every key first and may take it):
 Roll: roll the builder's pool (from any screen); long Roll: key in faces
 rolled by hand; Back: back; long Back: undo; long OK: redo (on a result:
 the GM view instead).
 
-When nothing happens a loop pass is one buttons.update, two flag tests
-and board.idle: no allocation.
+When nothing happens a loop pass is one buttons.update, a few flag tests,
+a ticks_diff (is the scrub due: one journal segment checked every
+SCRUB_MS without keys) and board.idle: no allocation.
 """
 
 import gc
 
 from hw.keys import K_OK, K_BACK, K_ROLL
 from ui import ring
-from ui.buttons import Buttons, PRESS, LONG, REPEAT
+from ui.buttons import Buttons, PRESS, LONG, REPEAT, ticks_add, ticks_diff
 from ui import screen
 from ui.screen import Message, NO
 from ui.home import Home
@@ -36,6 +38,9 @@ IDLE_MS = 30      # poll period when idle (buttons.py sees every stable change)
 FRAME_MS = 40     # LED animation frame period
 ROLL_FRAMES = 12  # one comet turn, then the success/failure flash
 LEVELS = (0, 8, 24, 48, 96)  # LED brightness caps of settings levels 0..4
+# Idle: one journal segment checked (session.scrub) after this long without
+# a key, then this often (a segment of ~150 events: ~5.5 M fuel, ~40 ms).
+SCRUB_MS = 5000
 
 
 class App:
@@ -56,6 +61,9 @@ class App:
         self.live = True     # False: run() returns (the host ended the session)
         self.bright = session.bright
         ring.set_max(LEVELS[self.bright])
+        # The background scrub of the journal (a session without flash has none).
+        self.scrub = getattr(session, "scrub", None)
+        self.scrub_at = ticks_add(board.ticks_ms(), SCRUB_MS)
         self.reset()
         if getattr(session, "new", False):
             self.start()
@@ -124,6 +132,12 @@ class App:
             from ui.turns import Turns as S
         elif name == "Log":
             from ui.log import Log as S
+        elif name == "Foes":
+            from ui.foes import Foes as S
+        elif name == "Spells":
+            from ui.spells import Spells as S
+        elif name == "Town":
+            from ui.town import Town as S
         else:
             from ui.settings import Settings as S
         self.toast = ""
@@ -300,15 +314,28 @@ class App:
         every poll, idle or not.
         """
         busy = self.link is not None and self.link.poll()
-        n = self.buttons.update(self.b.keys(), self.b.ticks_ms())
+        now = self.b.ticks_ms()
+        n = self.buttons.update(self.b.keys(), now)
         if n:
             self.dispatch(n)
+            self.scrub_at = ticks_add(now, SCRUB_MS)  # the scrub waits for SCRUB_MS without keys
         if self.dirty:
             self.render()
+        elif not n and ticks_diff(now, self.scrub_at) >= 0 and self.scrub is not None:
+            self.scrubbed(now)
         if self.anim >= 0 or self.ring_dirty:
             self.paint()
             return 1 if busy else FRAME_MS
         return 1 if busy else IDLE_MS  # 1: answer the host's next request soon
+
+    def scrubbed(self, now):
+        """Idle, and time for the next step of the journal's scrub: one
+        segment checked (through the session; the ui knows no flash), and
+        damage found the first time is shown as the boot's is."""
+        self.scrub_at = ticks_add(now, SCRUB_MS)
+        w = self.scrub()
+        if w is not None:
+            self.push(Message(self, w[0], w[1]))
 
     def dispatch(self, n):
         """Handle the n key events the buttons queued this poll."""

@@ -85,6 +85,9 @@ class Sheet(Screen):
         for j in range(len(names)):
             self.fields.append(names[j])
             items.append(self._fmt(names[j], str(ch.v[j]), acts))
+        if c.system == 2:  # Abilities and Boons (ui/abilities.py)
+            self.fields.append("Abilities")
+            items.append("Abilities")
         items.append("Rename")
         self.menu.items = items
         self.menu.go(self.menu.sel)
@@ -101,6 +104,12 @@ class Sheet(Screen):
             if k == K_OK:
                 from ui.names import Rename
                 self.app.push(Rename(self.app, 0, self.i, self.name))
+                return DRAW
+            return NO
+        if self.fields[self.menu.sel] == "Abilities":
+            if k == K_OK:
+                from ui.abilities import Abilities
+                self.app.push(Abilities(self.app, self.i))
                 return DRAW
             return NO
         if k == K_LEFT or k == K_RIGHT:

@@ -22,8 +22,12 @@ class Home(Screen):
             it.append("Scenes")
         elif self.app.c.system == 2:
             it.append("Turns")
+            it.append("Spells")  # ui/spells.py, ui/town.py (issue 13 items 5, 7)
+            it.append("Town")
         it.append("Log")
         it.append("Settings")
+        if self.app.c.system == 2:
+            it.append("Foes")  # last: Up from Roll (ui/foes.py)
         return it
 
     def refresh(self):

@@ -12,7 +12,8 @@ from ui.screen import Screen, row, lr, wrap, signed, NO, DRAW, KEEP
 # Verdict words per event kind: (failure, success, tie/open).
 _WORDS = {32: ("FAILURE", "SUCCESS", ""), 64: ("FAILURE", "SUCCESS", ""),
           65: ("LOSES", "WINS", ""), 67: ("FAILED", "SUCCEEDED", "OPEN"),
-          96: ("FAILURE", "SUCCESS", ""), 97: ("B WINS", "A WINS", "TIE")}
+          96: ("FAILURE", "SUCCESS", ""), 97: ("B WINS", "A WINS", "TIE"),
+          124: ("FAILURE", "SUCCESS", ""), 125: ("FAILURE", "SUCCESS", "")}
 
 
 def verdict(out):

@@ -1,7 +1,8 @@
 """Settings: the rule system of the next campaign, LED brightness (0..4,
 capped by ui/ring.py's MAX scale), undo/redo, a new campaign behind a
 confirmation (the old campaign stays on flash, in its own directory), and
-the campaigns on flash (ui/campaigns.py: list, switch, delete).
+the campaigns on flash (ui/campaigns.py: list, switch, delete), and the
+campaign's info (ui/info.py: its events and hash chain head).
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK, K_BACK
@@ -22,7 +23,7 @@ class Settings(Screen):
     def refresh(self):
         app = self.app
         self.menu.items = [SYSTEM_ROWS[self.sys], lr("LEDs", "< %d >" % app.bright),
-                           "New campaign", "Campaigns", "Undo", "Redo"]
+                           "New campaign", "Campaigns", "Undo", "Redo", "Info"]
 
     def key(self, k):
         app = self.app
@@ -43,8 +44,11 @@ class Settings(Screen):
                 app.push(Campaigns(app))
             elif s == 4:
                 app.undo()
-            else:
+            elif s == 5:
                 app.redo()
+            else:
+                from ui.info import Info
+                app.push(Info(app))
             return DRAW
         return NO
 

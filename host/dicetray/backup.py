@@ -21,6 +21,11 @@ Tables (docs/backup.md has the full schema and the reasons):
   window (encode_snapshot, zlib) and the state of its events digest,
   written with the backup: the next backup folds and digests only the new
   events from there.
+- the hash chain (firmware/store/chain.py): every event row keeps the
+  chain's head after it (`link`), every backup the head after its last
+  event, every base the head after its snapshot; load() checks every link
+  (naming the first event that does not lead to its own), take() that the
+  device's own head agrees with the stored history before building on it.
 
 A backup is written in one transaction and its row is read only when
 complete = 1, so a host killed mid-backup leaves earlier versions intact and
@@ -44,6 +49,7 @@ import time
 import zlib
 
 from .datadir import home  # noqa: F401  (the backups live there)
+from .fwstore import chain
 from .rules import campaign as cp
 from .rules import codec, systems
 
@@ -73,6 +79,7 @@ CREATE TABLE IF NOT EXISTS events (
     seq      INTEGER NOT NULL,
     ev       BLOB NOT NULL,
     crc      INTEGER NOT NULL,       -- zlib.crc32(ev)
+    link     BLOB,                   -- the hash chain's head after this event (NULL: unknown)
     PRIMARY KEY (campaign, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS bases (
@@ -80,7 +87,8 @@ CREATE TABLE IF NOT EXISTS bases (
     campaign INTEGER NOT NULL REFERENCES campaigns(id),
     seq      INTEGER NOT NULL,       -- the snapshot is the state after this event
     snap     BLOB NOT NULL,          -- campaign.encode_snapshot bytes from the device
-    sha      TEXT NOT NULL
+    sha      TEXT NOT NULL,
+    head     TEXT                    -- the hash chain's head after seq (hex; NULL: unknown)
 );
 CREATE TABLE IF NOT EXISTS backups (
     id         INTEGER PRIMARY KEY,
@@ -95,7 +103,8 @@ CREATE TABLE IF NOT EXISTS backups (
     device     TEXT NOT NULL,        -- where it came from (not part of exports)
     firmware   TEXT NOT NULL,
     created    REAL NOT NULL,
-    complete   INTEGER NOT NULL DEFAULT 0
+    complete   INTEGER NOT NULL DEFAULT 0,
+    head       TEXT                  -- the hash chain's head after `last` (hex; NULL: unknown)
 );
 CREATE TABLE IF NOT EXISTS folds (
     backup INTEGER PRIMARY KEY REFERENCES backups(id),
@@ -228,6 +237,24 @@ class Sha256:
         return struct.pack(">8I", *h).hex()
 
 
+def unhex(h):
+    """A chain head stored or reported as hex: its bytes, or None (unknown)."""
+    return bytes.fromhex(h) if h else None
+
+
+def device_head(dev, seq):
+    """The device's chain head after event `seq` (bytes), or None where it
+    cannot say (firmware before the chain, a head it no longer knows)."""
+    from .link.client import DeviceError
+    ask = getattr(dev, "chain", None)
+    if ask is None:
+        return None
+    try:
+        return ask(seq)
+    except DeviceError:   # an old firmware, or a head it no longer knows
+        return None
+
+
 def snapshot_bytes(s):
     """dev.snapshot() may answer bytes or (seq, bytes)."""
     return s[1] if isinstance(s, tuple) else s
@@ -286,6 +313,9 @@ class Backup:
         self.base_snap = base_snap    # None: a new campaign
         self.events = events          # history: events first..last
         self._c = None                # the fold, once made
+        self.head = None              # the chain's head after `last` (hex; None: unknown)
+        self.base_head = None         # ... after base_seq (a baseline's; None: unknown)
+        self.links = None             # the stored chain head after each event (bytes or None)
 
     def folded_events(self):
         """The events the fold applies (after the base)."""
@@ -306,14 +336,48 @@ class Backup:
     def campaign(self):
         return self.fold()
 
+    def walk_chain(self):
+        """Walk the hash chain over the events (needs them and `links`, the
+        stored head after each): (heads, bad). heads[i] is the head after
+        event first+i (None where the chain's start is unknown and no link
+        is stored); bad is the first event whose stored link its bytes do
+        not lead to (None: every link holds)."""
+        h = chain.ZERO if self.base_snap is None and self.first == 1 else None
+        if self.base_snap is not None and self.base_seq < self.first:
+            h = unhex(self.base_head)
+        links = self.links or [None] * len(self.events)
+        heads = []
+        for i, ev in enumerate(self.events):
+            s = self.first + i
+            if self.base_snap is not None and s == self.base_seq + 1 and self.base_head:
+                h = unhex(self.base_head)
+            if h is not None:
+                h = chain.link(h, s, ev)
+                if links[i] is not None and bytes(links[i]) != h:
+                    return heads, s
+            elif links[i] is not None:
+                h = bytes(links[i])   # no start known: each link is checked against the one before
+            heads.append(h)
+        return heads, None
+
+    def head_at(self, seq, heads):
+        """The chain's head after event `seq` (bytes or None) from
+        walk_chain()'s heads: 0 and a baseline's snapshot have their own."""
+        if self.first <= seq <= self.last:
+            return heads[seq - self.first]
+        if seq == self.base_seq and self.base_snap is not None:
+            return unhex(self.base_head)
+        return chain.ZERO if seq == 0 else None
+
 
 class Result:
     """What take() did: `backup` (the new or the identical old version),
     `duplicate` (True: nothing new, no version added), `fetched` (events
     that crossed the wire), `notes` (gaps, forks)."""
 
-    def __init__(self, backup_id, duplicate, fetched, notes, last, cid):
+    def __init__(self, backup_id, duplicate, fetched, notes, last, cid, head=None):
         self.backup = backup_id
+        self.head = head          # the chain's head after `last` (hex; None: unknown)
         self.duplicate = duplicate
         self.fetched = fetched
         self.notes = notes
@@ -341,6 +405,8 @@ class _Plan:
         self.notes = []
         self.baseline = False
         self.resume = self.hasher = self.prev = None
+        self.prev_head = None   # a continuation: the chain's head after prev's last (bytes)
+        self.base_head = None   # a baseline: the device's head after its snapshot (bytes)
 
 
 def _name(e):
@@ -384,6 +450,7 @@ class BackupStore:
         self.fault = None  # tests: called with a stage name in the middle of take()
         self.unreadable = []  # list(): (backup id, why) of rows that could not be read
         self.has_folds = False
+        self.has_heads = False
         self._check_path(create, explicit)
         uri = pathlib.Path(os.path.abspath(path)).as_uri() + ("?mode=rwc" if create else "?mode=rw")
         try:
@@ -415,12 +482,29 @@ class BackupStore:
                 raise StoreError("backup database %s is store version %s, this dicetray reads %d: "
                                  "upgrade dicetray" % (path, v[0], STORE_VERSION))
             self.has_folds = "folds" in tables
+            self.has_heads = self._heads(create)
         except sqlite3.DatabaseError as e:
             self.db.close()
             raise self._error(e)
         except StoreError:
             self.db.close()
             raise
+
+    def _heads(self, create):
+        """True when backups and bases have their chain head column; a
+        database from before the chain gets it when opened to write (an
+        added column leaves every stored row as it was: NULL, unknown)."""
+        have = True
+        for table in ("backups", "bases", "events"):
+            cols = {r[1] for r in self.db.execute("PRAGMA table_info(%s)" % table)}
+            col = "link" if table == "events" else "head"
+            if col not in cols:
+                if create:
+                    self.db.execute("ALTER TABLE %s ADD COLUMN %s %s"
+                                    % (table, col, "BLOB" if col == "link" else "TEXT"))
+                else:
+                    have = False
+        return have
 
     def close(self):
         self.db.close()
@@ -506,21 +590,25 @@ class BackupStore:
             raise StoreError("backup database %s: campaign lineage %d is missing" % (self.path, camp))
         return r[0]
 
-    def _events(self, camp, lo, hi, who="campaign"):
-        """Events lo..hi of lineage `camp` (its parent's up to the fork), CRC-checked."""
+    def _events(self, camp, lo, hi, who="campaign", links=None):
+        """Events lo..hi of lineage `camp` (its parent's up to the fork),
+        CRC-checked; `links`: a list their stored chain heads are appended to."""
         out = []
         if lo > hi:
             return out
         cid, _s, _v, parent, fork = self._lineage(camp)
         if parent is not None and lo <= fork:
-            out = self._events(parent, lo, min(hi, fork), who)
+            out = self._events(parent, lo, min(hi, fork), who, links)
             lo = fork + 1
             if lo > hi:
                 return out
-        rows = self._q("SELECT seq, ev, crc FROM events WHERE campaign=? AND seq BETWEEN ? AND ? "
-                       "ORDER BY seq", (camp, lo, hi), " reading events of %s" % who)
+        rows = self._q("SELECT seq, ev, crc, %s FROM events WHERE campaign=? AND seq BETWEEN ? "
+                       "AND ? ORDER BY seq" % ("link" if self.has_heads else "NULL"),
+                       (camp, lo, hi), " reading events of %s" % who)
         want = lo
-        for seq, ev, crc in rows:
+        for seq, ev, crc, lk in rows:
+            if links is not None:
+                links.append(lk)
             if seq != want:
                 raise StoreError("%s: event %d of campaign %d is missing from %s"
                                  % (who, want, cid, self.path))
@@ -556,21 +644,42 @@ class BackupStore:
         if sha(state) != ssha:
             raise StoreError("%s is damaged: its state does not match its SHA-256 (in %s); "
                              "other backups are unaffected" % (who, self.path))
-        base_seq, snap = 0, None
+        base_seq, snap, bhead = 0, None, None
         if base is not None:
-            b = self._q("SELECT seq, snap, sha FROM bases WHERE id=?", (base,), " reading " + who)
+            b = self._q("SELECT seq, snap, sha%s FROM bases WHERE id=?"
+                        % (", head" if self.has_heads else ""), (base,), " reading " + who)
             if not b or sha(b[0][1]) != b[0][2]:
                 raise StoreError("%s is damaged: its base snapshot %s is missing or fails its "
                                  "SHA-256 (in %s)" % (who, base, self.path))
             base_seq, snap = b[0][0], bytes(b[0][1])
-        evs = None
+            bhead = b[0][3] if self.has_heads else None
+        evs, links = None, []
         if events:
-            evs = self._events(camp, first, last, who)
+            evs = self._events(camp, first, last, who, links)
             if events_digest(first, evs) != esha:
                 raise StoreError("%s is damaged: its events %d..%d do not match their digest "
                                  "(in %s)" % (who, first, last, self.path))
         bk = Backup(row, cid, system, schema, base_seq, snap, evs)
         bk.state = bytes(state)
+        bk.base_head = bhead
+        if self.has_heads:
+            bk.head = self._q("SELECT head FROM backups WHERE id=?", (bid,), " reading " + who)[0][0]
+        if events:
+            bk.links = links
+            heads, bad = bk.walk_chain()
+            got = bk.head_at(last, heads) if bad is None else None
+            if bad is not None:
+                raise StoreError("%s does not hold: its event %d does not lead to the hash chain "
+                                 "head stored with it (in %s): it was changed after it was backed "
+                                 "up; restore from a backup that holds it as it was, or verify "
+                                 "against the device (`dicetray verify --backup %d`)"
+                                 % (who, bad, self.path, bid))
+            if got is not None and bk.head is not None and got.hex() != bk.head:
+                raise StoreError("%s does not hold: its events do not lead to its hash chain head "
+                                 "(in %s): its history was changed after it was backed up"
+                                 % (who, self.path))
+            if bk.head is None and got is not None:
+                bk.head = got.hex()   # a backup from before the chain: computed, not stored
         if verify and events:
             try:
                 c = bk.fold()
@@ -729,6 +838,7 @@ class BackupStore:
                              % (info["schema"], codec.VERSION,
                                 "host tool" if info["schema"] > codec.VERSION else "firmware"))
         cid, n, dfirst = info["campaign"], info["events"], info.get("first", 1)
+        dhead = unhex(info.get("head"))   # the device's chain head after event n
         fetched = [0]
 
         def fetch(since):
@@ -748,7 +858,7 @@ class BackupStore:
         from .link.client import JournalDamaged
         try:
             p, c, last = self._fetch_and_check(prev, damaged, n, dfirst, fetch, resumed, hasher,
-                                               system, cid, dev)
+                                               system, cid, dev, dhead)
         except JournalDamaged as e:
             # Keep what is intact: the device's state (its snapshot) and the
             # events after it; the damaged ones are named for the user.
@@ -761,22 +871,53 @@ class BackupStore:
                                  "stored" % e)
         self._stage("fetched")
         state = cp.encode_state(c)
+        head, links = self._chain(p, dev, last)
+        hx = head.hex() if head is not None else None
         if (prev is not None and p.camp == prev.lineage and last == prev.last
-                and sha(state) == prev.state_sha and not p.baseline):
+                and sha(state) == prev.state_sha and not p.baseline
+                and (prev.head is not None or hx is None)):
             if not self._has_fold(prev.id):
                 self._keep_fold(prev.id, c, hasher)
-            return Result(prev.id, True, fetched[0], said + p.notes, last, cid)
+            return Result(prev.id, True, fetched[0], said + p.notes, last, cid, prev.head)
         if p.hasher is not None:  # the previous version's digest, on over the new events
             h = _digest(p.new_from, p.new, p.hasher)
         else:
             h = _digest(p.first, self._history(p), Sha256())
-        bid = self._write(p, cid, system, last, state, h, info, now, c)
-        return Result(bid, False, fetched[0], said + p.notes, last, cid)
+        bid = self._write(p, cid, system, last, state, h, info, now, c, hx, links)
+        return Result(bid, False, fetched[0], said + p.notes, last, cid, hx)
+
+    def _chain(self, p, dev, last):
+        """(the new version's chain head after `last`, the head after each
+        of the plan's new events), None where unknown, from where the
+        plan's chain is known: the previous version's head (a
+        continuation: only the new events are hashed), the device's head
+        at a baseline's snapshot, or event 1. StoreError if the device's
+        own head at `last` says otherwise (the events were damaged on the
+        way, or the journal does not hold what the device chained)."""
+        links = [None] * len(p.new)
+        h, k = None, 0   # the head after event p.new_from - 1 + k
+        if p.prev_head is not None:
+            h = p.prev_head
+        elif p.baseline:
+            h, k = p.base_head, p.base_seq - p.new_from + 1
+        elif p.first == 1 and p.base_snap is None and p.hasher is None:
+            old = self._history(p)[:p.new_from - 1]
+            h = chain.over(chain.ZERO, 1, old)
+        if h is not None:
+            for i in range(k, len(p.new)):
+                h = chain.link(h, p.new_from + i, p.new[i])
+                links[i] = h
+        dh = device_head(dev, last)
+        if h is not None and dh is not None and dh != h:
+            raise StoreError("backup not taken: the events read from the device do not lead to "
+                             "the hash chain head it reports after event %d; nothing was stored "
+                             "(`dicetray verify` compares the device with a backup)" % last)
+        return h, links
 
     def _fetch_and_check(self, prev, damaged, n, dfirst, fetch, resumed, hasher, system, cid,
-                         dev):
+                         dev, dhead=None):
         """take()'s plan, fetched and folded: (plan, campaign, last seq)."""
-        p = self._plan(prev, n, dfirst, fetch, resumed, hasher)
+        p = self._plan(prev, n, dfirst, fetch, resumed, hasher, dhead)
         if damaged:
             p.notes.insert(0, "%s: this version does not build on it" % damaged)
         if not p.baseline:
@@ -791,7 +932,7 @@ class BackupStore:
                 if p.camp is not None:  # not a continuation after all
                     p.parent, p.camp, p.fork = p.camp, None, 0
                 p.baseline = True
-                p.resume = p.hasher = None
+                p.resume = p.hasher = p.prev_head = None
         if p.baseline:
             self._baseline(p, dev, dfirst, fetch)
             try:
@@ -819,6 +960,7 @@ class BackupStore:
                              "was stored; a backup that holds them restores the campaign" % (
                                  e, p.base_seq))
         p.base_snap = snap
+        p.base_head = device_head(dev, p.base_seq)
         p.first = p.new_from = p.base_seq + 1
         p.new = fetch(p.base_seq)
         p.baseline = True
@@ -849,10 +991,12 @@ class BackupStore:
         except sqlite3.DatabaseError:
             pass
 
-    def _plan(self, prev, n, dfirst, fetch, resumed=None, hasher=None):
+    def _plan(self, prev, n, dfirst, fetch, resumed=None, hasher=None, dhead=None):
         """Which lineage the device continues and which events to fetch
         (`resumed`, `hasher`: prev's campaign and events digest, where a
-        continuation's new events fold and are digested)."""
+        continuation's new events fold and are digested; `dhead`: the
+        device's chain head after event n, which prev's head and the new
+        events must lead to for the device to continue it)."""
         p = _Plan()
         if prev is None:
             if dfirst > 1:
@@ -864,6 +1008,7 @@ class BackupStore:
                 p.new = fetch(0)
             return p
         a = prev.last
+        unseen = False
         if n >= a and dfirst > a + 1:
             p.camp = prev.lineage
             p.notes.append("events %d..%d were compacted on the device before they were backed "
@@ -877,7 +1022,15 @@ class BackupStore:
                 evs = evs[1:]
             else:  # a baseline version: its anchor event is not stored
                 evs, ok = fetch(a), True
+            ph = None
             if ok:
+                ph = self._prev_head(prev)
+                if ph is not None and dhead is not None and \
+                        chain.over(ph, a + 1, evs[:n - a]) != dhead:
+                    ok = False
+                    unseen = True   # the histories differ where the bytes were not compared
+            if ok:
+                p.prev_head = ph
                 p.camp = prev.lineage
                 p.base_seq, p.base_snap, p.base_id = prev.base_seq, prev.base_snap, prev.base
                 p.first, p.old, p.new_from, p.new = prev.first, prev.events, a + 1, evs
@@ -889,12 +1042,24 @@ class BackupStore:
             prev.events = self.load(prev.id, verify=False).events
         evs = fetch(dfirst - 1)
         fork = dfirst - 1
+        same = True
         for i, ev in enumerate(evs):
             s = dfirst + i
             if s > a or s < prev.first or prev.events[s - prev.first] != ev:
+                same = s > a
                 break
             fork = s
         p.parent = prev.lineage
+        if unseen and same:
+            # Every event both hold is the same, and the chains differ: the
+            # difference is before the oldest event the device still holds.
+            p.notes.append("the device's history differs from backup %d at or before event %d "
+                           "(their hash chains differ, every event both hold is the same): "
+                           "stored as a new lineage from the device's snapshot (older versions "
+                           "are kept); `dicetray verify` compares them" % (prev.id, dfirst - 1))
+            p.fork = 0
+            p.baseline = True
+            return p
         p.notes.append("the device's history differs from backup %d after event %d: stored as "
                        "a new lineage (older versions are kept)" % (prev.id, fork))
         if prev.first == 1 and prev.base is None and fork <= a:
@@ -915,6 +1080,7 @@ class BackupStore:
         except ValueError as e:
             raise StoreError("the device's snapshot does not decode (%s): backup not taken" % e)
         p.base_snap, p.base_id = snap, None
+        p.base_head = device_head(dev, p.base_seq)
         p.first = p.new_from = dfirst
         p.old = []
         p.new = fetch(dfirst - 1)
@@ -974,7 +1140,18 @@ class BackupStore:
             raise _Mismatch()
         return c, last
 
-    def _write(self, p, cid, system, last, state, h, info, now, c):
+    def _prev_head(self, prev):
+        """prev's chain head (bytes), computed from its events once if it
+        was stored before the chain (None: its chain start is unknown)."""
+        h = unhex(prev.head)
+        if h is None:
+            full = self.load(prev.id, verify=False)
+            h = unhex(full.head)
+            if prev.events is None:
+                prev.events = full.events
+        return h
+
+    def _write(self, p, cid, system, last, state, h, info, now, c, head=None, links=None):
         camp, base_id = p.camp, p.base_id
         db = self.db
         t = time.time() if now is None else now
@@ -989,15 +1166,17 @@ class BackupStore:
                                       "created) VALUES (?,?,?,?,?,?)",
                                       (cid, system, codec.VERSION, p.parent, p.fork, t)).lastrowid
                 if p.baseline:
-                    base_id = db.execute("INSERT INTO bases (campaign, seq, snap, sha) VALUES "
-                                         "(?,?,?,?)", (camp, p.base_seq, p.base_snap,
-                                                       sha(p.base_snap))).lastrowid
+                    bh = p.base_head.hex() if p.base_head is not None else None
+                    base_id = db.execute("INSERT INTO bases (campaign, seq, snap, sha, head) "
+                                         "VALUES (?,?,?,?,?)", (camp, p.base_seq, p.base_snap,
+                                                                sha(p.base_snap), bh)).lastrowid
                 bid = db.execute(
                     "INSERT INTO backups (campaign, base, first, last, state, state_sha, "
-                    "events_sha, gap, device, firmware, created, complete) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,0)",
+                    "events_sha, gap, device, firmware, created, complete, head) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,0,?)",
                     (camp, base_id, p.first, last, state, sha(state), esha, " ".join(p.notes),
-                     str(info.get("device", "")), str(info.get("firmware", "")), t)).lastrowid
+                     str(info.get("device", "")), str(info.get("firmware", "")), t,
+                     head)).lastrowid
                 if fsnap is not None:
                     db.execute("INSERT INTO folds (backup, depth, snap, sha, digest) "
                                "VALUES (?,?,?,?,?)", (bid, c.depth, fsnap, sha(fsnap), h.state()))
@@ -1006,8 +1185,9 @@ class BackupStore:
                     old = db.execute("SELECT ev FROM events WHERE campaign=? AND seq=?",
                                      (camp, s)).fetchone()
                     if old is None:
-                        db.execute("INSERT INTO events VALUES (?,?,?,?)",
-                                   (camp, s, ev, zlib.crc32(ev)))
+                        db.execute("INSERT INTO events (campaign, seq, ev, crc, link) "
+                                   "VALUES (?,?,?,?,?)",
+                                   (camp, s, ev, zlib.crc32(ev), links[i] if links else None))
                     elif bytes(old[0]) != ev:
                         raise StoreError("stored event %d of campaign %d differs from the "
                                          "device's: backup not taken" % (s, cid))

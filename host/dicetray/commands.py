@@ -26,6 +26,7 @@ import sys
 from . import backup as bk
 from . import export as ex
 from . import odds
+from .fwstore import chain
 from .progress import Progress
 from .rules import campaign as cp
 from .rules import codec, hunt, systems
@@ -185,6 +186,10 @@ def _status(args):
                               " (it holds %d..%s: %s compacted)" % (
                                   first, info.get("events"),
                                   "event 1 was" if first == 2 else "events 1..%d were" % (first - 1))))
+    if "head" in info:
+        print("chain     %s" % (info["head"] or "unknown (a campaign from firmware before the "
+                                "hash chain whose first events are compacted: a restore gives "
+                                "it one)"))
     if "heap_free" in info:
         print("heap      %d bytes free, %d used" % (info["heap_free"], info["heap_used"]))
     for line in info.get("damage", ()):
@@ -541,7 +546,8 @@ def _restore(args):
         # refusal or a lost link before that rename leaves the device as it
         # was. What follows reads the result back.
         with Progress("sending backup %d" % b.id, total=len(events)) as p:
-            new = dev.restore(snap, events, seq, first=first, progress=p)
+            new = dev.restore(snap, events, seq, first=first, progress=p,
+                              head=bk.unhex(b.base_head) if first > 1 else None)
         got = _device_state(dev)
         held = max(first, dev.info().get("first", first))   # what it kept (it compacts)
         errs = []
@@ -550,6 +556,8 @@ def _restore(args):
                                                               last))
         if cp.encode_state(got) != cp.encode_state(b.fold()):
             errs.append("its state differs from the backup's")
+        if new.get("head") and b.head and new["head"] != b.head:
+            errs.append("its hash chain head differs from the backup's")
         if not errs and held <= last:
             with Progress("reading back events", total=last - held + 1) as p:
                 back = dev.events(held - 1, p)
@@ -558,9 +566,107 @@ def _restore(args):
         if errs:
             raise Fail("restore of backup %d did not verify: the device %s; the backup is "
                        "unchanged: restore again or onto another device" % (b.id, "; ".join(errs)))
-    print("restored backup %d: campaign %d (%s), state after event %d verified; %s"
-          % (b.id, b.cid, bsys, last, _holds_done(b, held, last)))
+    chained = bool(new.get("head") and b.head)
+    print("restored backup %d: campaign %d (%s), state after event %d verified%s; %s"
+          % (b.id, b.cid, bsys, last, ", and its hash chain head" if chained else "",
+             _holds_done(b, held, last)))
     return 0
+
+
+# --- verify: the hash chain -----------------------------------------------------
+
+def _verify(args):
+    """Check a backup's hash chain end to end (every event's link), then
+    against the device: exit 0 when both hold, 1 naming what differs."""
+    st = _store(args, want=args.backup)
+    dev_wanted = args.port is not None or args.backup is None
+    if args.backup is None:
+        with _Dev(args) as dev:
+            info = dev.info()
+            cur = st._current(info["campaign"], _sysno(info))
+            if cur is None:
+                raise Fail("no backup of the device's campaign %s (%s) in %s: `dicetray backup` "
+                           "takes one" % (info["campaign"], info["system"], st.path))
+            return _verify_against(st, st.load(cur[1]), dev, info, args)
+    b = st.load(args.backup)   # StoreError names the first event whose link fails
+    if not dev_wanted:
+        from .link import ports
+        if not ports.find():
+            _say_backup(b, args)
+            print("no device found: the backup was checked alone (--port P compares it with "
+                  "a device)")
+            return 0
+    with _Dev(args) as dev:
+        return _verify_against(st, b, dev, dev.info(), args)
+
+
+def _say_backup(b, args):
+    if not args.json:
+        if b.head is None:
+            print("backup %d: events %d..%d, links checked one to the next; its chain's start "
+                  "is not known (taken from a device without a chain)" % (b.id, b.first, b.last))
+        else:
+            print("backup %d: events %d..%d, every hash chain link holds, head %s"
+                  % (b.id, b.first, b.last, b.head))
+
+
+def _verify_against(st, b, dev, info, args):
+    _say_backup(b, args)
+    heads, _bad = b.walk_chain()   # load() already refused a bad link
+    n, dfirst = info["events"], info.get("first", 1)
+    dh = bk.unhex(info.get("head"))
+    out = {"backup": b.id, "backup_head": b.head, "device": info.get("device"),
+           "device_events": n, "device_head": info.get("head"), "holds": False,
+           "differs_at": None}
+
+    def end(holds, line, at=None):
+        out["holds"], out["differs_at"], out["why"] = holds, at, line
+        if args.json:
+            _print_json(out)
+        else:
+            print(line)
+        return 0 if holds else 1
+
+    if info["campaign"] != b.cid or _sysno(info) != b.system:
+        return end(False, "the device holds campaign %s (%s), backup %d is campaign %d (%s): "
+                   "they are different campaigns" % (info["campaign"], info["system"], b.id,
+                                                    b.cid, ex.system_name(b.system)))
+    if dh is None:
+        return end(False, "the device has no hash chain for this campaign (its early events "
+                   "were compacted by firmware before the chain): it cannot be compared; "
+                   "`dicetray restore %d` gives it one" % b.id)
+    want = None
+    if n <= b.last:
+        want = b.head_at(n, heads)
+    elif dfirst <= b.last + 1 and b.head is not None:
+        more = [bytes(e) for e in dev.events(b.last)][:n - b.last]
+        want = chain.over(bk.unhex(b.head), b.last + 1, more)
+    if want is not None and want == dh:
+        extra = "" if n == b.last else (
+            "; the backup goes on to event %d" % b.last if n < b.last else
+            "; the device goes on to event %d (`dicetray backup` keeps them)" % n)
+        return end(True, "the device agrees with backup %d: the same history up to event %d "
+                   "(hash chain head %s)%s" % (b.id, n, dh.hex(), extra))
+    if want is None:
+        return end(False, "the device's chain cannot be compared with backup %d: the backup's "
+                   "chain is not known at the device's event %d%s" % (
+                       b.id, n, "" if n <= b.last else
+                       " and the device no longer holds the events after the backup's last, "
+                       "%d: take a backup, then verify it" % b.last))
+    # They differ: the first event both hold that is not the same, else
+    # before the oldest event the device still holds.
+    lo = max(dfirst, b.first)
+    hi = min(n, b.last)
+    if lo <= hi:
+        evs = [bytes(e) for e in dev.events(lo - 1)][:hi - lo + 1]
+        for i, ev in enumerate(evs):
+            s = lo + i
+            if b.events[s - b.first] != ev:
+                return end(False, "the device and backup %d differ: event %d is not the same "
+                           "(the first that differs); everything before it is" % (b.id, s), s)
+    return end(False, "the device and backup %d differ at or before event %d: every event "
+               "both still hold is the same, and their hash chains are not (the device no "
+               "longer holds the events before %d to say which)" % (b.id, lo - 1, lo), lo - 1)
 
 
 def _holds_plan(b, first, last, keep):
@@ -1279,6 +1385,15 @@ def register(sub):
                    help="restore even if the device reads another state schema")
     _port(p)
     _db(p)
+
+    p = add("verify", _verify, "check a backup's hash chain end to end and against the device: "
+            "exit 0 when they hold, 1 naming the first event that differs")
+    p.add_argument("--backup", type=int, metavar="ID",
+                   help="the backup to check (default: the newest backup of the device's "
+                   "campaign)")
+    _port(p)
+    _db(p)
+    _json(p)
 
     p = add("export", _export, "the campaign's events (each roll with its outcome, in words, "
             "by session) and state as CSV or JSON (the campaign alone: identical wherever it "

@@ -6,6 +6,7 @@ Used by the host tests of backup/restore/export/commands until (and beside)
 the real serial client over the simulator.
 """
 
+from dicetray.fwstore import chain
 from dicetray.rules import campaign as cp
 from dicetray.rules import systems
 from dicetray.rules.dice import Dice
@@ -25,6 +26,7 @@ class FakeDevice:
         self.c = cp.Campaign(system, cid, cp.UNDO_DEPTH)
         self.first = 1        # oldest seq still in the journal
         self.journal = []     # events first..nevents
+        self.head = chain.ZERO  # the hash chain's head after nevents (None: unknown)
         self.clock = None
         self.pushed = []      # (seq, ev) for subscribe
         self.calls = []
@@ -36,7 +38,8 @@ class FakeDevice:
         self.calls.append("info")
         d = {"device": self.name, "firmware": "0.1.0", "protocol": 1, "schema": 1,
              "system": systems.NAMES[self.c.system], "campaign": self.c.cid,
-             "events": self.c.nevents, "first": self.first}
+             "events": self.c.nevents, "first": self.first,
+             "head": self.head.hex() if self.head is not None else None}
         if self.keep is not None:
             d["keep"] = self.keep
         return d
@@ -44,6 +47,12 @@ class FakeDevice:
     def snapshot(self):
         self.calls.append("snapshot")
         return cp.encode_snapshot(self.c)
+
+    def chain(self, seq):
+        if seq != self.c.nevents:
+            raise DeviceError("the device knows its chain's head after event %d, not %d"
+                              % (self.c.nevents, seq))
+        return self.head
 
     def events(self, since, progress=None):
         self.calls.append(("events", since))
@@ -55,7 +64,7 @@ class FakeDevice:
             progress(len(out), len(out))
         return list(out)
 
-    def restore(self, snap, events, seq, first=1, progress=None):
+    def restore(self, snap, events, seq, first=1, progress=None, head=None):
         """Like the real client: events numbered from `first`, the snapshot
         at `seq` (first - 1 <= seq < first + len(events))."""
         self.calls.append(("restore", seq, first))
@@ -72,6 +81,8 @@ class FakeDevice:
         except ValueError as e:
             raise DeviceError("restore refused: %s" % e)
         self.c, self.journal, self.first = c, [bytes(e) for e in events], first
+        start = chain.ZERO if first == 1 else head
+        self.head = None if start is None else chain.over(start, first, self.journal)
         self.c.events = []
         if self.keep is not None:   # the device compacts as it stores them
             self.compact(self.keep)
@@ -89,6 +100,8 @@ class FakeDevice:
             raise DeviceError(str(e))
         ev = self.c.events[-1]
         self.journal.append(ev)
+        if self.head is not None:
+            self.head = chain.link(self.head, self.c.nevents, ev)
         return {"seq": self.c.nevents, "successes": out.successes, "verdict": out.verdict,
                 "margin": out.margin, "faces": list(out.faces), "notes": list(out.notes)}
 

@@ -42,8 +42,8 @@ class Work:
         if store is not None:
             events = store._events
 
-            def counted_events(camp, lo, hi, who="campaign"):
-                out = events(camp, lo, hi, who)
+            def counted_events(camp, lo, hi, who="campaign", links=None):
+                out = events(camp, lo, hi, who, links)
                 self.read += len(out)
                 return out
             monkeypatch.setattr(store, "_events", counted_events)

@@ -108,7 +108,7 @@ def test_restore_safety_and_verification(env, capsys, monkeypatch, tmp_path):
     bad = env["bad"] = FakeDevice(system=0)
     real = bad.restore
 
-    def lossy(snap, events, seq, first=1, progress=None):  # damages the first event
+    def lossy(snap, events, seq, first=1, progress=None, head=None):  # damages the first event
         info = real(snap, events, seq, first)
         bad.journal[0] = cp.codec.encode_event(cp.CHAR_ADD, (), b"", "Eve")
         return info

@@ -6,7 +6,7 @@ import sys
 from rules import campaign as cp, systems
 from rules import talisman as tl
 from rules.dice import Dice
-from store import Store, journal
+from store import Store, journal, chain
 from flashsim import FlashSim, PowerCut
 
 ROOT = "/dt"
@@ -83,6 +83,16 @@ def data():
     return _DATA[0], _DATA[1]
 
 
+def heads():
+    """heads()[k]: the hash chain's head after the session's first k events."""
+    if len(_DATA) < 3:
+        hs = [chain.ZERO]
+        for k, ev in enumerate(data()[0]):
+            hs.append(chain.link(hs[-1], k + 1, ev))
+        _DATA.append(hs)
+    return _DATA[2]
+
+
 def fold(state, evs):
     """The encoded state after folding events `evs` over `state` (None: new)."""
     c = cp.decode_state(state) if state is not None else cp.Campaign(systems.PATHS, cid=7)
@@ -126,6 +136,7 @@ def check_cut(n, cut, keep_unsynced, tally, cont=True):
     # Every committed event is there; the one in flight is all there or absent.
     assert rec == done or (flying and rec == done + 1), (cut, rec, done)
     assert got == STATES[rec], cut
+    assert st.head == heads()[rec], cut   # the chain survives every cut too
     tally[rec - done] += 1
     if not cont:
         return sim
@@ -139,6 +150,7 @@ def check_cut(n, cut, keep_unsynced, tally, cont=True):
     st2, state, evs, rep = reopen(sim)
     assert rep.ok() and st2.seq == rec + 2, (cut, rep.errors)
     assert fold(state, evs) == STATES[rec + 2], cut
+    assert st2.head == heads()[rec + 2], cut
     return sim
 
 
@@ -200,15 +212,6 @@ def test_power_cut_at_every_point():
     print("power-cut sweep: %d cut points; in-flight event kept %d times, dropped %d"
           % (len(cuts), tally[1], tally[0]))
     assert tally[0] > 0 and tally[1] > 0
-
-
-def test_power_cut_littlefs_semantics():
-    # littlefs keeps only synced data: every record is whole or absent.
-    n = 60 if MPY else 120
-    total = total_units(n)
-    cuts = (total - 1,) if MPY else range(total + 1)  # MPy: heap
-    tally = sweep(n, cuts, keep_unsynced=False)
-    assert tally[0] > 0 and tally[1] == 0  # a cut record never comes back
 
 
 def test_cut_after_everything_keeps_everything():
@@ -345,36 +348,6 @@ def test_missing_segment_is_reported():
     st, state, evs, rep = reopen(sim)
     assert not rep.ok() and "missing" in rep.errors[0], rep.errors
     assert st.seq == 80 and fold(state, evs) == STATES[80]
-
-
-def test_power_cut_during_repair_of_damage():
-    EVENTS, STATES = data()
-    # Recovery itself writes when it repairs damage: cut it at every unit.
-    sim, st = _flash_with_records(30)
-    img = sim.files[ROOT + "/j00000000.log"]
-    img[_offsets(img)[12] + journal.HDR] ^= 0x10
-    base = {}
-    for p in sim.files:
-        base[p] = bytes(sim.files[p])
-    cut = 0
-    while True:
-        sim = FlashSim(cut)
-        sim.dirs.add(ROOT)
-        for p in base:
-            sim.files[p] = bytearray(base[p])
-            sim.synced[p] = len(base[p])
-        try:
-            reopen(sim)
-            finished = True
-        except PowerCut:
-            finished = False
-        sim.revive()
-        st, state, evs, rep = reopen(sim)
-        assert st.seq == 12 and fold(state, evs) == STATES[12], cut
-        if finished:
-            break
-        cut += 90 if MPY else 1  # MicroPython: a subset, to fit its heap
-    assert cut > 3
 
 
 def test_append_refuses_bad_events_without_writing():

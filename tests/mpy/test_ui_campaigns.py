@@ -66,3 +66,29 @@ def test_campaigns_list_switch_and_delete_on_the_screen():
     assert not [p for p in fs.files if p.startswith("/dicetray/c2")]
     rows = press(a, K_DOWN)                    # the note goes with the next key
     assert rows[6:] == ["#3 id 5", "Current: in use"]
+
+
+def test_info_screen_shows_the_chain_head():
+    # Settings > Info (issue 12, item 7): the campaign's events and the
+    # first 16 hex digits of its hash chain head, as the link's info says.
+    from binascii import hexlify
+    from store import chain
+    fs = _flash()
+    a, b, s = _boot(fs)
+    s.set_bright(3)
+    for k in range(3):
+        s.do(cp.DICE, (6, 1 + k))
+    a, b, s = _boot(fs)                        # past the first run's tour
+    press(a, K_UP, K_OK)                       # Settings
+    rows = press(a, K_UP)                      # the last row: Info
+    assert a.fb.inv[6] and rows[6] == "Info", rows
+    rows = press(a, K_OK)
+    want = hexlify(chain.over(chain.ZERO, 1, s.recent()[-3:])).decode()
+    assert s.info()[4] == want
+    assert rows[0].startswith("INFO")
+    assert rows[3].startswith("Events") and rows[3].endswith(" 3"), rows
+    assert rows[5] == "Chain head:" and rows[6] == want[:16], rows
+    assert all(len(r) <= 16 for r in rows)
+    press(a, K_BACK)
+    a, b, s = _boot(fs)                        # the head survives a reboot
+    assert s.info()[4] == want

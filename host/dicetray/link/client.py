@@ -29,7 +29,7 @@ from operator import xor
 from struct import pack, unpack_from
 
 from .. import __version__
-from ..rules import codec
+from ..rules import batch, codec
 from . import frame as fr
 from . import ports
 from .transport import Transport, TransportError
@@ -119,18 +119,10 @@ def _ints(*vals):
 
 def pack_events(events, start, room):
     """(varint len, event)* of events[start:] that fit in room bytes; returns (bytes, n)."""
-    out = bytearray()
-    n = 0
-    for ev in events[start:]:
-        k = len(_ints(len(ev))) + len(ev)
-        if len(out) + k > room:
-            break
-        codec.put_int(out, len(ev))
-        out.extend(ev)
-        n += 1
-    if n == 0 and start < len(events):
-        raise DeviceError("event %d of %d bytes does not fit in a frame" % (start + 1, len(events[start])))
-    return bytes(out), n
+    try:
+        return batch.pack(events, start, room)
+    except ValueError as e:
+        raise DeviceError(str(e)) from None
 
 
 # A journal record as the device stores it (firmware/store/journal.py):
@@ -174,15 +166,10 @@ def records(data, base, lo, hi):
 
 def unpack_events(p, i, n):
     """n (varint len, event) from payload p at i; returns (list, next i)."""
-    evs = []
-    for _ in range(n):
-        m, i = codec.get_int(p, i)
-        ev = bytes(p[i:i + m])
-        if len(ev) != m:
-            raise DeviceError("the device sent a torn events page")
-        evs.append(ev)
-        i += m
-    return evs, i
+    try:
+        return batch.unpack(p, i, n)
+    except ValueError as e:
+        raise DeviceError("the device sent %s" % e) from None
 
 
 class Device:
@@ -486,6 +473,18 @@ class Device:
                 return seq, bytes(data)
 
     @_recovering
+    def chain(self, seq):
+        """The device's hash chain head after event `seq` (32 bytes), or
+        None where the device does not know it (a campaign from firmware
+        before the chain). The device knows it after its last event and
+        after the snapshot it last sent (snapshot()); DeviceError for any
+        other seq, and from firmware that predates the request."""
+        p = self._request(fr.CHAIN, _ints(seq))
+        if p and len(p) != 32:
+            raise DeviceError("the device answered a chain head of %d bytes, not 32" % len(p))
+        return bytes(p) if p else None
+
+    @_recovering
     def events(self, since, progress=None):
         """Every event with seq > since, in order. progress(done, total) is
         called after each page. DeviceError if the device no longer holds
@@ -689,7 +688,7 @@ class Device:
             except DeviceError:
                 pass
 
-    def restore(self, snapshot, events, seq, first=1, progress=None):
+    def restore(self, snapshot, events, seq, first=1, progress=None, head=None):
         """Replace the device's campaign, atomically.
 
         `events` are the journal events numbered first, first+1, ...;
@@ -700,11 +699,16 @@ class Device:
         snapshot must be at first-1 and is the base. The device stages it
         all in a new store, verifies it as a boot would read it, and swaps
         it in with one rename: a reset leaves the old campaign or the new
-        one. Returns the device's new info."""
+        one. `head`: the hash chain's head after `seq` (bytes) for a
+        restore from past event 1 (the device chains the events on from
+        it; with first=1 it chains them from the start). Returns the
+        device's new info."""
         snapshot = bytes(snapshot)
         events = [bytes(e) for e in events]
         begin = {"seq": seq, "first": first, "count": len(events), "size": len(snapshot),
                  "crc": crc32(snapshot) & 0xFFFFFFFF}
+        if head is not None and first > 1:
+            begin["head"] = bytes(head).hex()
         self._request(fr.R_BEGIN, json.dumps(begin).encode())
         try:
             room = fr.MAX_REQ_PAYLOAD - 5

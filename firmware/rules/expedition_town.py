@@ -1,0 +1,291 @@
+"""expedition's town phase (issue 13 item 7): the TOWN event (kind 125)
+with an op, apart from expedition.py so that boot does not load it.
+
+Per character (fields after the system's CHAR_FIELDS, added the first
+time a town event writes them, so an old state decodes and encodes as
+before; TOWN_FIELDS): Wealth 0..10, Cash 0..9999, Businesses 0..10,
+Circles 0..6, the Wealth purchases of this Town Phase, and what was tried
+this session (bits 0..3: the improvement of Circles, Wealth, Businesses,
+Stronghold; bit 4: the Businesses income roll). The company's Stronghold
+is a STRONGHOLD talisman (n = its rating 0..6), each Faction's
+Reputation a FACTION talisman (a = -10..10).
+
+Ops: 0 START, 1 SHEET, 2 CASH, 3 BUY (a Cash test), 4 WEALTH (a Wealth
+purchase), 5 SELL, 6 INCOME, 7 IMPROVE, 8 CIRCLES, 9 REPUTE, 10
+RECOGNIZE; docs/rules/expedition.md, "The town phase", quotes the seed
+for each.
+"""
+
+from . import check
+from . import expedition as ex
+from .expedition_foes import roll_vs   # the same independent test as a foe's save
+from . import talisman as tl
+from .campaign import MAX_TALS, Outcome, name_error
+
+START = 0
+SHEET = 1
+CASH = 2
+BUY = 3
+WEALTH = 4
+SELL = 5
+INCOME = 6
+IMPROVE = 7
+CIRCLES = 8
+REPUTE = 9
+RECOGNIZE = 10
+
+TOWN_FIELDS = ("wealth", "cash", "businesses", "circles", "buys", "tried")
+W = 0
+CASH_F = 1
+BUS = 2
+CIR = 3
+BUYS = 4
+TRIED = 5
+INCOME_BIT = 16  # TRIED bit 4: the Businesses roll of this session
+
+MAX_CASH = 9999
+MAX_WAGER = 60   # Cash dice in one wager (an event holds 64 faces)
+MAX_COST = 40    # Wealth 10 + Ob 30
+FREE_BUYS = 3
+MAX_REP = 10
+ABILITY_NAMES = ("Circles", "Wealth", "Businesses", "Stronghold")
+# "Cash Obstacle Rating by Target Town Ability Rank", ranks 1..
+OB_TABLE = ((1, 2, 3, 4, 5, 6), (2, 3, 5, 6, 8, 9, 11, 12, 14, 15),
+            (2, 2, 3, 3, 4, 4, 5, 5, 6, 6), (10, 12, 14, 16, 18, 20))
+LIFESTYLE = ("Destitute", "Destitute", "Destitute", "Meager", "Meager", "Modest", "Modest",
+             "Bountiful", "Bountiful", "Opulent", "Opulent")
+
+
+def get(v, k):
+    """Town field k of character fields v (0 until a town event wrote it)."""
+    j = len(ex.CHAR_FIELDS) + k
+    return v[j] if j < len(v) else 0
+
+
+def _set(v, k, x):
+    j = len(ex.CHAR_FIELDS) + k
+    while len(v) <= j:
+        v.append(0)
+    v[j] = x
+
+
+def stronghold(c):
+    """(talisman index or -1, the company's Stronghold rating)."""
+    t = c.find(ex.ROLE_STRONGHOLD)
+    return t, (c.tals[t].n if t >= 0 else 0)
+
+
+def rank(c, v, which):
+    """Current rank of Town Ability `which` (0 Circles .. 3 Stronghold)."""
+    if which == 3:
+        return stronghold(c)[1]
+    return get(v, (CIR, W, BUS)[which])
+
+
+def improve_ob(c, v, which):
+    """The Cash Ob of the next rank of `which`, or 0 at its top."""
+    r = rank(c, v, which)
+    tab = OB_TABLE[which]
+    return tab[r] if r < len(tab) else 0
+
+
+def factions(c):
+    return [t for t in range(len(c.tals))
+            if c.tals[t] is not None and c.tals[t].role == ex.ROLE_FACTION]
+
+
+def apply(c, args, text, src):
+    """One TOWN event (called by expedition.py with the tapped source)."""
+    if not args:
+        raise ValueError("TOWN takes an op 0..10 (0 start, 1 sheet, 2 cash, 3 buy, 4 wealth, 5 sell,"
+                         " 6 income, 7 improve, 8 circles, 9 repute, 10 recognize)")
+    op = args[0]
+    out = Outcome(ex.TOWN)
+    if op == START:
+        check.arity(args, 1, "TOWN start takes op 0 only")
+        for ch in c.chars:
+            if len(ch.v) > len(ex.CHAR_FIELDS):
+                _set(ch.v, BUYS, 0)
+                _set(ch.v, TRIED, 0)
+        out.note("a new Town Phase: 3 free purchases, each improvement and income once")
+        return out
+    if op == REPUTE:
+        _repute(c, args, text, out)
+        return out
+    if op == RECOGNIZE:
+        check.arity(args, 2, "TOWN recognize takes op 10, faction")
+        tal = _faction(c, args[1])
+        f = src.d(12)
+        out.margin = f
+        out.verdict = 1 if f <= tal.a else 0
+        out.note("d12 %d vs %s %d: %s" % (f, tal.name, tal.a, "recognized" if out.verdict else "not"))
+        return out
+    if not 0 < op <= RECOGNIZE:
+        raise ValueError("TOWN op %d is not in 0..10" % op)
+    if len(args) < 2:
+        raise ValueError("TOWN op %d takes a character" % op)
+    i = args[1]
+    ch = check.alive(c, i, ex.DEAD)
+    v = ch.v
+    if op == SHEET:
+        check.arity(args, 6, "TOWN sheet takes op 1, char, wealth, cash, businesses, circles")
+        check.span("Wealth", args[2], 0, 10)
+        check.span("Cash", args[3], 0, MAX_CASH)
+        check.span("Businesses", args[4], 0, 10)
+        check.span("Circles", args[5], 0, 6)
+        _set(v, W, args[2])
+        _set(v, CASH_F, args[3])
+        _set(v, BUS, args[4])
+        _set(v, CIR, args[5])
+    elif op == CASH:
+        check.arity(args, 3, "TOWN cash takes op 2, char, Cash gained (or lost, < 0)")
+        check.span("Cash change", args[2], -MAX_CASH, MAX_CASH)
+        check.span("Cash after it", get(v, CASH_F) + args[2], 0, MAX_CASH)
+        _set(v, CASH_F, get(v, CASH_F) + args[2])
+    elif op == BUY:
+        check.arity(args, 4, "TOWN buy takes op 3, char, cost 1..40, Cash dice wagered")
+        cost, n = args[2], args[3]
+        check.span("Cost", cost, 1, MAX_COST)
+        ob = cost - get(v, W)
+        if ob < 1:
+            raise ValueError("Cost %d is within Wealth %d: a Wealth purchase (op 4), not Cash"
+                             % (cost, get(v, W)))
+        check.span("Cash Ob (Cost - Wealth)", ob, 1, ex.MAX_OB)
+        _wager(v, n)
+        _set(v, CASH_F, get(v, CASH_F) - n)
+        roll_vs(src, n, ob, out, "%d Cash dice" % n)
+    elif op == WEALTH:
+        check.arity(args, 3, "TOWN wealth takes op 4, char, cost 0..Wealth")
+        check.span("Cost (at most the Wealth)", args[2], 0, get(v, W))
+        k = get(v, BUYS) + 1
+        extra = k - FREE_BUYS if k > FREE_BUYS else 0
+        if extra > get(v, CASH_F):
+            raise ValueError("purchase %d this Town Phase costs %d Cash; %s has %d"
+                             % (k, extra, ch.name, get(v, CASH_F)))
+        _set(v, BUYS, k)
+        _set(v, CASH_F, get(v, CASH_F) - extra)
+        out.note("purchase %d: Cost %d%s" % (k, args[2], (", %d Cash" % extra) if extra else ", free"))
+    elif op == SELL:
+        check.arity(args, 3, "TOWN sell takes op 5, char, Wealth points sold")
+        check.span("Wealth points sold", args[2], 1, get(v, W))
+        w = get(v, W)
+        gain = 0
+        for _ in range(args[2]):
+            gain += 2 * w
+            w -= 1
+        check.span("Cash after it", get(v, CASH_F) + gain, 0, MAX_CASH)
+        _set(v, W, w)
+        _set(v, CASH_F, get(v, CASH_F) + gain)
+        out.margin = gain
+        out.note("sold: +%d Cash" % gain)
+    elif op == INCOME:
+        check.arity(args, 2, "TOWN income takes op 6, char")
+        n = get(v, BUS)
+        if not n:
+            raise ValueError("%s has no Businesses" % ch.name)
+        if get(v, TRIED) & INCOME_BIT:
+            raise ValueError("%s rolled Businesses this session: once, when first activated" % ch.name)
+        s = ex._draw(src, n)
+        check.span("Cash after it", get(v, CASH_F) + s, 0, MAX_CASH)
+        _set(v, TRIED, get(v, TRIED) | INCOME_BIT)
+        _set(v, CASH_F, get(v, CASH_F) + s)
+        out.successes = s
+        out.margin = s
+        out.verdict = 1 if s else 0
+        out.note("Businesses %dd: +%d Cash" % (n, s))
+    elif op == IMPROVE:
+        check.arity(args, 4, "TOWN improve takes op 7, char, which (0 Circles, 1 Wealth, 2 Businesses,"
+                    " 3 Stronghold), Cash dice wagered")
+        which, n = args[2], args[3]
+        check.span("Town Ability (0 Circles, 1 Wealth, 2 Businesses, 3 Stronghold)", which, 0, 3)
+        ob = improve_ob(c, v, which)
+        if not ob:
+            raise ValueError("%s is at its highest rank" % ABILITY_NAMES[which])
+        if get(v, TRIED) & (1 << which):
+            raise ValueError("%s tried to improve %s this session: once a session"
+                             % (ch.name, ABILITY_NAMES[which]))
+        t = stronghold(c)[0]
+        if which == 3 and t < 0 and len(c.tals) >= MAX_TALS:
+            raise ValueError("no room for the Stronghold talisman (%d talismans)" % MAX_TALS)
+        _wager(v, n)
+        _set(v, CASH_F, get(v, CASH_F) - n)
+        _set(v, TRIED, get(v, TRIED) | (1 << which))
+        roll_vs(src, n, ob, out, "%d Cash dice" % n)
+        if out.verdict:
+            if which == 3:
+                if t < 0:
+                    t = c.new_tal("Stronghold", 6, tl.CLAMP, tl.NONE, ex.ROLE_STRONGHOLD)
+                c.tals[t].n += 1
+                out.tal = t
+            else:
+                k = (CIR, W, BUS)[which]
+                _set(v, k, get(v, k) + 1)
+            out.note("%s %d" % (ABILITY_NAMES[which], rank(c, v, which)))
+    elif op == CIRCLES:
+        _circles(c, args, v, src, out)
+    if op != INCOME and op != BUY and op != IMPROVE and op != CIRCLES:
+        out.note("%s: Wealth %d (%s) Cash %d" % (ch.name, get(v, W), LIFESTYLE[get(v, W)],
+                                                  get(v, CASH_F)))
+    else:
+        out.note("%s: Cash %d" % (ch.name, get(v, CASH_F)))
+    return out
+
+
+def _wager(v, n):
+    check.span("Cash dice wagered", n, 1, MAX_WAGER)
+    if n > get(v, CASH_F):
+        raise ValueError("%d Cash dice wagered, %d held" % (n, get(v, CASH_F)))
+
+
+def _faction(c, t):
+    tal = c.tal(t)
+    if tal.role != ex.ROLE_FACTION:
+        raise ValueError("talisman %d is not a Faction" % t)
+    return tal
+
+
+def _repute(c, args, text, out):
+    check.arity(args, 3, "TOWN repute takes op 9, faction (-1: a new one, text = its name), change")
+    t, d = args[1], args[2]
+    check.span("Reputation change", d, -2 * MAX_REP, 2 * MAX_REP)
+    if t == -1:
+        bad = name_error(text)
+        if bad:
+            raise ValueError("a new Faction needs a name: " + bad)
+        for f in factions(c):
+            if c.tals[f].name == text:
+                raise ValueError("Faction %s exists: talisman %d" % (text, f))
+        t = c.new_tal(text, MAX_REP, tl.CLAMP, tl.NONE, ex.ROLE_FACTION)
+        tal = c.tals[t]
+    else:
+        tal = _faction(c, t)
+    r = tal.a + d
+    r = MAX_REP if r > MAX_REP else (-MAX_REP if r < -MAX_REP else r)
+    tal.a = r
+    tal.n = r if r > 0 else 0
+    out.tal = t
+    out.margin = r
+    out.note("Reputation with %s %s%d" % (tal.name, "+" if r > 0 else "", r))
+
+
+def _circles(c, args, v, src, out):
+    check.arity(args, 7, "TOWN circles takes op 8, char, Presence, Ob, faction (-1 none), bonus,"
+                " penalty")
+    pres, ob, f, bon, pen = args[2:7]
+    check.span("Ob", ob, 1, ex.MAX_OB)
+    rep = 0
+    if f != -1:
+        rep = _faction(c, f).a
+        if rep < 0:
+            rep = 0
+    check.span("bonus dice", bon, 0, ex.MAX_BONUS)
+    n = ex.pool(pres, get(v, CIR) + rep + bon, pen, 0)
+    s = ex._draw(src, n)
+    m = ex.resolve(s, ob)
+    out.successes = s
+    out.verdict = 1 if m >= 0 else 0
+    out.margin = m if m >= 0 else -m
+    out.note("Circles %dd: %d vs Ob %d: %s" % (n, s, ob, "in contact, amenable" if m >= 0 else
+                                               "found, not amenable"))
+    if m <= -3:
+        out.note("failed by 3+: the Enmity Clause may apply")

@@ -1,0 +1,180 @@
+"""expedition's tracked monsters and NPCs and the fight's rounds (issue 13
+item 6; rules/expedition_foes.py). Home > Foes (Up from Roll: the last
+item), loaded on first use.
+
+Foes: one row per foe, `name  HP/max` (`out` at 0 HP); Left: 1 damage,
+Right: 1 HP back; OK opens the foe. Then `+ new foe`, `Next round` (a
+fight starts: one Class Resource a Round each) and, in a fight, `End
+fight`. The title shows the round.
+
+A foe: its Level, tier, HP and Save on top; Damage (Left/Right, starting
+at the last combat or damage result), +s, Half (saved for half), then
+`Hit` applies them (+Ns before halving), and `Remove`.
+
+New foe: Level 0..14 and tier (monster, elite, legendary) with Left and
+Right, the Toughness and Save they give; OK adds `Foe N` (rename it on
+Talismans).
+"""
+
+from hw.keys import K_LEFT, K_RIGHT, K_OK, K_UP, K_DOWN
+from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW, KEEP
+from rules import expedition_foes as ef
+
+
+def _foe_row(tal):
+    h = ef.hp(tal)
+    return lr(tal.name, ("%d/%d" % (h, tal.cap)) if h else "out")
+
+
+class Foes(Screen):
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.menu = Menu([], 1, 5)
+        self.idx = []
+
+    def refresh(self):
+        c = self.app.c
+        self.idx = ef.foes(c)
+        items = [_foe_row(c.tals[t]) for t in self.idx]
+        items.append("+ new foe")
+        items.append("Next round")
+        f = c.find(ef.FIGHT_ROLE)
+        if f >= 0:
+            items.append("End fight")
+            self.head = lr("FOES", "round %d" % c.tals[f].n)
+        else:
+            self.head = "FOES"
+        self.menu.items = items
+        self.menu.go(self.menu.sel)
+
+    def key(self, k):
+        app = self.app
+        i = self.menu.sel
+        if i < len(self.idx):
+            t = self.idx[i]
+            if k == K_LEFT:
+                app.act(ef.FOE, (ef.OP_HIT, t, 1, 0, 0, 0))
+            elif k == K_RIGHT:
+                app.act(ef.FOE, (ef.OP_HEAL, t, 1))
+            elif k == K_OK:
+                app.push(Foe(app, t))
+            else:
+                return NO
+            return DRAW
+        if k != K_OK:
+            return NO
+        i -= len(self.idx)
+        if i == 0:
+            app.push(NewFoe(app))
+        else:
+            app.act(ef.ROUND, (ef.OP_NEXT if i == 1 else ef.OP_END,))
+        return DRAW
+
+    def draw(self, fb):
+        row(fb, 0, self.head, True)
+        self.menu.draw(fb)
+        toast(fb, self.app.toast, 6, 2)
+
+
+def _last_damage(c):
+    """The damage of the last combat check or variable damage (the party's
+    result, to apply to a foe), else 1."""
+    o = c.last
+    if o is not None and o.kind in (98, 100) and o.margin > 0:  # COMBAT, VAR_DAMAGE
+        return o.margin
+    return 1
+
+
+class Foe(Screen):
+    def __init__(self, app, t):
+        Screen.__init__(self, app)
+        self.t = t
+        self.d = _last_damage(app.c)
+        self.plus = 0
+        self.half = 0
+        self.menu = Menu([], 3, 4)
+
+    def refresh(self):
+        c = self.app.c
+        tal = c.tals[self.t] if self.t < len(c.tals) else None
+        if tal is None or tal.role != ef.FOE_ROLE:  # removed, or undone
+            self.app.pop()
+            return
+        lv = ef.level(tal)
+        tr = ef.tier(tal)
+        self.name = tal.name
+        self.line = lr(("%dd NPC" % lv) if tr == ef.NPC else ("L%d %s" % (lv, ef.TIERS[tr])),
+                      "%d/%d" % (ef.hp(tal), tal.cap))
+        self.sub = "Pool %dd" % ef.foe_pool(tal) if tr == ef.NPC else \
+            "Save Ob %d, %dd" % (ef.save(lv), ef.foe_pool(tal))
+        self._items()
+
+    def _items(self):
+        self.menu.items = [lr("Damage", "<%d>" % self.d), lr("+s", "<%d>" % self.plus),
+                           lr("Half (saved)", "<%s>" % ("yes" if self.half else "no")),
+                           "Hit", "Remove"]
+
+    def key(self, k):
+        s = self.menu.sel
+        if k == K_LEFT or k == K_RIGHT:
+            step = 1 if k == K_RIGHT else -1
+            if s == 0:
+                self.d = (self.d + step) % 100
+            elif s == 1:
+                self.plus = (self.plus + step) % 7
+            elif s == 2:
+                self.half = 1 - self.half
+            else:
+                return KEEP
+            self._items()
+            return DRAW
+        if k != K_OK:
+            return NO
+        app = self.app
+        if s == 3:
+            app.act(ef.FOE, (ef.OP_HIT, self.t, self.d, 0, self.plus, self.half))
+        elif s == 4:
+            app.pop()
+            app.act(ef.FOE, (ef.OP_REMOVE, self.t))
+        return DRAW
+
+    def draw(self, fb):
+        row(fb, 0, self.name, True)
+        row(fb, 1, self.line)
+        row(fb, 2, self.sub)
+        self.menu.draw(fb)
+        toast(fb, self.app.toast, 7, 1)
+
+
+class NewFoe(Screen):
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.level = 1
+        self.tier = 0
+        self.sel = 0
+
+    def key(self, k):
+        if k == K_UP or k == K_DOWN:
+            self.sel = 1 - self.sel
+            return DRAW
+        if k == K_LEFT or k == K_RIGHT:
+            step = 1 if k == K_RIGHT else -1
+            if self.sel == 0:
+                self.level = (self.level + step) % 15
+            else:
+                self.tier = (self.tier + step) % 3
+            return DRAW
+        if k == K_OK:
+            app = self.app
+            n = len(ef.foes(app.c)) + 1
+            app.pop()
+            app.act(ef.FOE, (ef.OP_NEW, self.level, self.tier, 0, -1), "Foe %d" % n)
+            return DRAW
+        return NO
+
+    def draw(self, fb):
+        row(fb, 0, "NEW FOE", True)
+        row(fb, 2, lr("Level", "<%d>" % self.level), self.sel == 0)
+        row(fb, 3, lr("Tier", "<%s>" % ef.TIERS[self.tier]), self.sel == 1)
+        row(fb, 5, "HP %d Save %d" % (ef.toughness(self.level, self.tier), ef.save(self.level)))
+        row(fb, 7, "OK: add")

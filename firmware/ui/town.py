@@ -1,0 +1,182 @@
+"""Town (expedition, issue 13 item 7): the town phase of one character
+(Left/Right: the next character) with its Wealth (Lifestyle), Cash,
+Businesses, Circles and the company's Stronghold, then its actions, each
+a TOWN event (kind 125, rules/expedition_town.py): a new Town Phase,
+Wealth buy, Cash buy (a Cash test: Ob = Cost - Wealth, the exact odds of
+the wagered dice), Sell Wealth, Income roll, Improve (a Town Ability on
+the Cash Ob table), Circles check, Cash +/- and Reputation.
+"""
+
+from hw.keys import K_LEFT, K_RIGHT, K_OK
+from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW
+from ui.form import Form
+from rules import odds
+from rules import expedition as ex
+from rules import expedition_town as tw
+
+ITEMS = ("New Town Phase", "Wealth buy", "Cash buy", "Sell Wealth", "Income roll", "Improve",
+         "Circles check", "Cash +/-", "Reputation")
+
+
+def cash_odds(n, ob):
+    """Exact odds of at least `ob` successes on n Cash dice (1..60), as '68.8%'."""
+    if ob > n:
+        return odds.fmt_permille(0)
+    d = odds.power([1, 1], n)
+    return odds.fmt_permille(odds.permille(odds.p_at_least(d, ob), 1 << n))
+
+
+class Town(Screen):
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.items = list(ITEMS)
+        self.menu = Menu(self.items, 3, 4)
+        self.i = 0
+        self.who = ""
+        self.stats = ""
+
+    def refresh(self):
+        c = self.app.c
+        if not c.chars:
+            self.who = "add a character"
+            self.stats = ""
+            return
+        if self.i >= len(c.chars):
+            self.i = 0
+        v = c.chars[self.i].v
+        w = tw.get(v, tw.W)
+        self.who = lr("< %s >" % c.chars[self.i].name, tw.LIFESTYLE[w])
+        self.stats = "W%d C%d B%d Ci%d" % (w, tw.get(v, tw.CASH_F), tw.get(v, tw.BUS), tw.get(v, tw.CIR))
+        self.head = lr("TOWN", "Strong %d" % tw.stronghold(c)[1])
+
+    def key(self, k):
+        app = self.app
+        n = len(app.c.chars)
+        if not n:
+            return NO
+        if k == K_LEFT or k == K_RIGHT:
+            self.i = (self.i + (1 if k == K_RIGHT else -1)) % n
+            self.refresh()
+            return DRAW
+        if k != K_OK:
+            return NO
+        s = self.menu.sel
+        if s == 0:
+            app.act(ex.TOWN, (tw.START,))
+        elif s == 4:
+            out = app.act(ex.TOWN, (tw.INCOME, self.i))
+            if out is not None:
+                from ui.result import Result
+                app.push(Result(app, out, "income"))
+        else:
+            app.push(TownOp(app, self.i, s))
+        return DRAW
+
+    def draw(self, fb):
+        row(fb, 0, getattr(self, "head", "TOWN"), True)
+        row(fb, 1, self.who)
+        row(fb, 2, self.stats)
+        self.menu.draw(fb)
+        toast(fb, self.app.toast, 7, 1)
+
+
+class TownOp(Form):
+    """One town action's form for character i; s: its ITEMS index."""
+
+    def __init__(self, app, i, s):
+        c = app.c
+        v = c.chars[i].v
+        w = tw.get(v, tw.W)
+        self.i = i
+        self.s = s
+        self.facs = tw.factions(c)
+        nf = len(self.facs) - 1
+        if s == 1:
+            fl = [["Cost", 0, w, w]]
+        elif s == 2:
+            fl = [["Cost", w + 1, w + ex.MAX_OB, w + 1], ["Cash dice", 1, tw.MAX_WAGER, 1]]
+        elif s == 3:
+            fl = [["Points", 1, w if w else 1, 1]]
+        elif s == 5:
+            fl = [["Improve", 0, 3, 0], ["Cash dice", 1, tw.MAX_WAGER, 1]]
+        elif s == 6:
+            fl = [["Presence", 0, 10, 2], ["Ob", 1, ex.MAX_OB, 2], ["Faction", -1, nf, -1],
+                  ["Bonus d", 0, 18, 0]]
+        elif s == 7:
+            fl = [["Cash", -99, 99, 1]]
+        else:
+            fl = [["Faction", -1, nf, -1], ["Change", -10, 10, 1]]
+        Form.__init__(self, app, fl)
+
+    def show(self, j):
+        v = self.f[j][3]
+        lab = self.f[j][0]
+        if lab == "Improve":
+            return tw.ABILITY_NAMES[v]
+        if lab == "Faction":
+            return "< none >" if v < 0 and self.s == 6 else (
+                "< new >" if v < 0 else self.app.c.tals[self.facs[v]].name)
+        return "< %d >" % v
+
+    def _dice_ob(self):
+        c = self.app.c
+        v = c.chars[self.i].v
+        if self.s == 2:
+            return self.val(1), self.val(0) - tw.get(v, tw.W)
+        return self.val(1), tw.improve_ob(c, v, self.val(0))
+
+    def head(self):
+        name = ITEMS[self.s].upper()
+        if self.s == 2 or self.s == 5:
+            n, ob = self._dice_ob()
+            return lr(name, ("%dd Ob%d" % (n, ob)) if ob else "top rank")
+        return name
+
+    def foot(self):
+        if self.s == 2 or self.s == 5:
+            n, ob = self._dice_ob()
+            return ("Odds " + cash_odds(n, ob)) if ob else "at its top"
+        if self.s == 6:
+            c = self.app.c
+            rep = 0
+            if self.val(2) >= 0:
+                rep = c.tals[self.facs[self.val(2)]].a
+            try:
+                n = ex.pool(self.val(0), tw.get(c.chars[self.i].v, tw.CIR) + (rep if rep > 0 else 0)
+                            + self.val(3))
+            except ValueError:
+                return "pool over 20"
+            return "%dd Odds %s" % (n, odds.fmt_permille(odds.builder_odds(2, n, self.val(1))
+                                                         if n else 0))
+        return "OK: do it"
+
+    def go(self):
+        app = self.app
+        i = self.i
+        s = self.s
+        T = ex.TOWN
+        if s == 1:
+            out = app.act(T, (tw.WEALTH, i, self.val(0)))
+        elif s == 2:
+            out = app.act(T, (tw.BUY, i, self.val(0), self.val(1)))
+        elif s == 3:
+            out = app.act(T, (tw.SELL, i, self.val(0)))
+        elif s == 5:
+            out = app.act(T, (tw.IMPROVE, i, self.val(0), self.val(1)))
+        elif s == 6:
+            f = self.val(2)
+            out = app.act(T, (tw.CIRCLES, i, self.val(0), self.val(1),
+                              self.facs[f] if f >= 0 else -1, self.val(3), 0))
+        elif s == 7:
+            out = app.act(T, (tw.CASH, i, self.val(0)))
+        else:
+            f = self.val(0)
+            t = self.facs[f] if f >= 0 else -1
+            out = app.act(T, (tw.REPUTE, t, self.val(1)),
+                          "" if t >= 0 else "Faction %d" % (len(self.facs) + 1))
+        if out is None:
+            return
+        if s in (2, 5, 6):
+            self.result(out, ITEMS[s])
+        else:
+            app.pop()

@@ -1,0 +1,184 @@
+"""The journal's background scrub (issue 12, item 4 (a)): damage in the old
+journal a snapshot covers, which the boot does not read, is found by
+Store.scrub_step one segment at a time, reported by the session as the
+boot's damage is, and shown by the app when it is idle. Runs on CPython
+and on MicroPython (tests/mpy_run.py)."""
+
+import gc
+import sys
+
+from store import Store, journal
+from flashsim import FlashSim, PowerCut
+from test_store import ROOT, ROLL, data, fold, _offsets
+
+MPY = sys.implementation.name == "micropython"
+if MPY:
+    gc.disable()   # see test_store.py
+
+
+class Counting(FlashSim):
+    """FlashSim that counts the segments opened for reading."""
+
+    reads = 0
+
+    def open(self, path, mode):
+        if mode == "rb" and path.endswith(".log"):
+            self.reads += 1
+        return FlashSim.open(self, path, mode)
+
+
+def _store(sim, n, keep=1000, snap_every=20, st=None, roll=ROLL):
+    """Events 1..n of the paths session, a snapshot every `snap_every`."""
+    EVENTS, STATES = data()
+    if st is None:
+        st = Store(sim, ROOT, keep=keep, roll=roll)
+        st.open()
+    for k in range(st.seq, n):
+        st.append(EVENTS[k])
+        if (k + 1) % snap_every == 0:
+            st.snapshot(STATES[k + 1])
+    return st
+
+
+def _segs(sim):
+    return sorted(int(nm[1:9], 16) for nm in sim.listdir(ROOT) if nm.endswith(".log"))
+
+
+def _reopen(sim, keep=1000):
+    st = Store(sim, ROOT, keep=keep, roll=ROLL)
+    state, evs, rep = st.open()
+    return st, state, evs, rep
+
+
+def test_a_flipped_bit_in_an_old_record_is_found_by_the_scrub():
+    EVENTS, STATES = data()
+    sim = Counting()
+    _store(sim, 85)
+    segs = _segs(sim)
+    assert len(segs) >= 2 and segs[0] == 0, segs
+    img = sim.files[ROOT + "/j00000000.log"]
+    img[_offsets(img)[10] + journal.HDR] ^= 0x40      # inside event 11, long covered by a snapshot
+    # The boot reads only what follows the newest snapshot: it says nothing.
+    st, state, evs, rep = _reopen(sim)
+    assert rep.ok() and st.seq == 85 and rep.snap == 80, rep.errors
+    assert fold(state, evs) == STATES[85]
+    names = sorted(sim.listdir(ROOT))
+    before = bytes(img)
+    # The scrub checks the oldest segment first: one segment per step.
+    sim.reads = 0
+    got = st.scrub_step()
+    assert sim.reads == 1
+    assert got is not None and got.startswith("events 11..%d of the journal are damaged: " % segs[1]), got
+    assert "record 11 fails its CRC" in got and "j00000000.log" in got, got
+    # It reads only: nothing renamed, nothing repaired, the device runs on.
+    assert sorted(sim.listdir(ROOT)) == names and bytes(img) == before
+    # The rest of the cycle is clean, then the damaged segment again.
+    for k in range(len(segs) - 1):
+        assert st.scrub_step() is None
+    assert sim.reads == len(segs)
+    assert st.scrub_step() == got
+    st.append(EVENTS[85])                             # the store works on
+    assert st.seq == 86
+
+
+def test_damage_in_a_header_and_a_missing_tail_are_named():
+    sim = FlashSim()
+    _store(sim, 85)
+    segs = _segs(sim)
+    img = sim.files[ROOT + "/j00000000.log"]
+    offs = _offsets(img)
+    img[offs[4] + 1] ^= 0x40                          # event 5's length: the header check fails
+    st = _reopen(sim)[0]
+    got = st.scrub_step()
+    assert got == ("events 5..%d of the journal are damaged: record header check failed "
+                   "(j00000000.log)" % segs[1]), got
+    # An old segment cut short (erased after its 30th record): its
+    # successor starts later than it ends. No torn tail does that.
+    for i in range(offs[30], len(img)):
+        img[i] = 0xFF
+    img[offs[4] + 1] ^= 0x40
+    st = _reopen(sim)[0]
+    got = st.scrub_step()
+    assert got == ("events 31..%d of the journal are damaged: j00000000.log ends after "
+                   "event 30 (j00000000.log)" % segs[1]), got
+
+
+def test_a_clean_store_scrubs_clean_through_compaction_and_appends():
+    EVENTS, STATES = data()
+    sim = Counting()
+    keep = 10   # old segments leave during the run: compaction beside the scrub
+    st = _store(sim, 20, keep, 4, roll=60)            # small segments, a snapshot every 4
+    n = 20
+    gone = 0
+    steps = 0
+    while n < len(EVENTS) - 2:
+        assert st.scrub_step() is None, n
+        q = list(st._sq)                              # what is left of this cycle
+        steps += 1
+        n += 21 if steps % 5 == 1 else 2              # appends, snapshots, compaction between steps
+        n = min(n, len(EVENTS))
+        _store(sim, n, keep, 4, st=st)
+        segs = _segs(sim)
+        gone += len([b for b in q if b not in segs])
+    assert steps >= 2 * len(_segs(sim)), steps       # several cycles
+    assert gone, "no segment was compacted away in the middle of a cycle"
+    assert st.snaps[-1] > 40 and _segs(sim)[0] > 0   # compaction did run
+    assert st.scrub_step() is None
+
+
+def test_the_open_segment_and_a_torn_tail_are_no_damage():
+    EVENTS, STATES = data()
+    for keep_unsynced in (True, False):
+        sim = FlashSim()
+        st = _store(sim, 45)
+        # A cut in the middle of an append: a torn record at the end of
+        # the open segment; the boot goes on in a new one after it.
+        sim.cut = sim.used + journal.HDR + 2
+        try:
+            st.append(EVENTS[45])
+        except PowerCut:
+            pass
+        sim.revive()
+        st, state, evs, rep = _reopen(sim)
+        assert rep.ok() and st.seq == 45, rep.errors
+        for k in range(2 * len(_segs(sim)) + 2):
+            assert st.scrub_step() is None, k
+        st.append(EVENTS[45])
+        st.append(EVENTS[46])                         # the segment appends go to: up to seq
+        for k in range(2 * len(_segs(sim)) + 2):
+            assert st.scrub_step() is None, k
+
+
+def test_an_empty_store_and_a_fresh_one_scrub_clean():
+    sim = FlashSim()
+    st = Store(sim, ROOT, keep=1000, roll=ROLL)
+    st.open()
+    assert st.scrub_step() is None and st.scrub_step() is None
+    st = _store(sim, 3, st=st)
+    assert st.scrub_step() is None and st.scrub_step() is None
+
+
+def test_a_scrub_step_allocates_little():
+    # A segment of ~50 records: the scanner's one bytes object and CRC per
+    # record, nothing that grows with the segment beyond that; the read
+    # buffer is made once and kept.
+    sim = FlashSim()
+    st = _store(sim, 85)
+    st.scrub_step()
+    buf = st._sbuf
+    assert len(buf) == journal.CHUNK
+    st.scrub_step()
+    assert st._sbuf is buf
+    if not MPY:
+        return
+    segs = _segs(sim)
+    n = len(_offsets(sim.files[ROOT + "/j00000000.log"]))
+    a = gc.mem_alloc()
+    for k in range(len(segs)):
+        st.scrub_step()
+    used = gc.mem_alloc() - a
+    print("scrub: %d bytes allocated for %d segments, 85 records (%d in the first)"
+          % (used, len(segs), n))
+    # Measured: about 115 bytes a record (the scanner's event copy, its
+    # memoryview and CRC), a few hundred a segment (file, Scan, name).
+    assert used < len(segs) * 600 + 140 * 85, used
