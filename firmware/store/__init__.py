@@ -84,10 +84,6 @@ def _parse(name, prefix, ext):
         return -1
 
 
-def _drop(ev):
-    """The scrub's `out`: checked events go nowhere."""
-
-
 def _split(names):
     """A store directory's names by kind, in one pass: (segments j*.log,
     snapshots s*.snp, leftovers *.tmp), the first two in seq order (the
@@ -127,8 +123,6 @@ class Store:
         self._new = True        # create the segment ("wb") rather than append to it
         self._len = 0           # bytes in the current segment
         self._buf = bytearray(journal.HDR + journal.MAX_REC)
-        self._sq = None         # scrub: the segments left to check this cycle, newest first
-        self._sbuf = None       # scrub: its read buffer (journal.CHUNK), made on first use
         self._mv = memoryview(self._buf)
         # bytes: written; syncs/renames/removes: operations; blocks: data
         # erase blocks touched; meta: metadata commits (see erases()).
@@ -502,53 +496,11 @@ class Store:
 
     # --- scrub ---------------------------------------------------------------
     def scrub_step(self):
-        """Check one journal segment with the scanner, the oldest first,
-        cycling (docs/store.md, "Scrub"): None while it is clean, else what
-        is damaged, in words. Reads only: renames and repairs nothing (the
-        host can still back up what is intact). The segments are listed
-        once per cycle; one compacted away since is passed over; the
-        segment appends go to is checked up to the store's seq, a torn
-        tail is no damage."""
-        q = self._sq
-        if q is None:
-            q = self._sq = []
-        b = -1
-        listed = False
-        while b < 0:
-            if not q:
-                if listed:
-                    return None
-                listed = True
-                q.extend(self.segments())
-                q.reverse()       # the oldest last: pop() takes it
-                if not q:
-                    return None
-            b = q.pop()
-            if self.fs.size(self._p(_name("j", b, "log"))) < 0:
-                b = -1            # compacted away since the cycle began
-        # Events b+1..hi are this segment's: up to the next one's base, or
-        # (the newest listed) up to the store's seq.
-        hi = q[-1] if q else self.seq
-        if self._sbuf is None:
-            self._sbuf = bytearray(journal.CHUNK)
-        nm = _name("j", b, "log")
-        try:
-            r = journal.scan(self.fs, self._p(nm), b, _drop, self._sbuf)
-        except OSError:
-            return ("events %d..%d of the journal are damaged: %s cannot be read"
-                    % (b + 1, hi, nm))
-        if r.seq >= hi:
-            return None
-        if r.status == journal.BAD:
-            why = r.why
-        elif q:
-            # Its successor starts later than it ends (a cut leaves a torn
-            # tail, but the next segment then starts after its last good event).
-            why = "%s ends after event %d" % (nm, r.seq)
-        else:
-            return None           # the newest: what follows its good records is a torn tail
-        return ("events %d..%d of the journal are damaged: %s (%s)"
-                % (r.seq + 1, hi, why, nm))
+        """Check one more journal segment, the oldest first, cycling: None
+        while clean, else what is damaged, in words (store/scrub.py, loaded
+        on the first step, not at boot). Reads only."""
+        from .scrub import step
+        return step(self)
 
     def _fresh(self, seq):
         """Appends go to a new segment, its first record event seq + 1."""
