@@ -38,7 +38,7 @@ JOURNAL_KEEP = 6000
 # 4 KB erase block (littlefs gives each file whole blocks).
 SEG_ROLL = 3072
 META_PER_BLOCK = 16  # littlefs metadata commits (256-byte prog units) per erase
-ZERO = bytes(32)     # the chain's head before event 1 (store/chain.py)
+ZERO = bytes(32)     # the chain's head before event 1 (chain.ZERO: store/chain.py)
 TAIL_MAX = 32        # events appended before the chain is carried over them
 
 

@@ -14,7 +14,7 @@ authorship: whoever rewrites every copy rewrites the chain too
 
 from hashlib import sha256
 
-ZERO = bytes(32)
+from . import ZERO  # noqa: F401  (head(0): defined with the store, which boots without this module)
 _SEQ = bytearray(4)   # seq's bytes: filled in place, no allocation a link
 
 
