@@ -38,15 +38,6 @@ def store_fs(fs):
     return fs if hasattr(fs, "size") else store.OsFs()
 
 
-def entropy(board):
-    """A number < 2**30 for an id (a campaign's, the device's): the board's
-    entropy() where it has one (the simulator's: fresh from the host, never
-    fixed by --seed, so every flash gets its own ids), else its seed() (a
-    board's is the chip's hardware entropy)."""
-    f = getattr(board, "entropy", None)
-    return f() if f is not None else board.seed()
-
-
 class Session:
     """The campaign and its store (the app's `session`)."""
 
@@ -122,15 +113,9 @@ class Session:
                 c = cp.decode_snapshot(state, cp.UNDO_DEPTH, True)
             except ValueError as e:
                 errs.append("snapshot unreadable: %s" % e)
-        if c is None:
-            system, cid = self._identity(events, rep)
-            if cid < 0:
-                cid = self._cid()
-            if rep.snap < 0 and (events or rep.aside):
-                errs.append("no snapshot readable: the campaign is rebuilt from its journal as %s%s"
-                            % (("hunt", "paths", "expedition")[max(0, system)],
-                               "" if system >= 0 else " (nothing names its rule system)"))
-            c = cp.Campaign(max(0, system), cid, cp.UNDO_DEPTH)
+        if c is None:   # no snapshot read: salvage.py, loaded only then
+            from salvage import campaign
+            c = campaign(self, events, rep, errs)
         for k in range(len(events)):
             try:
                 c.apply(events[k])
@@ -144,27 +129,13 @@ class Session:
             if "not littlefs" in n:
                 self.warnings.append(("FILESYSTEM", n))
 
-    def _identity(self, events, rep):
-        """(system, campaign id) of a campaign none of whose snapshots
-        reads, from what still names them (-1: nothing does): a damaged
-        snapshot's header (the store set it aside), else the journal's
-        rule events (kinds 32.., a block of 32 per system)."""
-        system = cid = -1
-        for old, nm in rep.aside:
-            if nm[0] == "s" and cid < 0:
-                try:
-                    system, cid = _peek(self.fs, self.st.root + "/" + nm)
-                except (OSError, ValueError, IndexError):
-                    pass
-        if system < 0:
-            for ev in events:
-                if 32 <= ev[0] < 128:
-                    system = (ev[0] - 32) >> 5
-                    break
-        return system, cid
-
     def _cid(self):
-        return entropy(self.board) & 0x1FFFFFFF  # an encodable int (< 2**29)
+        """A new campaign id (< 2**29: encodable): the board's entropy()
+        where it has one (the simulator's: fresh from the host, never fixed
+        by --seed, so every flash gets its own ids), else its seed() (a
+        board's is the chip's hardware entropy)."""
+        b = self.board
+        return getattr(b, "entropy", b.seed)() & 0x1FFFFFFF
 
     def new_campaign(self, system):
         """Start campaign n+1 of `system`; the old one stays on flash."""
@@ -279,23 +250,3 @@ class Session:
             self.fs.rename(ROOT + "/ui.tmp", ROOT + "/ui.txt")
         except OSError:
             pass  # a setting, not campaign data: keep running
-
-
-def _peek(fs, path):
-    """(system, campaign id) from the headers in a snapshot file that fails
-    its checks: store/snapshot.py's header (56 bytes; 24 in version 2, 16 in 1), then
-    encode_snapshot's b"DS" | schema | system | len, encode_state's b"DT" |
-    schema | system | cid. ValueError where they are not there."""
-    f = fs.open(path, "rb")
-    try:
-        buf = f.read(96)
-    finally:
-        f.close()
-    i = (16, 24, 56)[buf[3] - 1] if 1 <= buf[3] <= 3 else 0
-    if buf[:3] != b"DTS" or buf[i:i + 2] != cp.SNAP_MAGIC:
-        raise ValueError("no snapshot header")
-    system = buf[i + 3]
-    j = cp.codec.get_int(buf, i + 4)[1]
-    if buf[j:j + 2] != cp.MAGIC or buf[j + 3] != system or system > 2:
-        raise ValueError("no state header")
-    return system, cp.codec.get_int(buf, j + 4)[0]

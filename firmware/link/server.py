@@ -324,7 +324,7 @@ class Link:
                 return v.decode()
         except OSError:
             pass
-        b = self.app.b   # its entropy, not its seed (session.entropy): an id of its own
+        b = self.app.b   # its entropy, not its seed (Session._cid): an id of its own
         v = "%s-%08x" % (b.name, getattr(b, "entropy", b.seed)() & 0x3FFFFFFF)
         f = fs.open(path, "w")
         f.write(v)

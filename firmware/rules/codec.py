@@ -9,10 +9,16 @@ Integers are zigzag varints (1 byte for -64..63), so most events take 4 to 8
 bytes and a 10-die roll about 16.
 """
 
+try:
+    from micropython import const
+except ImportError:  # CPython: the host imports this same module
+    def const(x):
+        return x
+
 VERSION = 1  # state schema version; bump on any incompatible layout change
-MAX_ARGS = 16
+_MAX_ARGS = const(16)
 MAX_FACES = 64
-MAX_TEXT = 24  # bytes of UTF-8 in a name
+_MAX_TEXT = const(24)  # bytes of UTF-8 in a name
 INT_LIMIT = 1 << 29  # every encoded int is in -2**29 .. 2**29 - 1
 
 
@@ -50,10 +56,10 @@ def get_int(buf, i):
 
 
 def put_text(out, text):
-    """Append a length-prefixed UTF-8 name (at most MAX_TEXT bytes)."""
+    """Append a length-prefixed UTF-8 name (at most _MAX_TEXT bytes)."""
     b = text.encode()
-    if len(b) > MAX_TEXT:
-        raise ValueError("name %r is longer than %d bytes" % (text, MAX_TEXT))
+    if len(b) > _MAX_TEXT:
+        raise ValueError("name %r is longer than %d bytes" % (text, _MAX_TEXT))
     out.append(len(b))
     out.extend(b)
 
@@ -64,7 +70,7 @@ def get_text(buf, i):
         raise ValueError("truncated name at byte %d" % i)
     n = buf[i]
     j = i + 1 + n
-    if n > MAX_TEXT or j > len(buf):
+    if n > _MAX_TEXT or j > len(buf):
         raise ValueError("bad name length %d at byte %d" % (n, i))
     return str(bytes(buf[i + 1:j]), "utf-8"), j
 
@@ -73,8 +79,8 @@ def encode_event(kind, args=(), faces=b"", text=""):
     """Encode one event as bytes; ValueError names the field that is wrong."""
     if not 0 < kind < 256:
         raise ValueError("event kind %d is not in 1..255" % kind)
-    if len(args) > MAX_ARGS:
-        raise ValueError("an event takes at most %d arguments" % MAX_ARGS)
+    if len(args) > _MAX_ARGS:
+        raise ValueError("an event takes at most %d arguments" % _MAX_ARGS)
     if len(faces) > MAX_FACES:
         raise ValueError("an event records at most %d faces" % MAX_FACES)
     out = bytearray((kind, len(args)))
@@ -95,7 +101,7 @@ def decode_event(ev):
         raise ValueError("event of %d bytes is too short" % len(ev))
     kind = ev[0]
     n = ev[1]
-    if kind == 0 or n > MAX_ARGS:
+    if kind == 0 or n > _MAX_ARGS:
         raise ValueError("event header %d/%d is invalid" % (kind, n))
     i = 2
     args = []

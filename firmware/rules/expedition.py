@@ -15,6 +15,12 @@ from . import check
 from . import talisman as tl
 from .campaign import Outcome
 
+try:
+    from micropython import const
+except ImportError:  # CPython: the host imports this same module
+    def const(x):
+        return x
+
 ID = 2
 NAME = "expedition"
 KINDS = (96, 127)
@@ -45,23 +51,21 @@ TURN_N = 0
 TURN_KIND = 1   # kind of the last turn: the TURN argument (0, 1 or 2)
 FREQ = 2        # an encounter check every FREQ turns (1..3)
 ENC_LEFT = 3    # turns until the next encounter check
-USE_LEFT = 4    # exploration turns until the next usage-die check
+_USE_LEFT = const(4)    # exploration turns until the next usage-die check
 DAY = 5
 
-DEFAULT_FREQ = 2  # an average-density dungeon: every other turn
-USAGE_EVERY = 2   # usage dice are checked every other exploration turn
+_DEFAULT_FREQ = const(2)  # an average-density dungeon: every other turn
+_USAGE_EVERY = const(2)   # usage dice are checked every other exploration turn
 
 # Talisman roles.
 USAGE = 1     # cap 5 steps d12..d4 then spent; a = starting die; b = 1 checked on turns
 PROJECT = 2   # cap = ticks (4..10)
 EXTENDED = 3  # cap = successful tests needed; a = failures allowed (0: no limit); b = failures
 ROLE_SPELL = 8      # cap 1, owner the sorcerer, a = Ability, b = Ob; n 1 = lost until a long rest
-ROLE_MUTATION = 9   # cap 1, owner the mutant, a = the d100
-ROLE_FACTION = 10   # a = Reputation -10..10 (n = its positive part); text = the Faction
-ROLE_STRONGHOLD = 11  # cap 6, n = the company's Stronghold rating
-ROLE_FOE = 16       # a monster or NPC (rules/expedition_foes.py)
 ROLE_FIGHT = 17     # the fight being tracked: its round, who spent a resource in it
 ROLE_ABILITIES = 18  # a character's six Abilities and Boons (rules/expedition_chars.py)
+# The other roles are their chapters' (below): 9 mutation (expedition_spells),
+# 10 faction and 11 stronghold (expedition_town), 16 foe (expedition_foes).
 
 # Event kinds.
 TEST = 96          # ability, ob, bonus, penalty, helpers, plus_s, minus_s, ext[, foe]
@@ -89,67 +93,51 @@ DESPERATE = 117    # char
 PROJECT_NEW = 118  # ticks, owner; text=name
 PROJECT_TICK = 119  # talisman
 EXT_NEW = 120      # need, max_fail; text=name
-# Issue 13 items 5 and 7, loaded on first use (boot does not import them):
-SPELL = 124        # op, ...: rules/expedition_spells.py (learn, channel, mutate)
-TOWN = 125         # op, ...: rules/expedition_town.py (the town phase)
-# Issue 13 items 6 and 9, loaded on first use (talisman roles 16, 17, 18):
-FOE = 121          # op, ...: rules/expedition_foes.py (monsters and NPCs)
-ROUND = 122        # op: rules/expedition_foes.py (combat rounds)
-ABIL = 123         # op, char, ...: rules/expedition_chars.py (Abilities, Boons)
+# Kinds 121..125 (issue 13's chapters) are named and applied in modules of
+# their own, loaded on first use: boot imports none of them, and every name
+# here costs an .mpy boot ~25,000 fuel (docs/performance.md). 121 FOE and
+# 122 ROUND: expedition_foes (monsters, NPCs, rounds); 123 ABIL:
+# expedition_chars (Abilities, Boons); 124 SPELL: expedition_spells
+# (learn, channel, mutate); 125 TOWN: expedition_town (the town phase).
 
 MAX_ABILITY = 10
 MAX_LEVEL = 14    # a monster's Level: "Fiendishly Difficult Areas ... (L7-14)"
-MONSTER_DICE = 3  # "a Pool of dice equal to Level plus 3"
 # Bonus dice: the core rule's "second bonus die" is the situational cap,
 # and the text's named sources add more (Cultivate Asset +3d, a Stronghold's
 # rating 1-6, Circles up to +6d plus +1d per point of Reputation, +1d per
 # unit of sorcerous material...): whatever fits the 20-die pool
 # (2 + Ability 0 + 18). Issue 13 item 8; before it, 0..2.
-MAX_BONUS = 18
-SITUATION_BONUS = 2  # the core rule's own cap, for the docs and the listing
-MAX_PENALTY = 2
+MAX_BONUS = 18    # (the core rule's own situational cap is 2)
+_MAX_PENALTY = const(2)
 MAX_HELPERS = 7   # everyone else at a full table of 8
 MAX_POOL = 20     # dice.MAX_POOL
 MAX_OB = 30       # the Ob table stops at 7; channeling, armor, saves and Cash go past it
 MAX_S = 6         # +Ns / -Ns
-MAX_GANG = 18
+_MAX_GANG = const(18)
 # TURN kinds. OVERLAND_CD is what an overland TURN meant before the seed's
 # "once per Overland Turn" was read in (journals keep it, and it is the
 # Referee's reduced rate for boats and very safe places: see the rules doc).
 EXPLORE = 0
 OVERLAND_CD = 1
 OVERLAND = 2
-# COMBAT's threat argument: bits 0-1 who threatens whom, bits 2-3 which
+# COMBAT's threat argument: bits 0-1 who threatens whom (1 A, 2 B), bits 2-3 which
 # side is a monster taken by its Level (VERSUS' foes argument: bits 0-1).
-THREAT_A = 1
-THREAT_B = 2
 FOE_A = 4
 FOE_B = 8
 MAX_POINTS = 99   # HP, bonus HP, resources, one damage or heal
-MAX_XP = 9999
-MAX_OWED = 20     # Down and Out rolls owed (2 faces each; an event holds 64)
+_MAX_OWED = const(20)     # Down and Out rolls owed (2 faces each; an event holds 64)
 ARMOR_BLOCK = (0, 2, 4)
 SHIELD_BLOCK = 2
 # The six Natural Abilities in the seed's order: a d6 picks a random one.
 ABILITIES = ("Might", "Agility", "Presence", "Acuity", "Knowledge", "Discipline")
-DOWN_TABLE = ("", "", "Learning Opportunity: +1 XP", "Resilience: +1 max HP",
-              "Trauma", "DEATH, painful and grisly", "Lingering Injury: -2 max HP",
-              "Broken Gear: two random items break (artifacts save 2 in 3)",
-              "Lingering Injury: -2 max HP", "DEATH, painful and grisly", "Trauma",
-              "Resilience: +1 max HP", "Learning Opportunity: +1 XP")
-DESPERATE_TABLE = ("", "lose a random artifact (else a mundane item)",
-                   "lose a random Fast Inventory item", "lose half your Cash",
-                   "lose 2 max HP", "lose 1 point from a random Ability",
-                   "dies, messily and in great pain")
 ENCOUNTER = ("nothing", "ENCOUNTER", "sign or sighting")
-REACTIONS = ("aggressive", "cautious", "friendly")
 
 
 def new_counters():
     x = [0] * len(COUNTERS)
-    x[FREQ] = DEFAULT_FREQ
-    x[ENC_LEFT] = DEFAULT_FREQ
-    x[USE_LEFT] = USAGE_EVERY
+    x[FREQ] = _DEFAULT_FREQ
+    x[ENC_LEFT] = _DEFAULT_FREQ
+    x[_USE_LEFT] = _USAGE_EVERY
     x[DAY] = 1
     return x
 
@@ -189,7 +177,7 @@ def roll_pool(dice, buf, n):
 # is no d6 face counts _BAD, so one table lookup per face both counts and
 # validates (a pool never holds _BAD dice: MAX_POOL < _BAD).
 _BAD = 32
-_EVAL = bytes(SUCCESS[f] if 1 <= f <= 6 else _BAD for f in range(256))
+_EVAL = b"\x20" + SUCCESS[1:] + b"\x20" * 249   # byte f -> SUCCESS[f] for faces 1..6, else _BAD
 
 
 def evaluate(buf, n):
@@ -221,15 +209,15 @@ def monster_pool(level, bonus=0, penalty=0, helpers=0):
     penalty die for weaknesses, + helping dice; never below 0."""
     if not 0 <= level <= MAX_LEVEL:
         raise ValueError("monster Level %d is not in 0..%d" % (level, MAX_LEVEL))
-    return _dice(MONSTER_DICE + level, bonus, penalty, helpers)
+    return _dice(3 + level, bonus, penalty, helpers)  # "a Pool of dice equal to Level plus 3"
 
 
 def _dice(n, bonus, penalty, helpers):
     # A pool's base dice n with its bonus, penalty and helping dice.
     if not 0 <= bonus <= MAX_BONUS:
         raise ValueError("bonus dice %d is not in 0..%d" % (bonus, MAX_BONUS))
-    if not 0 <= penalty <= MAX_PENALTY:
-        raise ValueError("penalty dice %d is not in 0..%d" % (penalty, MAX_PENALTY))
+    if not 0 <= penalty <= _MAX_PENALTY:
+        raise ValueError("penalty dice %d is not in 0..%d" % (penalty, _MAX_PENALTY))
     if not 0 <= helpers <= MAX_HELPERS:
         raise ValueError("helping dice %d is not in 0..%d" % (helpers, MAX_HELPERS))
     n += bonus - penalty + helpers
@@ -280,7 +268,7 @@ def next_check(c):
     next usage-die check) for the home screen. After an overland turn the
     next check is the next overland turn's (each has one)."""
     x = c.x
-    return 1 if x[TURN_KIND] == OVERLAND else x[ENC_LEFT], x[USE_LEFT]
+    return 1 if x[TURN_KIND] == OVERLAND else x[ENC_LEFT], x[_USE_LEFT]
 
 
 def usage_sides(t):
@@ -354,7 +342,7 @@ def _hurt(c, i, n, which, out):
     d -= b
     if d > 0:
         if v[HP] == 0:
-            if v[DOWN] < MAX_OWED:
+            if v[DOWN] < _MAX_OWED:
                 v[DOWN] += 1
         else:
             v[HP] = v[HP] - d if d < v[HP] else 0
@@ -363,38 +351,6 @@ def _hurt(c, i, n, which, out):
     out.note("%s takes %d%s: HP %d/%d%s" % (
         ch.name, n, (" (blocked %d, bonus %d)" % (blocked, b)) if blocked or b else "",
         v[HP], v[MAX_HP], " DOWN AND OUT" if v[HP] == 0 else ""))
-
-
-def _max_hp(c, i, d, out):
-    """Change max HP by d; HP never above max; max HP 0 is permanent death."""
-    v = c.chars[i].v
-    v[MAX_HP] += d
-    if v[MAX_HP] > MAX_POINTS:
-        v[MAX_HP] = MAX_POINTS
-    if v[MAX_HP] <= 0:
-        v[MAX_HP] = 0
-        _die(c, i, out)
-        return
-    if v[HP] > v[MAX_HP]:
-        v[HP] = v[MAX_HP]
-    out.note("%s max HP %d" % (c.chars[i].name, v[MAX_HP]))
-
-
-def _die(c, i, out):
-    v = c.chars[i].v
-    v[DEAD] = 1
-    v[HP] = 0
-    v[DOWN] = 0
-    out.note("%s is dead" % c.chars[i].name)
-
-
-def _trauma(c, i, src, out):
-    a = src.d(6)
-    out.note("%s Trauma: lose 1 %s" % (c.chars[i].name, ABILITIES[a - 1]))
-    t = c.find(ROLE_ABILITIES, i)  # Abilities tracked (rules/expedition_chars.py): lower it
-    if t >= 0:
-        from . import expedition_chars
-        expedition_chars.trauma(c, t, a - 1, out)
 
 
 # --- events ------------------------------------------------------------------
@@ -428,18 +384,8 @@ def _apply(c, kind, args, text, src):
         return _versus(c, args, src)
     if kind == COMBAT:
         return _combat(c, args, src)
-    if kind == SPELL:
-        from . import expedition_spells
-        return expedition_spells.apply(c, args, text, src)
-    if kind == TOWN:
-        from . import expedition_town
-        return expedition_town.apply(c, args, text, src)
-    if kind == FOE or kind == ROUND:
-        from . import expedition_foes
-        return expedition_foes.apply(c, kind, args, text, src)
-    if kind == ABIL:
-        from . import expedition_chars
-        return expedition_chars.apply(c, kind, args, text, src)
+    if kind > EXT_NEW:
+        return _chapter(kind).apply(c, kind, args, text, src)
     out = Outcome(kind)
     if kind == DAMAGE:
         check.arity(args, 3, "DAMAGE takes char, amount, block")
@@ -449,21 +395,6 @@ def _apply(c, kind, args, text, src):
         _check_block(c, i, w)
         _hurt(c, i, n, w if n else 0, out)
         out.margin = n
-    elif kind == VAR_DAMAGE:
-        check.arity(args, 4, "VAR_DAMAGE takes char (-1 enemy), dice, block, half")
-        i, n, w, half = args
-        if i != -1:
-            check.alive(c, i, DEAD)
-            _check_block(c, i, w)
-        elif w:
-            raise ValueError("an enemy's blocks are not tracked: block must be 0")
-        check.span("damage dice", n, 1, MAX_POOL)
-        check.span("half (save for half)", half, 0, 1)
-        s = _draw(src, n)
-        d = (s + 1) // 2 if half else s  # halves round up
-        out.successes = s
-        out.margin = d
-        _hurt(c, i, d, w if d else 0, out)
     elif kind == HEAL:
         check.arity(args, 2, "HEAL takes char, amount")
         i, n = args
@@ -471,20 +402,6 @@ def _apply(c, kind, args, text, src):
         check.span("healing", n, 1, MAX_POINTS)
         v[HP] = v[HP] + n if v[HP] + n < v[MAX_HP] else v[MAX_HP]
         out.note("%s HP %d/%d" % (c.chars[i].name, v[HP], v[MAX_HP]))
-    elif kind == BONUS_HP:
-        check.arity(args, 2, "BONUS_HP takes char, amount")
-        i, n = args
-        v = check.alive(c, i, DEAD).v
-        check.span("bonus HP", n, 1, MAX_POINTS - v[BONUS])
-        v[BONUS] += n
-        out.note("%s bonus HP %d" % (c.chars[i].name, v[BONUS]))
-    elif kind == BONUS_END:
-        check.arity(args, 1, "BONUS_END takes char")
-        v = check.alive(c, args[0], DEAD).v
-        out.note("%s loses %d bonus HP" % (c.chars[args[0]].name, v[BONUS]))
-        v[BONUS] = 0
-    elif kind == SHEET:
-        _sheet(c, args, out)
     elif kind == USE_RES:
         if len(args) != 3:
             check.arity(args, 2, "USE_RES takes char, amount[, more: 1 = a power that may spend"
@@ -502,8 +419,6 @@ def _apply(c, kind, args, text, src):
             expedition_foes.use_res(c, t, i, n, more)
         v[RES] -= n
         out.note("%s CR %d/%d" % (c.chars[i].name, v[RES], v[MAX_RES]))
-    elif kind == DOWN_OUT:
-        _down_out(c, args, src, out)
     elif kind == SHORT_REST:
         _short_rest(c, args, src, out)
     elif kind == LONG_REST:
@@ -524,99 +439,25 @@ def _apply(c, kind, args, text, src):
         out.note("day %d: HP, resources and blocks back" % c.x[DAY])
     elif kind == TURN:
         _turn(c, args, src, out)
-    elif kind == SET_FREQ:
-        check.arity(args, 1, "SET_FREQ takes turns between checks")
-        check.span("encounter check frequency", args[0], 1, 3)
-        c.x[FREQ] = args[0]
-        c.x[ENC_LEFT] = args[0]
-        out.note("encounter check every %d turn(s)" % args[0])
-    elif kind == ENC_CHECK:
-        check.arity(args, 0, "ENC_CHECK takes no arguments")
-        _encounter(src, out)
-    elif kind == USAGE_NEW:
-        check.arity(args, 3, "USAGE_NEW takes sides, owner, per_turn")
-        sides, owner, per = args
-        if sides not in (4, 6, 8, 10, 12):
-            raise ValueError("usage die d%d is not d4, d6, d8, d10 or d12" % sides)
-        if owner != tl.NONE:
-            c.char(owner)
-        check.span("per_turn", per, 0, 1)
-        if not text:
-            raise ValueError("a usage die needs a name (e.g. Torches)")
-        t = c.new_tal(text, 5, tl.CLAMP, tl.NONE, USAGE, owner, sides, per)
-        c.tals[t].n = (12 - sides) // 2
-        out.tal = t
-        out.note("%s d%d" % (text, sides))
-    elif kind == USAGE_ROLL:
-        check.arity(args, 1, "USAGE_ROLL takes a talisman")
-        tal = _role(c, args[0], USAGE, "a usage die")
-        if usage_sides(tal) == 0:
-            raise ValueError("%s is already spent" % tal.name)
-        out.tal = args[0]
-        _usage(c, args[0], src, out)
-    elif kind == REACTION:
-        check.arity(args, 0, "REACTION takes no arguments")
-        f = src.d(10)
-        r = 0 if f <= 3 else (1 if f <= 9 else 2)
-        out.margin = r
-        out.note("reaction %d: %s" % (f, REACTIONS[r]))
-    elif kind == MORALE:
-        check.arity(args, 2, "MORALE takes sides, modifier")
-        sides, mod = args
-        if sides not in (6, 8, 10):
-            raise ValueError("morale die d%d is not d6, d8 or d10" % sides)
-        check.span("morale modifier", mod, -1, 1)
-        f = src.d(sides)
-        out.successes = f + mod
-        out.verdict = 1 if f + mod >= 5 else 0
-        out.note("morale %d: %s" % (f + mod, "holds" if out.verdict else "breaks"))
-    elif kind == DISTANCE:
-        check.arity(args, 0, "DISTANCE takes no arguments")
-        f = src.d(6)
-        out.margin = f
-        out.note("distance %d%s" % (f, " (extremely close)" if f == 1 else
-                                    (" (very far)" if f == 6 else "")))
-    elif kind == DESPERATE:
-        check.arity(args, 1, "DESPERATE takes char")
-        i = args[0]
-        check.alive(c, i, DEAD)
-        f = src.d(6)
-        out.margin = f
-        out.note("%s: %s" % (c.chars[i].name, DESPERATE_TABLE[f]))
-        if f == 4:
-            _max_hp(c, i, -2, out)
-        elif f == 5:
-            _trauma(c, i, src, out)
-        elif f == 6:
-            _die(c, i, out)
-    elif kind == PROJECT_NEW:
-        check.arity(args, 2, "PROJECT_NEW takes ticks, owner")
-        check.span("project ticks", args[0], 4, 10)
-        if args[1] != tl.NONE:
-            c.char(args[1])
-        if not text:
-            raise ValueError("a project needs a name")
-        out.tal = c.new_tal(text, args[0], tl.CLAMP, tl.NONE, PROJECT, args[1])
-        out.note("project %s 0/%d" % (text, args[0]))
-    elif kind == PROJECT_TICK:
-        check.arity(args, 1, "PROJECT_TICK takes a talisman")
-        tal = _role(c, args[0], PROJECT, "a project clock")
-        if tal.filled():
-            raise ValueError("project %s is already complete" % tal.name)
-        tl.slash(c, args[0], 1, False, src)
-        out.tal = args[0]
-        out.note("%s %d/%d%s" % (tal.name, tal.n, tal.cap, " complete" if tal.filled() else ""))
-    elif kind == EXT_NEW:
-        check.arity(args, 2, "EXT_NEW takes successes needed, failures allowed")
-        check.span("successful tests needed", args[0], 1, 20)
-        check.span("failures allowed (0: unlimited)", args[1], 0, 20)
-        if not text:
-            raise ValueError("an extended test needs a name")
-        out.tal = c.new_tal(text, args[0], tl.CLAMP, tl.NONE, EXTENDED, tl.NONE, args[1], 0)
-        out.note("extended %s 0/%d" % (text, args[0]))
-    else:
-        raise ValueError("unknown expedition event kind %d" % kind)
+    else:   # the kinds a session holds less often: rules/expedition_more.py
+        from . import expedition_more
+        return expedition_more.apply(c, kind, args, text, src)
     return out
+
+
+def _chapter(kind):
+    """The module that names and applies kind 121.. (above), imported now."""
+    if kind <= 122:
+        from . import expedition_foes as m
+    elif kind == 123:
+        from . import expedition_chars as m
+    elif kind == 124:
+        from . import expedition_spells as m
+    elif kind == 125:
+        from . import expedition_town as m
+    else:
+        raise ValueError("unknown expedition event kind %d (expedition uses %d..125)" % (kind, TEST))
+    return m
 
 
 def _test(c, args, src):
@@ -705,7 +546,7 @@ def _combat(c, args, src):
                     " group, allies, blocks, threat")
     ac, bc = args[0], args[6]
     group, allies, blocks, threat = args[12], args[13], args[14], args[15]
-    check.span("group (supporters, or -allies in melee)", group, -MAX_HELPERS, MAX_GANG)
+    check.span("group (supporters, or -allies in melee)", group, -MAX_HELPERS, _MAX_GANG)
     check.span("threat (bits 0-1; bit 2 A, bit 3 B a monster)", threat, 0, 15)
     if threat & FOE_A and ac != -1 or threat & FOE_B and bc != -1:
         raise ValueError("a monster is not a character: its char must be -1")
@@ -783,57 +624,6 @@ def _combat(c, args, src):
         else:
             out.note("NPC ally takes %d" % d)
     return out
-
-
-def _sheet(c, args, out):
-    check.arity(args, 8, "SHEET takes char, hp, max_hp, res, max_res, armor, shield, xp")
-    i, hp, mhp, res, mres, arm, sh, xp = args
-    v = check.alive(c, i, DEAD).v
-    check.span("max HP", mhp, 1, MAX_POINTS)
-    check.span("HP", hp, 0, mhp)
-    check.span("max resources", mres, 0, MAX_POINTS)
-    check.span("resources", res, 0, mres)
-    check.span("armor (0 none, 1 light, 2 heavy)", arm, 0, 2)
-    check.span("shield", sh, 0, 1)
-    check.span("XP", xp, 0, MAX_XP)
-    v[HP], v[MAX_HP], v[RES], v[MAX_RES], v[ARMOR], v[SHIELD], v[XP] = hp, mhp, res, mres, arm, sh, xp
-    if not arm:
-        v[SPENT] &= 2
-    if not sh:
-        v[SPENT] &= 1
-    out.note("%s HP %d/%d CR %d/%d" % (c.chars[i].name, hp, mhp, res, mres))
-
-
-def _down_out(c, args, src, out):
-    check.arity(args, 2, "DOWN_OUT takes char, aided (1 medical aid, 0 none by the end of the Turn)")
-    i, aided = args
-    v = check.alive(c, i, DEAD).v
-    check.span("aided", aided, 0, 1)
-    if not v[DOWN]:
-        raise ValueError("%s is not down and out" % c.chars[i].name)
-    if not aided:
-        out.note("no aid by the end of the Turn")
-        _die(c, i, out)
-        return
-    owed = v[DOWN]
-    v[DOWN] = 0
-    for _ in range(owed):
-        r = src.d(6) + src.d(6)
-        out.note("%d: %s" % (r, DOWN_TABLE[r]))
-        out.margin = r
-        if r in (2, 12):
-            v[XP] += 1 if v[XP] < MAX_XP else 0
-        elif r in (3, 11):
-            _max_hp(c, i, 1, out)
-        elif r in (4, 10):
-            _trauma(c, i, src, out)
-        elif r in (5, 9):
-            _die(c, i, out)
-            return
-        elif r in (6, 8):
-            _max_hp(c, i, -2, out)
-            if v[DEAD]:
-                return
 
 
 def _short_rest(c, args, src, out):
@@ -914,9 +704,9 @@ def _pass(c, kind, src, out):
         x[ENC_LEFT] = x[FREQ]
         _encounter(src, out)
     if kind == EXPLORE:
-        x[USE_LEFT] -= 1
-        if x[USE_LEFT] <= 0:
-            x[USE_LEFT] = USAGE_EVERY
+        x[_USE_LEFT] -= 1
+        if x[_USE_LEFT] <= 0:
+            x[_USE_LEFT] = _USAGE_EVERY
             for t, tal in enumerate(c.tals):
                 if tal is not None and tal.role == USAGE and tal.b and usage_sides(tal):
                     _usage(c, t, src, out)

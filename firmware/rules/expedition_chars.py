@@ -24,7 +24,7 @@ from . import talisman as tl
 from . import expedition as ex
 from .campaign import Outcome
 
-ABIL = ex.ABIL
+ABIL = 123          # the kind (expedition.py names the range)
 ABIL_ROLE = ex.ROLE_ABILITIES
 
 OP_ROLL = 0

@@ -32,9 +32,9 @@ from . import talisman as tl
 from . import expedition as ex
 from .campaign import Outcome
 
-FOE = ex.FOE
-ROUND = ex.ROUND
-FOE_ROLE = ex.ROLE_FOE
+FOE = 121           # kinds (expedition.py names the range)
+ROUND = 122
+FOE_ROLE = 16       # a monster or NPC
 FIGHT_ROLE = ex.ROLE_FIGHT
 
 OP_NEW = 0

@@ -26,6 +26,9 @@ from . import expedition as ex
 from . import talisman as tl
 from .campaign import MAX_TALS, Outcome, name_error
 
+SPELL = 124         # the kind (expedition.py names the range)
+ROLE_MUTATION = 9   # cap 1, owner the mutant, a = the d100 (spells: expedition.ROLE_SPELL)
+
 LEARN = 0
 CHANNEL = 1
 MUTATE = 2
@@ -36,12 +39,12 @@ MAX_TAKEN = 99
 ARMOR_SLOTS = (0, 1, 2)
 
 
-def apply(c, args, text, src):
+def apply(c, kind, args, text, src):
     """One SPELL event (called by expedition.py with the tapped source)."""
     if not args:
         raise ValueError("SPELL takes an op: 0 learn, 1 channel, 2 mutate")
     op = args[0]
-    out = Outcome(ex.SPELL)
+    out = Outcome(SPELL)
     if op == LEARN:
         _learn(c, args, text, out)
     elif op == CHANNEL:
@@ -162,4 +165,4 @@ def mutate(c, i, text, src, out):
     if len(c.tals) >= MAX_TALS:
         out.note("no room to record it (%d talismans)" % MAX_TALS)
         return
-    out.tal = c.new_tal(name, 1, tl.CLAMP, tl.NONE, ex.ROLE_MUTATION, i, f, 0)
+    out.tal = c.new_tal(name, 1, tl.CLAMP, tl.NONE, ROLE_MUTATION, i, f, 0)

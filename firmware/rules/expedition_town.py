@@ -22,6 +22,10 @@ from .expedition_foes import roll_vs   # the same independent test as a foe's sa
 from . import talisman as tl
 from .campaign import MAX_TALS, Outcome, name_error
 
+TOWN = 125          # the kind (expedition.py names the range)
+ROLE_FACTION = 10   # a = Reputation -10..10 (n = its positive part); text = the Faction
+ROLE_STRONGHOLD = 11  # cap 6, n = the company's Stronghold rating
+
 START = 0
 SHEET = 1
 CASH = 2
@@ -71,7 +75,7 @@ def _set(v, k, x):
 
 def stronghold(c):
     """(talisman index or -1, the company's Stronghold rating)."""
-    t = c.find(ex.ROLE_STRONGHOLD)
+    t = c.find(ROLE_STRONGHOLD)
     return t, (c.tals[t].n if t >= 0 else 0)
 
 
@@ -91,16 +95,16 @@ def improve_ob(c, v, which):
 
 def factions(c):
     return [t for t in range(len(c.tals))
-            if c.tals[t] is not None and c.tals[t].role == ex.ROLE_FACTION]
+            if c.tals[t] is not None and c.tals[t].role == ROLE_FACTION]
 
 
-def apply(c, args, text, src):
+def apply(c, kind, args, text, src):
     """One TOWN event (called by expedition.py with the tapped source)."""
     if not args:
         raise ValueError("TOWN takes an op 0..10 (0 start, 1 sheet, 2 cash, 3 buy, 4 wealth, 5 sell,"
                          " 6 income, 7 improve, 8 circles, 9 repute, 10 recognize)")
     op = args[0]
-    out = Outcome(ex.TOWN)
+    out = Outcome(TOWN)
     if op == START:
         check.arity(args, 1, "TOWN start takes op 0 only")
         for ch in c.chars:
@@ -214,7 +218,7 @@ def apply(c, args, text, src):
         if out.verdict:
             if which == 3:
                 if t < 0:
-                    t = c.new_tal("Stronghold", 6, tl.CLAMP, tl.NONE, ex.ROLE_STRONGHOLD)
+                    t = c.new_tal("Stronghold", 6, tl.CLAMP, tl.NONE, ROLE_STRONGHOLD)
                 c.tals[t].n += 1
                 out.tal = t
             else:
@@ -239,7 +243,7 @@ def _wager(v, n):
 
 def _faction(c, t):
     tal = c.tal(t)
-    if tal.role != ex.ROLE_FACTION:
+    if tal.role != ROLE_FACTION:
         raise ValueError("talisman %d is not a Faction" % t)
     return tal
 
@@ -255,7 +259,7 @@ def _repute(c, args, text, out):
         for f in factions(c):
             if c.tals[f].name == text:
                 raise ValueError("Faction %s exists: talisman %d" % (text, f))
-        t = c.new_tal(text, MAX_REP, tl.CLAMP, tl.NONE, ex.ROLE_FACTION)
+        t = c.new_tal(text, MAX_REP, tl.CLAMP, tl.NONE, ROLE_FACTION)
         tal = c.tals[t]
     else:
         tal = _faction(c, t)

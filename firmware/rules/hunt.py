@@ -13,6 +13,12 @@ from . import check
 from . import talisman as tl
 from .campaign import MAX_TALS, Outcome
 
+try:
+    from micropython import const
+except ImportError:  # CPython: the host imports this same module
+    def const(x):
+        return x
+
 ID = 0
 NAME = "hunt"
 KINDS = (32, 63)
@@ -73,18 +79,18 @@ COUNTERS = ("face", "scene", "combat", "risk_tension", "agony_user", "answered",
 X_FACE, X_SCENE, X_COMBAT, X_RISKED, X_AGONY, X_ANSWERED, X_EXPENDED, \
     X_PALACE, X_OUTCOME, X_SESSION, X_HUNT, X_RISK = range(12)
 
-STRESS_CAP = 6     # exorcist execution talisman, minus one per injury
-BRINK_INJURIES = 3
-DEATH_STRESS = 7   # this much stress in one move kills
-BURSTS_START = 3
-SIN_CAP = 10
-KIT_START = 5
-SIN_BASE = 8       # Sin capacity = 8 + CAT + pressure
-RETREAT = 4        # slashes outside the palace before the Sin retreats
-MAX_CAT = 20
+_STRESS_CAP = const(6)     # exorcist execution talisman, minus one per injury
+_BRINK_INJURIES = const(3)
+_DEATH_STRESS = const(7)   # this much stress in one move kills
+_BURSTS_START = const(3)
+_SIN_CAP = const(10)
+_KIT_START = const(5)
+_SIN_BASE = const(8)       # Sin capacity = 8 + CAT + pressure
+_RETREAT = const(4)        # slashes outside the palace before the Sin retreats
+_MAX_CAT = const(20)
 MAX_MINUS = 20
-MAX_STRESS = 30
-MAX_PATHOS = 99
+_MAX_STRESS = const(30)
+_MAX_PATHOS = const(99)
 OUTCOMES = ("active", "executed", "spared")
 
 
@@ -97,8 +103,8 @@ def new_counters():
 
 def new_char():
     v = [0] * len(CHAR_FIELDS)
-    v[BURSTS] = BURSTS_START
-    v[KITP] = KIT_START
+    v[BURSTS] = _BURSTS_START
+    v[KITP] = _KIT_START
     return v
 
 
@@ -194,7 +200,7 @@ def _has_room(c):
 
 
 def _gain_pathos(ch):
-    if ch.v[PATHOS] < MAX_PATHOS:
+    if ch.v[PATHOS] < _MAX_PATHOS:
         ch.v[PATHOS] += 1
 
 
@@ -205,8 +211,8 @@ def _hit_sin(c, k, nofill, src):
     tal = c.tals[s]
     if not c.x[X_PALACE]:
         nofill = True
-        if k > RETREAT - tal.b:
-            k = RETREAT - tal.b
+        if k > _RETREAT - tal.b:
+            k = _RETREAT - tal.b
     if k > 0:
         tl.slash(c, s, k, nofill, src)
 
@@ -242,8 +248,8 @@ def _take_stress(c, i, k):
         ch.v[INJURIES] += 1
         _gain_pathos(ch)
         c.note("%s injury %d" % (ch.name, ch.v[INJURIES]))
-        st.cap = STRESS_CAP - ch.v[INJURIES]
-        if ch.v[INJURIES] >= BRINK_INJURIES:
+        st.cap = _STRESS_CAP - ch.v[INJURIES]
+        if ch.v[INJURIES] >= _BRINK_INJURIES:
             ch.v[BRINK] = 1
             st.n = 0
             c.note("%s is on the brink of death" % ch.name)
@@ -255,9 +261,9 @@ def _take_stress(c, i, k):
 def _set_injuries(c, i, n):
     ch = c.chars[i]
     ch.v[INJURIES] = n
-    ch.v[BRINK] = 1 if n >= BRINK_INJURIES else 0
+    ch.v[BRINK] = 1 if n >= _BRINK_INJURIES else 0
     st = _stress_tal(c, i)
-    st.cap = STRESS_CAP - n
+    st.cap = _STRESS_CAP - n
     if st.n > st.cap:
         st.n = st.cap
 
@@ -268,12 +274,12 @@ def setup(c):
     """Pressure (6, CLAMP), tension (3, CARRY into pressure), the Sin (8 + CAT + pressure)."""
     p = c.new_tal("Pressure", 6, tl.CLAMP, tl.NONE, ROLE_PRESSURE)
     c.new_tal("Tension", 3, tl.CARRY, p, ROLE_TENSION)
-    c.new_tal("Sin", SIN_BASE, tl.CLAMP, tl.NONE, ROLE_SIN)
+    c.new_tal("Sin", _SIN_BASE, tl.CLAMP, tl.NONE, ROLE_SIN)
 
 
 def on_char(c, i):
     """Each exorcist gets an execution (stress) talisman of capacity 6."""
-    _new_tal(c, "Stress", STRESS_CAP, ROLE_STRESS, i)
+    _new_tal(c, "Stress", _STRESS_CAP, ROLE_STRESS, i)
 
 
 def on_slash(c, t, k, src):
@@ -284,7 +290,7 @@ def on_slash(c, t, k, src):
         for j in range(k):  # each step fires its own triggers
             p = tal.n - k + 1 + j
             if s >= 0:
-                c.tals[s].cap = SIN_BASE + c.tals[s].a + p
+                c.tals[s].cap = _SIN_BASE + c.tals[s].a + p
             c.note("Pressure %d/%d: Sin capacity %d" % (p, tal.cap, c.tals[s].cap if s >= 0 else 0))
             for i in range(len(c.chars)):
                 if not c.chars[i].v[DEAD]:
@@ -295,7 +301,7 @@ def on_slash(c, t, k, src):
                 c.note("Sin heals %d in its palace: %d/%d" % (h, c.tals[s].n, c.tals[s].cap))
     elif tal.role == ROLE_SIN and not c.x[X_PALACE]:
         tal.b += k
-        if tal.b >= RETREAT:
+        if tal.b >= _RETREAT:
             tal.b = 0
             c.x[X_PALACE] = 1
             c.note("Sin retreats to its palace")
@@ -428,7 +434,7 @@ def _scene_end(c, args, text, src, out):
     tension = _std(c, ROLE_TENSION)
     for i in range(len(c.chars)):
         ch = c.chars[i]
-        if not ch.v[DEAD] and ch.v[SIN] >= SIN_CAP:
+        if not ch.v[DEAD] and ch.v[SIN] >= _SIN_CAP:
             _overflow(c, i, src)
     if not c.x[X_COMBAT]:
         tl.slash(c, tension, 1, False, src)
@@ -450,7 +456,7 @@ def _stress(c, args, text, src, out):
     _need(args, 4, "char, stress, answer 0/1, defy 0/1")
     i, k, answer, defy = args
     ch = check.alive(c, i, DEAD)
-    check.span("stress", k, 1, MAX_STRESS)
+    check.span("stress", k, 1, _MAX_STRESS)
     check.flag("answer", answer)
     check.flag("defy", defy)
     _stress_tal(c, i)
@@ -463,7 +469,7 @@ def _stress(c, args, text, src, out):
             raise ValueError("the Sin is already %s" % OUTCOMES[c.x[X_OUTCOME]])
     r = src.d(3) if answer else 0
     taken = k - r if k > r else 0
-    lethal = taken >= DEATH_STRESS or (taken and ch.v[BRINK])
+    lethal = taken >= _DEATH_STRESS or (taken and ch.v[BRINK])
     if defy and not lethal:
         raise ValueError("defying fate only avoids instant death; %d stress does not kill %s"
                          % (taken, ch.name))
@@ -497,12 +503,12 @@ def _burst(c, args, text, src, out):
         ch.v[BURSTS] -= 1
         c.note("%s bursts %d" % (ch.name, ch.v[BURSTS]))
         return
-    if ch.v[SIN] >= SIN_CAP:
-        raise ValueError("%s is at the sin cap (%d)" % (ch.name, SIN_CAP))
+    if ch.v[SIN] >= _SIN_CAP:
+        raise ValueError("%s is at the sin cap (%d)" % (ch.name, _SIN_CAP))
     g = src.d(3)
-    ch.v[SIN] = ch.v[SIN] + g if ch.v[SIN] + g < SIN_CAP else SIN_CAP
-    c.note("%s sin +%d: %d/%d" % (ch.name, g, ch.v[SIN], SIN_CAP))
-    if ch.v[SIN] >= SIN_CAP:
+    ch.v[SIN] = ch.v[SIN] + g if ch.v[SIN] + g < _SIN_CAP else _SIN_CAP
+    c.note("%s sin +%d: %d/%d" % (ch.name, g, ch.v[SIN], _SIN_CAP))
+    if ch.v[SIN] >= _SIN_CAP:
         c.note("sin cap: overflow at end of scene")
 
 
@@ -554,7 +560,7 @@ def _rest(c, args, text, src, out):
         f = src.d(3)
         code = args[j]
         if code == REST_BURSTS:
-            ch.v[BURSTS] = ch.v[BURSTS] + f if ch.v[BURSTS] + f < BURSTS_START else BURSTS_START
+            ch.v[BURSTS] = ch.v[BURSTS] + f if ch.v[BURSTS] + f < _BURSTS_START else _BURSTS_START
             c.note("%s %d: bursts %d" % (ch.name, f, ch.v[BURSTS]))
         elif code == REST_STRESS:
             st = _stress_tal(c, i)
@@ -582,7 +588,7 @@ def _kit(c, args, text, src, out):
 def _new_hunt(c, args, text, src, out):
     _need(args, 2, "cat 0..20, in_palace 0/1")
     cat, inside = args
-    check.span("CAT", cat, 0, MAX_CAT)
+    check.span("CAT", cat, 0, _MAX_CAT)
     check.flag("in_palace", inside)
     room = MAX_TALS - len(c.tals) + sum(1 for t in c.tals if t is None)
     if room < 3 - sum(1 for r in (ROLE_PRESSURE, ROLE_TENSION, ROLE_SIN) if c.find(r) >= 0):
@@ -594,21 +600,21 @@ def _new_hunt(c, args, text, src, out):
         c.new_tal("Tension", 3, tl.CARRY, p, ROLE_TENSION)
     s = c.find(ROLE_SIN)
     if s < 0:
-        s = c.new_tal("Sin", SIN_BASE, tl.CLAMP, tl.NONE, ROLE_SIN)
+        s = c.new_tal("Sin", _SIN_BASE, tl.CLAMP, tl.NONE, ROLE_SIN)
     c.tals[p].n = 0
     c.tals[c.find(ROLE_TENSION)].n = 0
     sin = c.tals[s]
     sin.n = 0
     sin.a = cat
     sin.b = 0
-    sin.cap = SIN_BASE + cat
+    sin.cap = _SIN_BASE + cat
     x = c.x
     x[X_PALACE] = inside
     x[X_ANSWERED] = x[X_EXPENDED] = x[X_OUTCOME] = x[X_RISKED] = 0
     x[X_HUNT] += 1
     for ch in c.chars:
-        ch.v[BURSTS] = BURSTS_START
-        ch.v[KITP] = KIT_START
+        ch.v[BURSTS] = _BURSTS_START
+        ch.v[KITP] = _KIT_START
     for t in c.tals:  # the hunt's afflictions and setups end (rules/hunt_more.py)
         if t is not None and t.role > ROLE_HOOK:
             from . import hunt_more

@@ -26,6 +26,12 @@ from . import journal
 from . import snapshot as snap
 from .fs import OsFs, check_fs, LITTLEFS, FAT, HOST, UNKNOWN  # noqa: F401
 
+try:
+    from micropython import const
+except ImportError:  # CPython: the host imports this same module
+    def const(x):
+        return x
+
 BLOCK = 4096        # erase block of the board's flash
 # Events of journal the device keeps below the compaction floor (Store(keep=)),
 # so the host can back up incrementally from any seq. A segment (about 150
@@ -39,13 +45,7 @@ JOURNAL_KEEP = 6000
 SEG_ROLL = 3072
 META_PER_BLOCK = 16  # littlefs metadata commits (256-byte prog units) per erase
 ZERO = bytes(32)     # the chain's head before event 1 (chain.ZERO: store/chain.py)
-TAIL_MAX = 32        # events appended before the chain is carried over them
-
-
-def _chain():
-    """store/chain.py, imported on the first head asked for (not at boot)."""
-    from . import chain
-    return chain
+_TAIL_MAX = const(32)        # events appended before the chain is carried over them
 
 
 class Report:
@@ -192,7 +192,8 @@ class Store:
             seg = off = 0
             head = ZERO
         if head is None and base:
-            head = self._rechain(base)   # a snapshot from before the chain
+            from .chain import rechain   # a snapshot from before the chain (once)
+            head = rechain(self, base)
 
         # The segments from the snapshot's on, oldest first (the names sort
         # as their seqs); the first must be that one (or none at all).
@@ -251,31 +252,6 @@ class Store:
         else:
             self._fresh(seq)
         return state, events, rep
-
-    def _rechain(self, base):
-        """The chain's head after event `base`, from the journal's first
-        event on, for a snapshot written before the chain existed (once:
-        the next snapshot keeps it); None if the journal no longer starts
-        at event 1."""
-        bases = self.segments()
-        if not bases or bases[0] != 0:
-            return None
-        ch = _chain()
-        hc = [ZERO, 0]  # type: list
-
-        def take(ev):
-            hc[1] += 1
-            hc[0] = ch.link(hc[0], hc[1], ev)
-        try:
-            for i in range(len(bases)):
-                if bases[i] >= base:
-                    break
-                if bases[i] != hc[1]:
-                    return None   # a segment missing between them
-                self._range(bases[i], bases[i], base, take)
-        except OSError:
-            return None
-        return hc[0] if hc[1] == base else None
 
     def _scan(self, nm, b, after, at, out, buf, rep):
         """Scan segment nm (base b) for the events after seq `after`,
@@ -367,8 +343,8 @@ class Store:
         self.seq += 1
         if self._head is not None:
             self._tail.append(bytes(ev))
-            if len(self._tail) >= TAIL_MAX:
-                self._settle()   # a store that never snapshots keeps no long tail
+            if len(self._tail) >= _TAIL_MAX:
+                self.head   # settles the tail: a store that never snapshots keeps no long one
 
     def snapshot(self, state, seq=None):
         """Write a snapshot of `state` (the state after event `seq`, which
@@ -439,19 +415,11 @@ class Store:
     def head(self):
         """The hash chain's head after the last event (32 bytes; None:
         unknown): the events appended or replayed since it was last asked
-        for are hashed now."""
-        return self._settle()
-
-    def _settle(self):
+        for are hashed now (store/chain.py, imported then, not at boot)."""
         t = self._tail
         if t and self._head is not None:
-            ch = _chain()
-            h = self._head
-            s = self.seq - len(t)
-            for ev in t:
-                s += 1
-                h = ch.link(h, s, ev)
-            self._head = h
+            from .chain import over
+            self._head = over(self._head, self.seq - len(t) + 1, t)
             self._tail = []
         return self._head
 

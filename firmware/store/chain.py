@@ -14,7 +14,7 @@ authorship: whoever rewrites every copy rewrites the chain too
 
 from hashlib import sha256
 
-from . import ZERO  # noqa: F401  (head(0): defined with the store, which boots without this module)
+from . import ZERO  # head(0): defined with the store, which boots without this module
 _SEQ = bytearray(4)   # seq's bytes: filled in place, no allocation a link
 
 
@@ -38,3 +38,29 @@ def over(head, first, events):
         head = link(head, first, ev)
         first += 1
     return head
+
+
+def rechain(st, base):
+    """The head after event `base` of store `st`, from its journal's first
+    event on, for a snapshot written before the chain existed (once: the
+    next snapshot keeps it); None if the journal no longer starts at
+    event 1 or a segment is missing."""
+    bases = st.segments()
+    if not bases or bases[0] != 0:
+        return None
+    # head, seq: the closure below updates both
+    hc = [ZERO, 0]  # type: list
+
+    def take(ev):
+        hc[1] += 1
+        hc[0] = link(hc[0], hc[1], ev)
+    try:
+        for b in bases:
+            if b >= base:
+                break
+            if b != hc[1]:
+                return None   # a segment missing between them
+            st._range(b, b, base, take)
+    except OSError:
+        return None
+    return hc[0] if hc[1] == base else None

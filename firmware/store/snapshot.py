@@ -23,11 +23,17 @@ magic, the version, the length against the file size and the CRC.
 
 from binascii import crc32
 
+try:
+    from micropython import const
+except ImportError:  # CPython: the host imports this same module
+    def const(x):
+        return x
+
 MAGIC = b"DTS"
 VERSION = 3
 HDR = 56
-HDR2 = 24            # version 2: no head (written when the head is unknown)
-HDR1 = 16            # version 1, read only
+_HDR2 = const(24)            # version 2: no head (written when the head is unknown)
+_HDR1 = const(16)            # version 1, read only
 HEAD = 32
 MAX_STATE = 1 << 16  # a campaign state is a few hundred bytes to a few KB
 
@@ -51,7 +57,7 @@ def encode(seq, state, seg=None, off=0, head=None):
     n = len(state)
     if not 0 < n <= MAX_STATE:
         raise ValueError("a state of %d bytes cannot be stored (1..%d)" % (n, MAX_STATE))
-    h = HDR2 if head is None else HDR
+    h = _HDR2 if head is None else HDR
     out = bytearray(h + n)
     out[0:3] = MAGIC
     out[3] = 2 if head is None else VERSION
@@ -84,7 +90,7 @@ def read(fs, path):
     """(seq, state bytes, seg, off, head or None) of a snapshot file;
     ValueError says what is wrong."""
     size = fs.size(path)
-    if size < HDR1:
+    if size < _HDR1:
         raise ValueError("%d bytes, shorter than a snapshot header" % size)
     f = fs.open(path, "rb")
     try:
@@ -96,11 +102,11 @@ def read(fs, path):
     v = data[3]
     head = None
     if v == 1:
-        h = HDR1
+        h = _HDR1
         seg = _u32(data, 4)
         off = 0
-    elif (v == 2 and size >= HDR2) or (v == VERSION and size >= HDR):
-        h = HDR2 if v == 2 else HDR
+    elif (v == 2 and size >= _HDR2) or (v == VERSION and size >= HDR):
+        h = _HDR2 if v == 2 else HDR
         seg = _u32(data, 8)
         off = _u32(data, 12)
     else:

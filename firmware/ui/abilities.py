@@ -47,11 +47,11 @@ class Abilities(Screen):
         if self.t < 0:
             if k != K_OK:
                 return NO
-            app.act(ex.ABIL, (ec.OP_ROLL, self.i))
+            app.act(ec.ABIL, (ec.OP_ROLL, self.i))
         elif k == K_OK:
-            app.act(ex.ABIL, (ec.OP_IMPROVE, self.i, s) if s < 6 else (ec.OP_BOON, self.i))
+            app.act(ec.ABIL, (ec.OP_IMPROVE, self.i, s) if s < 6 else (ec.OP_BOON, self.i))
         elif k == K_RIGHT and s < 6:
-            app.act(ex.ABIL, (ec.OP_SWAP, self.i, s, (s + 1) % 6))
+            app.act(ec.ABIL, (ec.OP_SWAP, self.i, s, (s + 1) % 6))
         else:
             return NO
         return DRAW

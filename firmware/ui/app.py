@@ -34,13 +34,35 @@ from ui.screen import Message, NO
 from ui.home import Home
 from rules import campaign as cp
 
+try:
+    from micropython import const
+except ImportError:  # CPython: the host imports this same module
+    def const(x):
+        return x
+
 IDLE_MS = 30      # poll period when idle (buttons.py sees every stable change)
-FRAME_MS = 40     # LED animation frame period
-ROLL_FRAMES = 12  # one comet turn, then the success/failure flash
+_FRAME_MS = const(40)     # LED animation frame period
+_ROLL_FRAMES = const(12)  # one comet turn, then the success/failure flash
 LEVELS = (0, 8, 24, 48, 96)  # LED brightness caps of settings levels 0..4
 # Idle: one journal segment checked (session.scrub) after this long without
 # a key, then this often (a segment of ~150 events: ~5.5 M fuel, ~40 ms).
 SCRUB_MS = 5000
+
+# Home-menu name -> "module Class" of its screen, imported when first
+# opened. Strings, not import statements: a module's names are interned when
+# it loads, ~35,000 fuel each in an .mpy boot (docs/performance.md).
+_SCREENS = {
+    "Roll": "builder Builder",
+    "Key in dice": "keyin KeyIn",
+    "Talismans": "talismans Talismans",
+    "Characters": "chars Chars",
+    "Scenes": "turns Turns",
+    "Turns": "turns Turns",
+    "Log": "log Log",
+    "Foes": "foes Foes",
+    "Spells": "spells Spells",
+    "Town": "town Town",
+}
 
 
 class App:
@@ -120,26 +142,8 @@ class App:
 
     def open(self, name):
         """Open a screen by its home-menu name."""
-        if name == "Roll":
-            from ui.builder import Builder as S
-        elif name == "Key in dice":
-            from ui.keyin import KeyIn as S
-        elif name == "Talismans":
-            from ui.talismans import Talismans as S
-        elif name == "Characters":
-            from ui.chars import Chars as S
-        elif name in ("Scenes", "Turns"):
-            from ui.turns import Turns as S
-        elif name == "Log":
-            from ui.log import Log as S
-        elif name == "Foes":
-            from ui.foes import Foes as S
-        elif name == "Spells":
-            from ui.spells import Spells as S
-        elif name == "Town":
-            from ui.town import Town as S
-        else:
-            from ui.settings import Settings as S
+        mod, cls = _SCREENS.get(name, "settings Settings").split()
+        S = getattr(__import__("ui." + mod, None, None, (cls,)), cls)
         self.toast = ""
         self.push(S(self))
 
@@ -286,9 +290,9 @@ class App:
         if self.anim >= 0:
             f = self.anim
             self.anim += 1
-            if f < ROLL_FRAMES:
+            if f < _ROLL_FRAMES:
                 ring.roll(rgb, f)
-            elif self.flash_ok < 0 or not ring.flash(rgb, self.flash_ok, f - ROLL_FRAMES):
+            elif self.flash_ok < 0 or not ring.flash(rgb, self.flash_ok, f - _ROLL_FRAMES):
                 self.anim = -1
                 self.ring_dirty = True
                 return
@@ -325,7 +329,7 @@ class App:
             self.scrubbed(now)
         if self.anim >= 0 or self.ring_dirty:
             self.paint()
-            return 1 if busy else FRAME_MS
+            return 1 if busy else _FRAME_MS
         return 1 if busy else IDLE_MS  # 1: answer the host's next request soon
 
     def scrubbed(self, now):

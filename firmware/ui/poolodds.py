@@ -5,7 +5,7 @@ Apart from the pool model so that rules.odds is imported when the builder
 first opens, not at boot. The figures come from rules.odds: builder_odds,
 and paths_at_least for every paths pool (1..20 dice, help included);
 an expedition -Ns (and a 0-die pool) is computed here, exactly: a test
-from odds.power, a versus test from one row of binomial coefficients
+from odds.power, a versus test from the coin counts of odds.coins_above
 (_coin_vs). Every figure shown is
 exact, except paths tests and opposed tests with helpers: their mixture
 over the help bonus (odds.paths_help) averages exact permille values with
@@ -60,7 +60,8 @@ def _win(pm, approx):
 
 
 def line(p, c, n=None):
-    """The odds line of pool p over campaign c (n: p.dice(c), if known)."""
+    """The odds line of pool p over campaign c (n: p.dice(c), if called
+    just before)."""
     if n is None:
         try:
             n = p.dice(c)
@@ -87,7 +88,7 @@ def _exp_odds(p, n):
             return _odds(odds.builder_odds(2, n, k))
         a, b = _exact(6, t, n, k)
         return _odds(odds.permille(a, b))
-    nb = p.vs_dice()  # 2 + Ability, or a monster's Level + 3 +/- dice
+    nb = p.nb  # 2 + Ability, or a monster's Level + 3 +/- dice (set by p.dice)
     m = v["xminus"]
     lo, hi = odds.VERSUS[2]
     if m == 0 and lo <= n <= hi and lo <= nb <= hi:
@@ -102,19 +103,13 @@ def _coin_vs(n, nb, m):
     split3 permille of (win, tie, lose), exact. A d6 on 4+ is a coin, so
     A - B + nb is one pool of n + nb coins, Bin(N): A wins when A - m > B,
     that is Bin(N) > nb + m; ties are Bin(N) = nb + m, and the -Ns floor at
-    0 adds A < m with B = 0. All over 2**N: C(N, j) from j = N down to
-    nb + m (at most 21 steps; long ints past 2**30 only there), with no
-    distribution, convolution or comparison of two pools."""
+    0 adds A < m with B = 0. All over 2**N, the Bin(N) counts from
+    odds.coins_above (a table), with no distribution, convolution or
+    comparison of two pools."""
     big = n + nb
     k = nb + m
-    w = 0
-    c = 1  # C(big, j)
-    j = big
-    while j > k:
-        w += c
-        c = c * j // (big - j + 1)
-        j -= 1
-    t = c if j == k else 0  # m > n: a tie without the floor is impossible
+    w = odds.coins_above(big, k)
+    t = odds.coins_above(big, k - 1) - w  # C(N, k): 0 when m > n
     b = 1  # C(n, i): A shows i < m successes, floored to 0; B shows none
     i = 0
     while i < m and i <= n:

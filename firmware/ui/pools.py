@@ -48,6 +48,7 @@ class Pool:
     def __init__(self, system):
         self.system = system
         self.m = get(system)  # the campaign's rules module; the others stay unloaded
+        self.nb = 0           # expedition versus: the opponent's dice (dice() sets it)
         self.v = {"who": -1, "skill": 0, "adv": 0, "agony": 0, "minus": 0, "hard": 0,
                   "target": -1, "mode": 0, "pskill": 1, "path": 1, "sit": 0, "diff": 1,
                   "hidden": 0, "opp": 2, "init": 0, "h1": 0, "h2": 0, "test": -1,
@@ -139,7 +140,9 @@ class Pool:
         return [h for h in (v["h1"], v["h2"]) if h]
 
     def dice(self, c):
-        """The main pool's dice count (ValueError when the values are refused)."""
+        """The main pool's dice count (ValueError when the values are
+        refused); in an expedition versus mode it also sets `nb`, the
+        opponent's dice (vs_dice), for head() and the odds line."""
         v = self.v
         m = self.m
         if self.system == 0:
@@ -150,8 +153,8 @@ class Pool:
             return m.action_pool(v["skill"], v["adv"], ag, v["minus"])
         if self.system == 1:
             return m.pool(v["pskill"], v["path"], v["sit"], v["minus"])
-        if v["mode"] == 2:
-            self.vs_dice()  # a monster's pool over 20 dice is refused here too
+        if v["mode"]:
+            self.nb = self.vs_dice()  # a monster's pool over 20 dice is refused here too
         return m.pool(v["ab"], v["bon"], v["pen"], v["hel"])
 
     def desc(self, c, n=None):
@@ -181,13 +184,13 @@ class Pool:
                                    -v["bmd"] if v["bmd"] < 0 else 0)
 
     def head(self, title, c, n):
-        """A title row: `title` left, the pool (desc) right."""
+        """A title row: `title` left, the pool (desc) right; n: dice(c)."""
         s = self.system
         if 0 <= n < 100 and (s == 0 and n > 0 or s == 1 or s == 2 and self.v["mode"] == 0):
             # NdS (paths: "+h" with helpers): one new str
             return lrd(title, n, self.sides(), "+h" if s == 1 and self._helps() else "")
         if 0 <= n < 100 and s == 2:
-            return lrd(title, n, 6, " v%d" % self.vs_dice())  # versus: two new strs, not four
+            return lrd(title, n, 6, vs=self.nb)  # versus: one new str
         return lr(title, self.desc(c, n))
 
     def action(self, c):

@@ -17,7 +17,13 @@ that costs 10,000 to 30,000 fuel (docs/performance.md).
 
 from hw.keys import K_UP, K_DOWN, K_OK
 
-COLS = 16
+try:
+    from micropython import const
+except ImportError:  # CPython: the host imports this same module
+    def const(x):
+        return x
+
+_COLS = const(16)
 ROWS = 8
 NO = 0
 DRAW = 1
@@ -70,8 +76,8 @@ def row(fb, r, s, inv=False):
     """Text s on row r (cut to 16 columns); inv: white bar, black text."""
     global _drawn, _painted
     _drawn |= 1 << r
-    if len(s) > COLS:
-        s = s[:COLS]  # (a slice is a new str even when it is all of s)
+    if len(s) > _COLS:
+        s = s[:_COLS]  # (a slice is a new str even when it is all of s)
     if fb is _fb and _text[r] == s and _inv[r] == inv:
         return
     if fb is _fb:
@@ -86,10 +92,10 @@ def row(fb, r, s, inv=False):
     fb.text(s, 0, y, 0 if inv else 1)
 
 
-_PAD = tuple(" " * n for n in range(COLS + 1))
+_PAD = tuple(" " * n for n in range(_COLS + 1))
 
 
-def lr(a, b, w=COLS):
+def lr(a, b, w=_COLS):
     """a on the left and b right-aligned in w columns (b wins when too long)."""
     room = w - len(b)
     if room < 1:
@@ -102,22 +108,25 @@ def lr(a, b, w=COLS):
 def lrn(a, n):
     """lr(a, str(n)) for 0 <= n < 1000, building one str instead of two."""
     d = 1 if n < 10 else (2 if n < 100 else 3)
-    room = COLS - d
+    room = _COLS - d
     if len(a) >= room:
         a = a[:room - 1]
     return "%s%s%d" % (a, _PAD[room - len(a)], n)
 
 
-def lrd(a, n, sides, tail=""):
+def lrd(a, n, sides, tail="", vs=-1):
     """lr(a, "%dd%d%s" % (n, sides, tail)) for 0 <= n, sides < 100, in one
-    new str."""
-    room = COLS - (3 if n < 10 else 4) - (0 if sides < 10 else 1) - len(tail)
+    new str; with vs (0..99) the tail is " v<vs>" (a versus pool)."""
+    room = _COLS - (3 if n < 10 else 4) - (0 if sides < 10 else 1)
+    room -= len(tail) if vs < 0 else (3 if vs < 10 else 4)
     if len(a) >= room:
         a = a[:room - 1]
+    if vs >= 0:
+        return "%s%s%dd%d v%d" % (a, _PAD[room - len(a)], n, sides, vs)
     return "%s%s%dd%d%s" % (a, _PAD[room - len(a)], n, sides, tail)
 
 
-def wrap(s, w=COLS):
+def wrap(s, w=_COLS):
     """Break s into lines of at most w columns, at spaces where possible."""
     out = []
     while len(s) > w:

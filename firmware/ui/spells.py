@@ -105,7 +105,7 @@ class Channel(Form):
         args = (sp.CHANNEL, self.t, self.val(0), self.val(1), self.val(2), 0, 0, self.val(3))
         if a >= 0:
             args = args + (a, self.val(5), self.val(6), 0, 0, self.val(7))
-        self.result(self.app.act(ex.SPELL, args), "channel")
+        self.result(self.app.act(sp.SPELL, args), "channel")
 
 
 class Learn(Form):
@@ -131,7 +131,7 @@ class Learn(Form):
         app = self.app
         name = "Spell %d" % (len(sp.spells(app.c)) + 1)
         app.pop()
-        if app.act(ex.SPELL, (sp.LEARN, self.val(0), self.val(1), self.val(2)), name) is not None:
+        if app.act(sp.SPELL, (sp.LEARN, self.val(0), self.val(1), self.val(2)), name) is not None:
             app.toast = name + ": rename in Talismans"
 
 
@@ -149,4 +149,4 @@ class Mutate(Form):
         return "OK: roll"
 
     def go(self):
-        self.result(self.app.act(ex.SPELL, (sp.MUTATE, self.val(0))), "d100")
+        self.result(self.app.act(sp.SPELL, (sp.MUTATE, self.val(0))), "d100")

@@ -62,9 +62,9 @@ class Town(Screen):
             return NO
         s = self.menu.sel
         if s == 0:
-            app.act(ex.TOWN, (tw.START,))
+            app.act(tw.TOWN, (tw.START,))
         elif s == 4:
-            out = app.act(ex.TOWN, (tw.INCOME, self.i))
+            out = app.act(tw.TOWN, (tw.INCOME, self.i))
             if out is not None:
                 from ui.result import Result
                 app.push(Result(app, out, "income"))
@@ -154,7 +154,7 @@ class TownOp(Form):
         app = self.app
         i = self.i
         s = self.s
-        T = ex.TOWN
+        T = tw.TOWN
         if s == 1:
             out = app.act(T, (tw.WEALTH, i, self.val(0)))
         elif s == 2:

@@ -228,6 +228,18 @@ def paths_help_table_bytes():
     return _be16(vals)
 
 
+def coin_table_bytes():
+    """Fair coins: for N = 1..COIN_N and k = N // 2 .. N - 1, how many of
+    the 2**N outcomes show more than k heads, 5 bytes little-endian each:
+    _COIN in firmware/rules/odds.py, from math.comb (independent of the
+    firmware's code)."""
+    from math import comb
+    out = bytearray()
+    for n in range(1, core.COIN_N + 1):
+        for k in range(n // 2, n):
+            out += sum(comb(n, j) for j in range(k + 1, n + 1)).to_bytes(5, "little")
+    return bytes(out)
+
 def table_source(name, data, per_line):
     """Python source of a bytes table for firmware/rules/odds.py."""
     rows = []

@@ -214,6 +214,10 @@ def test_paths_opposed_table_in_sync():
     assert len(core._OPP) == core.OPP_N * core.OPP_N * 2
 
 
+def test_coin_table_in_sync():
+    assert core._COIN == odds.coin_table_bytes() and len(core._COIN) == 5 * (41 * 41 // 4)
+
+
 def test_target_and_versus_tables_in_sync():
     # The firmware looks these up (table=None); the exact code computes
     # them when given the table: both must agree on every argument.

@@ -9,6 +9,8 @@ import pytest
 from dicetray import cli
 from dicetray.rules import campaign as cp, events, systems
 from dicetray.rules import expedition as E, hunt as H, paths as P  # noqa: F401
+from dicetray.rules import expedition_chars as EC, expedition_foes as EF
+from dicetray.rules import expedition_spells as ES, expedition_town as ET
 from dicetray.rules.dice import Dice
 
 
@@ -45,12 +47,12 @@ def _expedition():
     c.act(E.PROJECT_NEW, (4, -1), "Wall")                        # 1
     c.act(E.EXT_NEW, (3, 0), "Climb")                            # 2
     c.act(E.DAMAGE, (1, 1, 0))                                   # Bo: down and out
-    c.act(E.SPELL, (0, 0, 4, 5), "Fire")                         # 3: Ada's spell
-    c.act(E.FOE, (0, 3, 0, 0, -1), "Orc")                       # 4: a tracked monster
-    c.act(E.ABIL, (4, 0, 3, 3, 3, 3, 3, 3))                     # 5: Ada's Abilities
-    c.act(E.ROUND, (0,))                                        # 6: a fight, round 1
-    c.act(E.TOWN, (1, 0, 2, 8, 1, 1))                            # Ada: Wealth 2, Cash 8
-    c.act(E.TOWN, (9, -1, 3), "Guild")                           # 7: a Faction, +3
+    c.act(ES.SPELL, (0, 0, 4, 5), "Fire")                         # 3: Ada's spell
+    c.act(EF.FOE, (0, 3, 0, 0, -1), "Orc")                       # 4: a tracked monster
+    c.act(EC.ABIL, (4, 0, 3, 3, 3, 3, 3, 3))                     # 5: Ada's Abilities
+    c.act(EF.ROUND, (0,))                                        # 6: a fight, round 1
+    c.act(ET.TOWN, (1, 0, 2, 8, 1, 1))                            # Ada: Wealth 2, Cash 8
+    c.act(ET.TOWN, (9, -1, 3), "Guild")                           # 7: a Faction, +3
     return c
 
 
@@ -150,15 +152,16 @@ def _key(e):
 
 def cli_names(system):
     """{kind: name} from the rules modules themselves (not the table): the
-    kind constants of the system module and its *_more module, KIND_NAMES."""
+    kind constants of the system module and of the modules it hands kinds
+    to (NAME_*.py: hunt_more, expedition_more, expedition_foes ...), KIND_NAMES."""
     import importlib
+    import pkgutil
+    import dicetray.rules
     m = systems.get(system)
     lo, hi = m.KINDS
-    mods = [m]
-    try:
-        mods.append(importlib.import_module("dicetray.rules.%s_more" % m.NAME))
-    except ImportError:
-        pass
+    mods = [m] + [importlib.import_module("dicetray.rules." + i.name)
+                  for i in pkgutil.iter_modules(dicetray.rules.__path__)
+                  if i.name.startswith(m.NAME + "_")]
     names = {}
     for mod in mods:
         for n, v in vars(mod).items():

@@ -17,7 +17,7 @@ def new(names=("Ada", "Bo")):
 
 
 def monster(c, level=3, tier=0, hp=0, owner=-1, name="Orc"):
-    return c.act(ex.FOE, (0, level, tier, hp, owner), name).tal
+    return c.act(ef.FOE, (0, level, tier, hp, owner), name).tal
 
 
 # --- item 6: monsters and NPCs ------------------------------------------------
@@ -48,16 +48,16 @@ def test_save_is_half_the_level_plus_one_rounded_up():
     c = new()
     t = monster(c, 4)                                     # Save 3
     # "the Obstacle Rating for player characters to resist their Moves"
-    out = c.act(ex.FOE, (4, t, 1, 0, 0, 0), faces=(4, 5, 6))   # 3 dice, 3 successes: Ob 3 met
+    out = c.act(ef.FOE, (4, t, 1, 0, 0, 0), faces=(4, 5, 6))   # 3 dice, 3 successes: Ob 3 met
     assert out.verdict == 1 and out.successes == 3 and out.margin == 0
-    out = c.act(ex.FOE, (4, t, 1, 0, 0, 0), faces=(4, 5, 1))
+    out = c.act(ef.FOE, (4, t, 1, 0, 0, 0), faces=(4, 5, 1))
     assert out.verdict == 0 and out.margin == 1
     # The foe's own save against a PC's power: Level + 3 dice vs the PC's successes.
-    out = c.act(ex.FOE, (3, t, 5, 1, 0), faces=(6, 6, 6, 6, 6, 1, 1, 1))   # 4 + 3 + 1 dice
+    out = c.act(ef.FOE, (3, t, 5, 1, 0), faces=(6, 6, 6, 6, 6, 1, 1, 1))   # 4 + 3 + 1 dice
     assert out.verdict == 1 and len(out.faces) == 8
     n = monster(c, 3, ef.NPC, 5, name="Guide")
-    raises_unchanged(c, c.act, ex.FOE, (4, n, 1, 0, 0, 0), faces=(4, 4, 4))  # an NPC has no Save
-    out = c.act(ex.FOE, (3, n, 2, 0, 0), faces=(4, 4, 1))   # an NPC rolls its Pool
+    raises_unchanged(c, c.act, ef.FOE, (4, n, 1, 0, 0, 0), faces=(4, 4, 4))  # an NPC has no Save
+    out = c.act(ef.FOE, (3, n, 2, 0, 0), faces=(4, 4, 1))   # an NPC rolls its Pool
     assert out.verdict == 1
 
 
@@ -68,16 +68,16 @@ def test_the_partys_damage_takes_its_hp_down_to_out_of_action():
     out = c.act(ex.COMBAT, (0, 1, 0, 0, 0, 0, -1, 1, 0, 0, 0, 0, 0, 0, 0, 3 | ex.FOE_B),
                 faces=(4, 5, 6, 1, 1, 1, 1))              # Ada 3 vs the Level 1's 0
     assert out.verdict == 1 and out.margin == 3
-    out = c.act(ex.FOE, (1, t, out.margin, 0, 0, 0))      # the damage result, to the foe
+    out = c.act(ef.FOE, (1, t, out.margin, 0, 0, 0))      # the damage result, to the foe
     assert ef.hp(c.tals[t]) == 1 and out.margin == 3 and out.verdict == 0
-    out = c.act(ex.FOE, (1, t, 1, 0, 0, 0))
+    out = c.act(ef.FOE, (1, t, 1, 0, 0, 0))
     assert ef.hp(c.tals[t]) == 0 and out.verdict == 1 and "OUT OF ACTION" in out.notes[0]
-    raises_unchanged(c, c.act, ex.FOE, (1, t, 1, 0, 0, 0))   # already out
-    c.act(ex.FOE, (2, t, 2))
+    raises_unchanged(c, c.act, ef.FOE, (1, t, 1, 0, 0, 0))   # already out
+    c.act(ef.FOE, (2, t, 2))
     assert ef.hp(c.tals[t]) == 2
-    c.act(ex.FOE, (2, t, 9))
+    c.act(ef.FOE, (2, t, 9))
     assert ef.hp(c.tals[t]) == 4                          # never above its Toughness
-    c.act(ex.FOE, (5, t))
+    c.act(ef.FOE, (5, t))
     assert c.tals[t] is None and ef.foes(c) == []
     c.undo()
     assert ef.foes(c) == [t]
@@ -88,12 +88,12 @@ def test_plus_ns_is_added_before_halving():
     # successes (+1s benefits)." and "halve and round up the damage rolled"
     c = new()
     t = monster(c, 14, ef.LEGENDARY)                      # 60 HP
-    out = c.act(ex.FOE, (1, t, 0, 6, 2, 1), faces=(4, 5, 6, 1, 2, 3))
+    out = c.act(ef.FOE, (1, t, 0, 6, 2, 1), faces=(4, 5, 6, 1, 2, 3))
     assert out.successes == 3 and out.margin == 3         # (3 + 2) / 2 up = 3, not 2 + 2
     assert ef.hp(c.tals[t]) == 57
-    out = c.act(ex.FOE, (1, t, 4, 2, 1, 1), faces=(6, 1))  # (4 + 1 + 1) / 2 = 3
+    out = c.act(ef.FOE, (1, t, 4, 2, 1, 1), faces=(6, 1))  # (4 + 1 + 1) / 2 = 3
     assert out.margin == 3
-    out = c.act(ex.FOE, (1, t, 2, 0, 1, 0))               # no halving: 2 + 1
+    out = c.act(ef.FOE, (1, t, 2, 0, 1, 0))               # no halving: 2 + 1
     assert out.margin == 3 and ef.hp(c.tals[t]) == 51
 
 
@@ -102,18 +102,18 @@ def test_morale_prompts_and_who_is_not_subject():
     # when they first take damage and when they drop below 1/3 Health."
     c = new()
     t = monster(c, 2)                                     # 6 HP
-    out = c.act(ex.FOE, (1, t, 1, 0, 0, 0))
+    out = c.act(ef.FOE, (1, t, 1, 0, 0, 0))
     assert out.notes[-1] == "morale check: first damage"
-    out = c.act(ex.FOE, (1, t, 2, 0, 0, 0))               # 3 HP: not below 2
+    out = c.act(ef.FOE, (1, t, 2, 0, 0, 0))               # 3 HP: not below 2
     assert len(out.notes) == 1
-    out = c.act(ex.FOE, (1, t, 2, 0, 0, 0))               # 1 HP
+    out = c.act(ef.FOE, (1, t, 2, 0, 0, 0))               # 1 HP
     assert out.notes[-1] == "morale check: below 1/3 HP"
     # "Legendary creatures are not subject to morale checks." Followers
     # "are not generally subject to Morale Checks".
     t = monster(c, 2, ef.LEGENDARY)
-    assert len(c.act(ex.FOE, (1, t, 1, 0, 0, 0)).notes) == 1
+    assert len(c.act(ef.FOE, (1, t, 1, 0, 0, 0)).notes) == 1
     t = monster(c, 3, ef.MONSTER, 0, 0, "Hound")
-    assert c.tals[t].owner == 0 and len(c.act(ex.FOE, (1, t, 1, 0, 0, 0)).notes) == 1
+    assert c.tals[t].owner == 0 and len(c.act(ef.FOE, (1, t, 1, 0, 0, 0)).notes) == 1
 
 
 def test_one_class_resource_per_round():
@@ -122,7 +122,7 @@ def test_one_class_resource_per_round():
     c = new()
     c.act(ex.SHEET, (0, 4, 4, 5, 5, 0, 0, 0))
     c.act(ex.USE_RES, (0, 2))                             # no fight tracked: as before
-    out = c.act(ex.ROUND, (0,))
+    out = c.act(ef.ROUND, (0,))
     f = out.tal
     assert c.tals[f].n == 1 and out.successes == 1
     raises_unchanged(c, c.act, ex.USE_RES, (0, 2))        # two at once
@@ -132,14 +132,14 @@ def test_one_class_resource_per_round():
     c.act(ex.USE_RES, (0, 1, 1))                          # a power that says otherwise
     assert c.chars[0].v[ex.RES] == 1
     raises_unchanged(c, c.act, ex.USE_RES, (0, 1, 2))
-    c.act(ex.ROUND, (0,))
+    c.act(ef.ROUND, (0,))
     assert c.tals[f].n == 2
     c.act(ex.USE_RES, (0, 1))                             # a new round, a new one
     assert c.chars[0].v[ex.RES] == 0
-    out = c.act(ex.ROUND, (1,))
+    out = c.act(ef.ROUND, (1,))
     assert c.tals[f] is None and out.successes == 2
-    raises_unchanged(c, c.act, ex.ROUND, (1,))            # no fight to end
-    raises_unchanged(c, c.act, ex.ROUND, (2,))
+    raises_unchanged(c, c.act, ef.ROUND, (1,))            # no fight to end
+    raises_unchanged(c, c.act, ef.ROUND, (2,))
 
 
 def test_bad_foes_are_refused_naming_what_is_allowed():
@@ -153,16 +153,16 @@ def test_bad_foes_are_refused_naming_what_is_allowed():
                              ((9, 0), "", "op 9"),
                              ((), "", "op first"),
                              ((1, 0, 1, 0, 0, 0), "", "no talisman number 0")):
-        e = raises_unchanged(c, c.act, ex.FOE, args, text)
+        e = raises_unchanged(c, c.act, ef.FOE, args, text)
         assert word in str(e), (word, str(e))
     c.act(ex.USAGE_NEW, (6, -1, 1), "Torches")
-    e = raises_unchanged(c, c.act, ex.FOE, (1, 0, 1, 0, 0, 0))
+    e = raises_unchanged(c, c.act, ef.FOE, (1, 0, 1, 0, 0, 0))
     assert "not a foe" in str(e)
     t = monster(c)
-    raises_unchanged(c, c.act, ex.FOE, (1, t, 1, 0, 7, 0))   # +7s
-    raises_unchanged(c, c.act, ex.FOE, (1, t, 1, 21, 0, 0))  # 21 dice
-    raises_unchanged(c, c.act, ex.FOE, (1, t, 1, 0, 0, 2))
-    raises_unchanged(c, c.act, ex.FOE, (1, t, 0, 2, 0, 0), faces=(4,))  # a face short
+    raises_unchanged(c, c.act, ef.FOE, (1, t, 1, 0, 7, 0))   # +7s
+    raises_unchanged(c, c.act, ef.FOE, (1, t, 1, 21, 0, 0))  # 21 dice
+    raises_unchanged(c, c.act, ef.FOE, (1, t, 1, 0, 0, 2))
+    raises_unchanged(c, c.act, ef.FOE, (1, t, 0, 2, 0, 0), faces=(4,))  # a face short
 
 
 # --- old states --------------------------------------------------------------
@@ -187,9 +187,9 @@ def test_a_state_saved_before_still_loads_and_takes_foes():
     assert [ch.name for ch in c.chars] == ["Ada", "Bo"] and c.chars[0].v[ex.RES] == 0
     assert c.chars[1].v[ex.HP] == 2 and c.x[ex.TURN_N] == 1
     t = monster(c, 2)
-    c.act(ex.ROUND, (0,))
-    c.act(ex.ABIL, (0, 0), faces=(1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6))
-    c.act(ex.FOE, (1, t, 2, 0, 0, 0))
+    c.act(ef.ROUND, (0,))
+    c.act(ec.ABIL, (0, 0), faces=(1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6))
+    c.act(ef.FOE, (1, t, 2, 0, 0, 0))
     back = cp.decode_snapshot(cp.encode_snapshot(c), depth=cp.UNDO_DEPTH)
     assert cp.encode_state(back) == cp.encode_state(c)
     assert ef.hp(back.tals[t]) == 4 and ec.get(back.tals[ec.record(back, 0)], 5) == 6
@@ -207,22 +207,22 @@ def test_roll_a_new_characters_abilities():
     # "Generate Abilities: Roll for each Natural Ability in order. Set each
     # Ability equal to the average of the sum of 2d6, rounded down."
     c = new()
-    out = c.act(ex.ABIL, (0, 0), faces=(1, 2, 6, 6, 3, 4, 1, 1, 5, 4, 2, 3))
+    out = c.act(ec.ABIL, (0, 0), faces=(1, 2, 6, 6, 3, 4, 1, 1, 5, 4, 2, 3))
     t = ec.record(c, 0)
     assert out.tal == t and c.tals[t].owner == 0
     assert [ec.get(c.tals[t], k) for k in range(6)] == [1, 6, 3, 1, 4, 2]
     assert out.notes[0] == "Ada: Mig 1 Agi 6 Pre 3 Acu 1 Kno 4 Dis 2"
     # "Characters begin with two Boons"
     assert c.tals[t].n == 2
-    raises_unchanged(c, c.act, ex.ABIL, (0, 0), faces=(1,) * 12)   # rolled already
-    raises_unchanged(c, c.act, ex.ABIL, (0, 0))                     # (no faces, drawn live)
-    raises_unchanged(c, c.act, ex.ABIL, (0, 1), faces=(1,) * 11)   # a face short
+    raises_unchanged(c, c.act, ec.ABIL, (0, 0), faces=(1,) * 12)   # rolled already
+    raises_unchanged(c, c.act, ec.ABIL, (0, 0))                     # (no faces, drawn live)
+    raises_unchanged(c, c.act, ec.ABIL, (0, 1), faces=(1,) * 11)   # a face short
     assert ec.record(c, 1) == -1
     # "Swap a Pair Abilities: If desired, swap any two Ability scores."
-    c.act(ex.ABIL, (1, 0, 0, 1))
+    c.act(ec.ABIL, (1, 0, 0, 1))
     assert [ec.get(c.tals[t], k) for k in range(2)] == [6, 1]
-    raises_unchanged(c, c.act, ex.ABIL, (1, 0, 2, 3))     # once
-    raises_unchanged(c, c.act, ex.ABIL, (1, 1, 0, 1))     # Bo has none
+    raises_unchanged(c, c.act, ec.ABIL, (1, 0, 2, 3))     # once
+    raises_unchanged(c, c.act, ec.ABIL, (1, 1, 0, 1))     # Bo has none
 
 
 def test_improve_an_ability():
@@ -231,24 +231,24 @@ def test_improve_an_ability():
     # point. If you fail to improve that Ability, choose another Ability to
     # try. ... If you fail all six, start over again."
     c = new()
-    c.act(ex.ABIL, (4, 0, 3, 5, 2, 4, 1, 6))
+    c.act(ec.ABIL, (4, 0, 3, 5, 2, 4, 1, 6))
     t = ec.record(c, 0)
-    out = c.act(ex.ABIL, (2, 0, 0), faces=(3, 4))         # 7 // 2 = 3, not over 3
+    out = c.act(ec.ABIL, (2, 0, 0), faces=(3, 4))         # 7 // 2 = 3, not over 3
     assert out.verdict == 0 and out.successes == 3 and ec.get(c.tals[t], 0) == 3
-    e = raises_unchanged(c, c.act, ex.ABIL, (2, 0, 0), faces=(6, 6))
+    e = raises_unchanged(c, c.act, ec.ABIL, (2, 0, 0), faces=(6, 6))
     assert "choose another" in str(e)
     for k in (1, 2, 3, 4):
-        c.act(ex.ABIL, (2, 0, k), faces=(1, 1))
-    out = c.act(ex.ABIL, (2, 0, 5), faces=(6, 6))         # 6, not over 6: all six failed
+        c.act(ec.ABIL, (2, 0, k), faces=(1, 1))
+    out = c.act(ec.ABIL, (2, 0, 5), faces=(6, 6))         # 6, not over 6: all six failed
     assert "start over" in out.notes[0]
-    out = c.act(ex.ABIL, (2, 0, 0), faces=(6, 2))         # start over: 4 > 3
+    out = c.act(ec.ABIL, (2, 0, 0), faces=(6, 2))         # start over: 4 > 3
     assert out.verdict == 1 and ec.get(c.tals[t], 0) == 4
     assert ec.improvements(c.tals[t]) == 1 and c.tals[t].n == 3   # the Boon it was
-    c.act(ex.ABIL, (2, 0, 0), faces=(6, 6))               # a new improvement: 0 may go again
+    c.act(ec.ABIL, (2, 0, 0), faces=(6, 6))               # a new improvement: 0 may go again
     assert ec.get(c.tals[t], 0) == 5
-    raises_unchanged(c, c.act, ex.ABIL, (1, 0, 0, 1))     # no swap after creation
-    c.act(ex.ABIL, (4, 0, 6, 6, 7, 8, 9, 10))
-    e = raises_unchanged(c, c.act, ex.ABIL, (2, 0, 0), faces=(6, 6))
+    raises_unchanged(c, c.act, ec.ABIL, (1, 0, 0, 1))     # no swap after creation
+    c.act(ec.ABIL, (4, 0, 6, 6, 7, 8, 9, 10))
+    e = raises_unchanged(c, c.act, ec.ABIL, (2, 0, 0), faces=(6, 6))
     assert "at most 6" in str(e)                          # it could never end
 
 
@@ -256,9 +256,9 @@ def test_boons_and_a_trauma_lowers_a_tracked_ability():
     # "After you return from a successful expedition, your current character
     # gains one Boon."
     c = new()
-    c.act(ex.ABIL, (4, 0, 3, 3, 3, 3, 3, 3))
+    c.act(ec.ABIL, (4, 0, 3, 3, 3, 3, 3, 3))
     t = ec.record(c, 0)
-    out = c.act(ex.ABIL, (3, 0), "Tough")
+    out = c.act(ec.ABIL, (3, 0), "Tough")
     assert c.tals[t].n == 3 and "Tough" in out.notes[0]
     # "Trauma: Permanently lose one point from a random Ability"
     c.act(ex.DAMAGE, (0, 4, 0))
@@ -269,6 +269,6 @@ def test_boons_and_a_trauma_lowers_a_tracked_ability():
     c.act(ex.DAMAGE, (1, 4, 0))
     out = c.act(ex.DOWN_OUT, (1, 1), faces=(2, 2, 3))
     assert out.notes[-1] == "Bo Trauma: lose 1 Presence" and ec.record(c, 1) == -1
-    raises_unchanged(c, c.act, ex.ABIL, (3, 1))           # no record: roll or set first
-    raises_unchanged(c, c.act, ex.ABIL, (4, 0, 3, 3, 3, 3, 3, 11))
-    raises_unchanged(c, c.act, ex.ABIL, (5, 0))
+    raises_unchanged(c, c.act, ec.ABIL, (3, 1))           # no record: roll or set first
+    raises_unchanged(c, c.act, ec.ABIL, (4, 0, 3, 3, 3, 3, 3, 11))
+    raises_unchanged(c, c.act, ec.ABIL, (5, 0))

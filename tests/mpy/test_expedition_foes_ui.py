@@ -24,7 +24,7 @@ def test_add_a_monster_and_hit_it_with_the_last_result():
     assert rows[2].endswith("<3>") and rows[3].endswith("<elite>") and rows[5] == "HP 12 Save 3"
     rows = press(a, K_OK)
     kind, args, _f, text = codec.decode_event(s.log[-1])
-    assert kind == ex.FOE and args == [0, 3, 1, 0, -1] and text == "Foe 1"
+    assert kind == ef.FOE and args == [0, 3, 1, 0, -1] and text == "Foe 1"
     assert rows[1] == lr("Foe 1", "12/12") and rows[2] == "+ new foe"
     rows = press(a, K_LEFT)                        # Left: 1 damage
     assert rows[1] == lr("Foe 1", "11/12")
@@ -71,7 +71,7 @@ def test_a_sheet_rolls_and_improves_abilities():
     assert rows[0].endswith("ABILITIES") and rows[1] == "Roll abilities"
     rows = press(a, K_OK)
     kind, args, faces, _t = codec.decode_event(s.log[-1])
-    assert kind == ex.ABIL and args == [0, 0] and len(faces) == 12
+    assert kind == ec.ABIL and args == [0, 0] and len(faces) == 12
     t = ec.record(s.c, 0)
     vals = [(faces[2 * k] + faces[2 * k + 1]) // 2 for k in range(6)]
     assert [ec.get(s.c.tals[t], k) for k in range(6)] == vals

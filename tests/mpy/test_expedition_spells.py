@@ -4,9 +4,10 @@ seed (shared/seeds/004_cd61a830e243f4ef.txt) it implements."""
 from rules import campaign as cp, systems
 from rules import expedition as ex
 from rules import expedition_spells as sp
+from rules import expedition_foes as ef
 from support import raises_unchanged
 
-S = ex.SPELL
+S = sp.SPELL
 HIT = (6, 6, 6, 1, 1, 1)   # three successes of six dice
 NONE6 = (1, 2, 3, 1, 2, 3)  # no success
 
@@ -56,12 +57,12 @@ def test_channeling_in_a_fight_is_the_rounds_class_resource():
     # Round": the Control a channeling spends is that Round's.
     c = new(res=3)
     t = sp.spells(c, 0)[0]
-    c.act(ex.ROUND, (0,))                                 # a fight is tracked
+    c.act(ef.ROUND, (0,))                              # a fight is tracked
     c.act(S, (sp.CHANNEL, t, 4, 0, 0, 0, 0, 0), faces=(6,) * 6)
     e = raises_unchanged(c, c.act, S, (sp.CHANNEL, t, 4, 0, 0, 0, 0, 0), faces=(6,) * 6)
     assert "this round" in str(e)
     raises_unchanged(c, c.act, ex.USE_RES, (0, 1))
-    c.act(ex.ROUND, (0,))                                 # the next Round
+    c.act(ef.ROUND, (0,))                              # the next Round
     c.act(S, (sp.CHANNEL, t, 4, 0, 0, 0, 0, 0), faces=(6,) * 6)
     assert v(c)[ex.RES] == 1
 
@@ -93,7 +94,7 @@ def test_zero_successes_bring_a_random_mutation():
     assert (out.successes, out.verdict, out.margin) == (0, 0, 5)
     assert v(c)[ex.HP] == 5 and list(out.faces) == list(NONE6) + [37]
     m = c.tals[out.tal]
-    assert (m.role, m.owner, m.a, m.name) == (ex.ROLE_MUTATION, 0, 37, "Mutation 37")
+    assert (m.role, m.owner, m.a, m.name) == (sp.ROLE_MUTATION, 0, 37, "Mutation 37")
     # -Ns taking the only success away is a failure, not a zero-success roll.
     c.act(ex.LONG_REST, ())
     out = c.act(S, (sp.CHANNEL, t, 4, 0, 0, 0, 1, 0), faces=(6, 1, 1, 1, 1, 1))
@@ -211,6 +212,6 @@ def test_the_spells_screen_learns_and_channels():
     assert rows[0].endswith("6d6 Ob6")
     press(a, K_OK)
     kind, args, faces, _t = codec.decode_event(s.log[-1])
-    assert kind == ex.SPELL and args == [1, 0, 4, 0, 0, 0, 0, 0] and len(faces) == 6
+    assert kind == sp.SPELL and args == [1, 0, 4, 0, 0, 0, 0, 0] and len(faces) == 6
     assert s.c.chars[0].v[ex.RES] == 1
     assert a.top().head.startswith("RESULT")

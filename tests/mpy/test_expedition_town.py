@@ -6,7 +6,7 @@ from rules import expedition as ex
 from rules import expedition_town as tw
 from support import raises_unchanged
 
-T = ex.TOWN
+T = tw.TOWN
 
 
 def new(wealth=4, cash=10, bus=0, circles=0):
@@ -105,7 +105,7 @@ def test_improving_town_abilities_once_a_session_on_the_table():
     # each rated from 1-6".
     out = c.act(T, (tw.IMPROVE, 0, 3, 20), faces=(6,) * 10 + (1,) * 10)
     t, r = tw.stronghold(c)
-    assert out.verdict == 1 and r == 1 and c.tals[t].role == ex.ROLE_STRONGHOLD
+    assert out.verdict == 1 and r == 1 and c.tals[t].role == tw.ROLE_STRONGHOLD
     c.act(T, (tw.CASH, 1, 12))
     out = c.act(T, (tw.IMPROVE, 1, 3, 12), faces=(6,) * 12)            # Bo: Ob 12 for rank 2
     assert tw.stronghold(c)[1] == 2
@@ -123,7 +123,7 @@ def test_circles_check_with_reputation():
     c = new(circles=2)
     out = c.act(T, (tw.REPUTE, -1, 3), "Guild")
     g = out.tal
-    assert c.tals[g].a == 3 and c.tals[g].role == ex.ROLE_FACTION
+    assert c.tals[g].a == 3 and c.tals[g].role == tw.ROLE_FACTION
     out = c.act(T, (tw.CIRCLES, 0, 1, 4, g, 0, 0), faces=(1,) * 8)   # 2 + 1 + 2 + 3 = 8 dice
     assert len(out.faces) == 8 and out.margin == 4
     assert "failed by 3+: the Enmity Clause may apply" in out.notes

@@ -92,8 +92,8 @@ def test_turns_overland_checks_every_turn_and_short_rest_takes_one():
 
 
 def test_versus_odds_with_minus_s_exact_and_cheap():
-    # The builder's versus line with -Ns comes from one row of binomial
-    # coefficients (ui/poolodds._coin_vs): the same triple as the two
+    # The builder's versus line with -Ns comes from the coin counts of
+    # odds.coins_above (ui/poolodds._coin_vs): the same triple as the two
     # distributions compared, A's successes floored at 0 after -Ns.
     from ui import poolodds
     c = odds.counts(6, ex.SUCCESS)

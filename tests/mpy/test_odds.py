@@ -236,6 +236,19 @@ def test_expedition_obstacles_to_30_and_monster_pools_exact():
             assert pm * den <= 1000 * num + den and 1000 * num <= pm * den + den
 
 
+def test_coins_above_counts_heads_exactly():
+    # odds.coins_above (the _COIN table and its symmetry) against Pascal's
+    # triangle built by additions, every n of 0..COIN_N and every k.
+    row = [1]
+    for n in range(odds.COIN_N + 1):
+        above = 0
+        for k in range(n + 1, -3, -1):
+            assert odds.coins_above(n, k) == above, (n, k)
+            if 0 <= k <= n:
+                above += row[k]
+        row = [1] + [row[j] + row[j + 1] for j in range(n)] + [1]
+
+
 def test_paths_opposed_exact_for_every_pool_the_rules_accept():
     # issue 13 item 12: "Exact odds for every pool the rules accept: the
     # device tables stop at ... 12 for paths opposed, while the rules

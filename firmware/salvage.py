@@ -1,0 +1,51 @@
+"""A campaign none of whose snapshots reads, rebuilt from what still names
+it (the session loads this module only then, not at every boot)."""
+
+from rules import campaign as cp
+
+
+def campaign(session, events, rep, errs):
+    """The empty Campaign the journal's `events` are replayed onto: its rule
+    system and id from a damaged snapshot's header (the store set it
+    aside), else the system from the journal's rule events (kinds 32..,
+    a block of 32 per system) and a new id; what was done is added to
+    `errs` (the boot's STORE DAMAGE screen)."""
+    system = cid = -1
+    for old, nm in rep.aside:
+        if nm[0] == "s" and cid < 0:
+            try:
+                system, cid = _peek(session.fs, session.st.root + "/" + nm)
+            except (OSError, ValueError, IndexError):
+                pass
+    if system < 0:
+        for ev in events:
+            if 32 <= ev[0] < 128:
+                system = (ev[0] - 32) >> 5
+                break
+    if cid < 0:
+        cid = session._cid()
+    if rep.snap < 0 and (events or rep.aside):
+        errs.append("no snapshot readable: the campaign is rebuilt from its journal as %s%s"
+                    % (("hunt", "paths", "expedition")[max(0, system)],
+                       "" if system >= 0 else " (nothing names its rule system)"))
+    return cp.Campaign(max(0, system), cid, cp.UNDO_DEPTH)
+
+
+def _peek(fs, path):
+    """(system, campaign id) from the headers in a snapshot file that fails
+    its checks: store/snapshot.py's header (56 bytes; 24 in version 2, 16 in 1), then
+    encode_snapshot's b"DS" | schema | system | len, encode_state's b"DT" |
+    schema | system | cid. ValueError where they are not there."""
+    f = fs.open(path, "rb")
+    try:
+        buf = f.read(96)
+    finally:
+        f.close()
+    i = (16, 24, 56)[buf[3] - 1] if 1 <= buf[3] <= 3 else 0
+    if buf[:3] != b"DTS" or buf[i:i + 2] != cp.SNAP_MAGIC:
+        raise ValueError("no snapshot header")
+    system = buf[i + 3]
+    j = cp.codec.get_int(buf, i + 4)[1]
+    if buf[j:j + 2] != cp.MAGIC or buf[j + 3] != system or system > 2:
+        raise ValueError("no state header")
+    return system, cp.codec.get_int(buf, j + 4)[0]
