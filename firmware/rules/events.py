@@ -217,6 +217,11 @@ EXPEDITION = (
                        ("might", 0, 10, "Might"), ("agility", 0, 10, "Agility"), ("presence", 0, 10, "Presence"),
                        ("acuity", 0, 10, "Acuity"), ("knowledge", 0, 10, "Knowledge"),
                        ("discipline", 0, 10, "Discipline")), 0, "", "the six Abilities"),
+    (123, "ABIL retire", (("op", 5, 5, "5: the character retires, an NPC now"), ("char", 0, CHAR, "who retires"),
+                          ("heir", 0, CHAR, "the new character replacing them (rolled, no improvement yet)"),
+                          ("benefit", 0, 2, "0 +1 to Abilities, 1 Businesses, 2 Reputation"),
+                          ("pick", 0, 63, "0: a mask of Abilities, one a full five Boons; 1: 0; 2: the Faction")),
+     0, "1d8 (Reputation)", "the heir's Abilities, Businesses or a Faction's Reputation; the record retired"),
     (124, "SPELL learn", (("op", 0, 0, "0: learn a spell (text: its name)"), ("char", 0, CHAR, "the sorcerer"),
                           ("ability", 0, 5, "its channeling Ability: 0 Might .. 5 Discipline"),
                           ("ob", 1, 7, "its channeling Ob")), 0, "",
@@ -274,6 +279,9 @@ EXPEDITION = (
     (125, "TOWN recognize", (("op", 10, 10, "10: is a member recognized?"),
                              ("faction", 0, TAL, "the FACTION talisman")), 0, "d12",
      "nothing (recognized on a d12 at most the Reputation)"),
+    (125, "TOWN downtime", (("op", 11, 11, "11: the character's Downtime Action (text: what)"),
+                            ("char", 0, CHAR, "who")), 0, "",
+     "the Town Phase's one Downtime Action used (a project it advances: PROJECT_TICK)"),
 )
 
 TABLES = (HUNT, PATHS, EXPEDITION)

@@ -17,6 +17,12 @@ ABIL (123), its first argument an op:
   2 IMPROVE  op, char, ability         one attempt: 2d6 // 2 > the base: +1
   3 BOON     op, char                  +1 Boon (text: which, noted)
   4 SET      op, char, six Abilities   by hand (a sheet from paper, relics, Mutations)
+  5 RETIRE   op, char, heir, benefit, pick   the character retires (b bit 7); its
+             new character (heir: rolled, no improvement yet) takes one benefit:
+             0 +1 to each Ability in the mask `pick`, one a full five Boons
+             (all six at 30); 1 Businesses + the retiree's // 2 (pick 0);
+             2 a d8 + Boons // 5 over the Reputation with Faction talisman
+             `pick` raises it by Boons // 10
 """
 
 from . import check
@@ -32,9 +38,11 @@ OP_SWAP = 1
 OP_IMPROVE = 2
 OP_BOON = 3
 OP_SET = 4
+OP_RETIRE = 5
 
 START_BOONS = 2  # "Characters begin with two Boons"
 SWAPPED = 64     # b bit 6
+RETIRED = 128    # b bit 7
 ALL_TRIED = 63
 
 
@@ -56,6 +64,11 @@ def improvements(tal):
     return tal.b >> 8
 
 
+def retired(tal):
+    """True once the record's character has retired (ABIL 5)."""
+    return tal.b & RETIRED != 0
+
+
 def _line(tal):
     return " ".join("%s %d" % (ex.ABILITIES[k][:3], get(tal, k)) for k in range(6))
 
@@ -63,10 +76,11 @@ def _line(tal):
 def apply(c, kind, args, text, src):
     """ABIL (123), called by expedition.apply (src records the faces)."""
     if len(args) < 2:
-        raise ValueError("ABIL takes op, char: op 0 roll, 1 swap, 2 improve, 3 boon, 4 set")
+        raise ValueError("ABIL takes op, char: op 0 roll, 1 swap, 2 improve, 3 boon, 4 set, 5 retire")
     op, i = args[0], args[1]
-    if not 0 <= op <= OP_SET:
-        raise ValueError("ABIL op %d is not 0 roll, 1 swap, 2 improve, 3 boon or 4 set" % op)
+    if not 0 <= op <= OP_RETIRE:
+        raise ValueError("ABIL op %d is not 0 roll, 1 swap, 2 improve, 3 boon, 4 set or 5 retire"
+                         % op)
     ch = check.alive(c, i, ex.DEAD)
     t = record(c, i)
     out = Outcome(kind)
@@ -97,8 +111,13 @@ def apply(c, kind, args, text, src):
         if t < 0:
             raise ValueError("%s has no Abilities on the tray: ABIL 0 rolls them, 4 sets them" % ch.name)
         tal = c.tals[t]
+        if retired(tal):
+            raise ValueError("%s has retired (an NPC now): the tray keeps the record as it was"
+                             % ch.name)
         if op == OP_SWAP:
             _swap(ch, tal, args, out)
+        elif op == OP_RETIRE:
+            _retire(c, ch, tal, args, src, out)
         elif op == OP_IMPROVE:
             _improve(ch, tal, args, src, out)
         else:
@@ -159,6 +178,61 @@ def _improve(ch, tal, args, src, out):
             ch.name, ex.ABILITIES[k], r, base))
     else:
         out.note("%s %s %d, not over %d: try another" % (ch.name, ex.ABILITIES[k], r, base))
+
+
+def _retire(c, ch, tal, args, src, out):
+    check.arity(args, 5, "ABIL retire takes op 5, char, heir (the new character), benefit"
+                " (0 Abilities, 1 Businesses, 2 Reputation), pick (0: an Ability mask;"
+                " 1: 0; 2: the Faction talisman)")
+    h, benefit, pick = args[2], args[3], args[4]
+    heir = check.alive(c, h, ex.DEAD)
+    if h == args[1]:
+        raise ValueError("the heir is the new character replacing %s, not %s" % (ch.name, ch.name))
+    ht = record(c, h)
+    if ht < 0:
+        raise ValueError("%s has no Abilities on the tray: roll the new character first (ABIL 0)"
+                         % heir.name)
+    htal = c.tals[ht]
+    if retired(htal) or improvements(htal) or htal.n != START_BOONS:
+        raise ValueError("existing characters never receive benefits from other characters'"
+                         " retirement: %s is not a new character" % heir.name)
+    check.span("retirement benefit (0 Abilities, 1 Businesses, 2 Reputation)", benefit, 0, 2)
+    boons = tal.n
+    if benefit == 0:
+        want = boons // 5 if boons < 30 else 6
+        check.span("Ability mask", pick, 0, 63)
+        got = 0
+        for k in range(6):
+            got += pick >> k & 1
+        if got != want:
+            raise ValueError("%d Boons give +1 to %d different Abilit%s: the mask names %d"
+                             % (boons, want, "y" if want == 1 else "ies", got))
+        for k in range(6):
+            if pick >> k & 1:
+                v = get(htal, k)
+                _put(htal, k, v + 1 if v < ex.MAX_ABILITY else v)
+        out.note("%s: %s" % (heir.name, _line(htal)))
+    elif benefit == 1:
+        from . import expedition_town as tw
+        check.span("pick (Businesses: 0)", pick, 0, 0)
+        b = tw.get(heir.v, tw.BUS) + tw.get(ch.v, tw.BUS) // 2
+        top = len(tw.OB_TABLE[2])   # Businesses' ranks in the Cash Obstacle table
+        b = b if b < top else top
+        tw.put(heir.v, tw.BUS, b)
+        out.note("%s's Businesses %d" % (heir.name, b))
+    else:
+        from . import expedition_town as tw
+        f = tw.faction(c, pick)
+        r = src.d(8) + boons // 5
+        out.successes = r
+        if r > f.a:
+            out.verdict = 1
+            tw.reputation(f, f.a + boons // 10)
+        out.note("%s: %d against Reputation: %s %s%d" % (
+            f.name, r, "raised" if out.verdict and boons >= 10 else "kept", "+" if f.a > 0 else "",
+            f.a))
+    tal.b |= RETIRED
+    out.note("%s retires, an NPC now (%d Boons)" % (ch.name, boons))
 
 
 def trauma(c, t, k, out):

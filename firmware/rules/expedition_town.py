@@ -6,13 +6,14 @@ time a town event writes them, so an old state decodes and encodes as
 before; TOWN_FIELDS): Wealth 0..10, Cash 0..9999, Businesses 0..10,
 Circles 0..6, the Wealth purchases of this Town Phase, and what was tried
 this session (bits 0..3: the improvement of Circles, Wealth, Businesses,
-Stronghold; bit 4: the Businesses income roll). The company's Stronghold
+Stronghold; bit 4: the Businesses income roll; bit 5: the Downtime
+Action of this Town Phase). The company's Stronghold
 is a STRONGHOLD talisman (n = its rating 0..6), each Faction's
 Reputation a FACTION talisman (a = -10..10).
 
 Ops: 0 START, 1 SHEET, 2 CASH, 3 BUY (a Cash test), 4 WEALTH (a Wealth
 purchase), 5 SELL, 6 INCOME, 7 IMPROVE, 8 CIRCLES, 9 REPUTE, 10
-RECOGNIZE; docs/rules/expedition.md, "The town phase", quotes the seed
+RECOGNIZE, 11 DOWNTIME; docs/rules/expedition.md, "The town phase", quotes the seed
 for each.
 """
 
@@ -37,6 +38,7 @@ IMPROVE = 7
 CIRCLES = 8
 REPUTE = 9
 RECOGNIZE = 10
+DOWNTIME = 11
 
 TOWN_FIELDS = ("wealth", "cash", "businesses", "circles", "buys", "tried")
 W = 0
@@ -46,6 +48,7 @@ CIR = 3
 BUYS = 4
 TRIED = 5
 INCOME_BIT = 16  # TRIED bit 4: the Businesses roll of this session
+DOWNTIME_BIT = 32  # TRIED bit 5: the Downtime Action of this Town Phase
 
 MAX_CASH = 9999
 MAX_WAGER = 60   # Cash dice in one wager (an event holds 64 faces)
@@ -66,7 +69,7 @@ def get(v, k):
     return v[j] if j < len(v) else 0
 
 
-def _set(v, k, x):
+def put(v, k, x):
     j = len(ex.CHAR_FIELDS) + k
     while len(v) <= j:
         v.append(0)
@@ -109,8 +112,8 @@ def apply(c, kind, args, text, src):
         check.arity(args, 1, "TOWN start takes op 0 only")
         for ch in c.chars:
             if len(ch.v) > len(ex.CHAR_FIELDS):
-                _set(ch.v, BUYS, 0)
-                _set(ch.v, TRIED, 0)
+                put(ch.v, BUYS, 0)
+                put(ch.v, TRIED, 0)
         out.note("a new Town Phase: 3 free purchases, each improvement and income once")
         return out
     if op == REPUTE:
@@ -118,14 +121,14 @@ def apply(c, kind, args, text, src):
         return out
     if op == RECOGNIZE:
         check.arity(args, 2, "TOWN recognize takes op 10, faction")
-        tal = _faction(c, args[1])
+        tal = faction(c, args[1])
         f = src.d(12)
         out.margin = f
         out.verdict = 1 if f <= tal.a else 0
         out.note("d12 %d vs %s %d: %s" % (f, tal.name, tal.a, "recognized" if out.verdict else "not"))
         return out
-    if not 0 < op <= RECOGNIZE:
-        raise ValueError("TOWN op %d is not in 0..10" % op)
+    if not 0 < op <= DOWNTIME:
+        raise ValueError("TOWN op %d is not in 0..11" % op)
     if len(args) < 2:
         raise ValueError("TOWN op %d takes a character" % op)
     i = args[1]
@@ -137,15 +140,15 @@ def apply(c, kind, args, text, src):
         check.span("Cash", args[3], 0, MAX_CASH)
         check.span("Businesses", args[4], 0, 10)
         check.span("Circles", args[5], 0, 6)
-        _set(v, W, args[2])
-        _set(v, CASH_F, args[3])
-        _set(v, BUS, args[4])
-        _set(v, CIR, args[5])
+        put(v, W, args[2])
+        put(v, CASH_F, args[3])
+        put(v, BUS, args[4])
+        put(v, CIR, args[5])
     elif op == CASH:
         check.arity(args, 3, "TOWN cash takes op 2, char, Cash gained (or lost, < 0)")
         check.span("Cash change", args[2], -MAX_CASH, MAX_CASH)
         check.span("Cash after it", get(v, CASH_F) + args[2], 0, MAX_CASH)
-        _set(v, CASH_F, get(v, CASH_F) + args[2])
+        put(v, CASH_F, get(v, CASH_F) + args[2])
     elif op == BUY:
         check.arity(args, 4, "TOWN buy takes op 3, char, cost 1..40, Cash dice wagered")
         cost, n = args[2], args[3]
@@ -156,7 +159,7 @@ def apply(c, kind, args, text, src):
                              % (cost, get(v, W)))
         check.span("Cash Ob (Cost - Wealth)", ob, 1, ex.MAX_OB)
         _wager(v, n)
-        _set(v, CASH_F, get(v, CASH_F) - n)
+        put(v, CASH_F, get(v, CASH_F) - n)
         roll_vs(src, n, ob, out, "%d Cash dice" % n)
     elif op == WEALTH:
         check.arity(args, 3, "TOWN wealth takes op 4, char, cost 0..Wealth")
@@ -166,8 +169,8 @@ def apply(c, kind, args, text, src):
         if extra > get(v, CASH_F):
             raise ValueError("purchase %d this Town Phase costs %d Cash; %s has %d"
                              % (k, extra, ch.name, get(v, CASH_F)))
-        _set(v, BUYS, k)
-        _set(v, CASH_F, get(v, CASH_F) - extra)
+        put(v, BUYS, k)
+        put(v, CASH_F, get(v, CASH_F) - extra)
         out.note("purchase %d: Cost %d%s" % (k, args[2], (", %d Cash" % extra) if extra else ", free"))
     elif op == SELL:
         check.arity(args, 3, "TOWN sell takes op 5, char, Wealth points sold")
@@ -178,8 +181,8 @@ def apply(c, kind, args, text, src):
             gain += 2 * w
             w -= 1
         check.span("Cash after it", get(v, CASH_F) + gain, 0, MAX_CASH)
-        _set(v, W, w)
-        _set(v, CASH_F, get(v, CASH_F) + gain)
+        put(v, W, w)
+        put(v, CASH_F, get(v, CASH_F) + gain)
         out.margin = gain
         out.note("sold: +%d Cash" % gain)
     elif op == INCOME:
@@ -191,12 +194,20 @@ def apply(c, kind, args, text, src):
             raise ValueError("%s rolled Businesses this session: once, when first activated" % ch.name)
         s = ex._draw(src, n)
         check.span("Cash after it", get(v, CASH_F) + s, 0, MAX_CASH)
-        _set(v, TRIED, get(v, TRIED) | INCOME_BIT)
-        _set(v, CASH_F, get(v, CASH_F) + s)
+        put(v, TRIED, get(v, TRIED) | INCOME_BIT)
+        put(v, CASH_F, get(v, CASH_F) + s)
         out.successes = s
         out.margin = s
         out.verdict = 1 if s else 0
         out.note("Businesses %dd: +%d Cash" % (n, s))
+    elif op == DOWNTIME:
+        check.arity(args, 2, "TOWN downtime takes op 11, char (text: the action)")
+        if get(v, TRIED) & DOWNTIME_BIT:
+            raise ValueError("%s made a Downtime Action this Town Phase: one a Town Phase" % ch.name)
+        if not text:
+            raise ValueError("a Downtime Action needs its words (text), e.g. Learn a spell")
+        put(v, TRIED, get(v, TRIED) | DOWNTIME_BIT)
+        out.note("%s: %s (the Downtime Action of this Town Phase)" % (ch.name, text))
     elif op == IMPROVE:
         check.arity(args, 4, "TOWN improve takes op 7, char, which (0 Circles, 1 Wealth, 2 Businesses,"
                     " 3 Stronghold), Cash dice wagered")
@@ -212,8 +223,8 @@ def apply(c, kind, args, text, src):
         if which == 3 and t < 0 and len(c.tals) >= MAX_TALS:
             raise ValueError("no room for the Stronghold talisman (%d talismans)" % MAX_TALS)
         _wager(v, n)
-        _set(v, CASH_F, get(v, CASH_F) - n)
-        _set(v, TRIED, get(v, TRIED) | (1 << which))
+        put(v, CASH_F, get(v, CASH_F) - n)
+        put(v, TRIED, get(v, TRIED) | (1 << which))
         roll_vs(src, n, ob, out, "%d Cash dice" % n)
         if out.verdict:
             if which == 3:
@@ -223,7 +234,7 @@ def apply(c, kind, args, text, src):
                 out.tal = t
             else:
                 k = (CIR, W, BUS)[which]
-                _set(v, k, get(v, k) + 1)
+                put(v, k, get(v, k) + 1)
             out.note("%s %d" % (ABILITY_NAMES[which], rank(c, v, which)))
     elif op == CIRCLES:
         _circles(c, args, v, src, out)
@@ -241,7 +252,7 @@ def _wager(v, n):
         raise ValueError("%d Cash dice wagered, %d held" % (n, get(v, CASH_F)))
 
 
-def _faction(c, t):
+def faction(c, t):
     tal = c.tal(t)
     if tal.role != ROLE_FACTION:
         raise ValueError("talisman %d is not a Faction" % t)
@@ -262,14 +273,20 @@ def _repute(c, args, text, out):
         t = c.new_tal(text, MAX_REP, tl.CLAMP, tl.NONE, ROLE_FACTION)
         tal = c.tals[t]
     else:
-        tal = _faction(c, t)
-    r = tal.a + d
-    r = MAX_REP if r > MAX_REP else (-MAX_REP if r < -MAX_REP else r)
-    tal.a = r
-    tal.n = r if r > 0 else 0
+        tal = faction(c, t)
+    r = reputation(tal, tal.a + d)
     out.tal = t
     out.margin = r
     out.note("Reputation with %s %s%d" % (tal.name, "+" if r > 0 else "", r))
+
+
+def reputation(tal, r):
+    """Set Faction talisman tal's Reputation to r, kept in -MAX_REP..MAX_REP
+    (n: its positive part); returns it."""
+    r = MAX_REP if r > MAX_REP else (-MAX_REP if r < -MAX_REP else r)
+    tal.a = r
+    tal.n = r if r > 0 else 0
+    return r
 
 
 def _circles(c, args, v, src, out):
@@ -279,7 +296,7 @@ def _circles(c, args, v, src, out):
     check.span("Ob", ob, 1, ex.MAX_OB)
     rep = 0
     if f != -1:
-        rep = _faction(c, f).a
+        rep = faction(c, f).a
         if rep < 0:
             rep = 0
     check.span("bonus dice", bon, 0, ex.MAX_BONUS)

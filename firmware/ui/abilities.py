@@ -6,12 +6,15 @@ Not yet rolled: `Roll abilities` (OK: 2d6 / 2 rounded down each, in the
 seed's order). Rolled: one row per Ability, `*` after one already tried in
 the improvement under way; OK on it is one attempt of Improve an Ability
 (2d6 / 2 over the base: +1), Right swaps it with the next one (at
-creation, once); then `Boons N`, OK: one more Boon. The last note is on
-the bottom rows.
+creation, once); then `Boons N`, OK: one more Boon; then `Retire`, OK:
+the retirement form (the new character, the benefit and what it takes;
+OK retires). A retired character's rows say so and take no key. The last
+note is on the bottom rows.
 """
 
 from hw.keys import K_RIGHT, K_OK
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW
+from ui.form import Form
 from rules import expedition as ex
 from rules import expedition_chars as ec
 
@@ -38,6 +41,7 @@ class Abilities(Screen):
             for k in range(6):
                 items.append(lr(ex.ABILITIES[k], "%d%s" % (ec.get(tal, k), "*" if tal.b >> k & 1 else " ")))
             items.append(lr("Boons", "%d " % tal.n))
+            items.append("Retired: an NPC" if ec.retired(tal) else "Retire")
             self.menu.items = items
         self.menu.go(self.menu.sel)
 
@@ -48,6 +52,12 @@ class Abilities(Screen):
             if k != K_OK:
                 return NO
             app.act(ec.ABIL, (ec.OP_ROLL, self.i))
+        elif ec.retired(app.c.tals[self.t]):
+            return NO
+        elif s == 7:
+            if k != K_OK:
+                return NO
+            app.push(Retire(app, self.i))
         elif k == K_OK:
             app.act(ec.ABIL, (ec.OP_IMPROVE, self.i, s) if s < 6 else (ec.OP_BOON, self.i))
         elif k == K_RIGHT and s < 6:
@@ -60,3 +70,47 @@ class Abilities(Screen):
         row(fb, 0, lr(self.name, "ABILITIES"), True)
         self.menu.draw(fb)
         toast(fb, self.app.toast, 6, 2)
+
+
+_BENEFITS = ("Abilities", "Businesses", "Reputation")
+
+
+class Retire(Form):
+    """Retire character i: the new character who replaces them (Heir), the
+    benefit (Abilities, Businesses, Reputation) and its pick (an Ability
+    mask, one Ability a full five Boons; a Faction talisman). OK retires."""
+
+    def __init__(self, app, i):
+        c = app.c
+        n = len(c.chars) - 1
+        Form.__init__(self, app, [["Heir", 0, n, n if n != i else 0], ["Benefit", 0, 2, 0],
+                                  ["Pick", 0, 63, 0]])
+        self.i = i
+
+    def show(self, j):
+        c = self.app.c
+        v = self.val(j)
+        if j == 0:
+            return c.chars[v].name if v < len(c.chars) else "-"
+        if j == 1:
+            return _BENEFITS[v]
+        b = self.val(1)
+        if b == 0:   # the mask as the Abilities' initials
+            return "".join(ex.ABILITIES[k][0] if v >> k & 1 else "." for k in range(6))
+        if b == 2:
+            t = c.tals[v] if v < len(c.tals) else None
+            return t.name if t is not None else "-"
+        return "-"
+
+    def head(self):
+        return lr(self.app.c.chars[self.i].name, "RETIRE")
+
+    def foot(self):
+        return "OK: retire"
+
+    def go(self):
+        out = self.app.act(ec.ABIL, (ec.OP_RETIRE, self.i, self.val(0), self.val(1),
+                                     self.val(2) if self.val(1) != 1 else 0))
+        if out is not None:
+            self.app.pop()
+            self.result(out, "retire")

@@ -4,7 +4,9 @@ Businesses, Circles and the company's Stronghold, then its actions, each
 a TOWN event (kind 125, rules/expedition_town.py): a new Town Phase,
 Wealth buy, Cash buy (a Cash test: Ob = Cost - Wealth, the exact odds of
 the wagered dice), Sell Wealth, Income roll, Improve (a Town Ability on
-the Cash Ob table), Circles check, Cash +/- and Reputation.
+the Cash Ob table), Circles check, Cash +/- and Reputation, and the
+Town Phase's one Downtime Action (recorded as "Downtime"; the host's
+`dicetray act` can give its words).
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
@@ -15,7 +17,7 @@ from rules import expedition as ex
 from rules import expedition_town as tw
 
 ITEMS = ("New Town Phase", "Wealth buy", "Cash buy", "Sell Wealth", "Income roll", "Improve",
-         "Circles check", "Cash +/-", "Reputation")
+         "Circles check", "Cash +/-", "Reputation", "Downtime")
 
 
 def cash_odds(n, ob):
@@ -63,6 +65,8 @@ class Town(Screen):
         s = self.menu.sel
         if s == 0:
             app.act(tw.TOWN, (tw.START,))
+        elif s == 9:
+            app.act(tw.TOWN, (tw.DOWNTIME, self.i), "Downtime")
         elif s == 4:
             out = app.act(tw.TOWN, (tw.INCOME, self.i))
             if out is not None:

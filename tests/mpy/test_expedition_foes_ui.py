@@ -79,9 +79,35 @@ def test_a_sheet_rolls_and_improves_abilities():
     press(a, K_OK)                                 # an attempt on Might
     kind, args, faces, _t = codec.decode_event(s.log[-1])
     assert args == [2, 0, 0] and len(faces) == 2
-    rows = press(a, K_UP, K_OK)                    # Boons: one more
-    assert ec.record(s.c, 0) == t and rows[5].startswith("Boons")
+    rows = press(a, K_UP, K_UP, K_OK)              # Boons (above Retire): one more
+    assert ec.record(s.c, 0) == t and [r for r in rows if r.startswith("Boons")]
     n = s.c.tals[t].n
     assert n in (3, 4)                             # 2, +1 if Might improved, +1
     press(a, K_BACK)
     assert a.top().menu.items[-1] == "Rename"
+
+
+def test_a_sheet_retires_its_character_for_a_new_one():
+    # "When you retire a character, your may choose one (and only one) of
+    # the three following benefits for your new character": Abilities >
+    # Retire, the heir, the benefit and its pick, OK.
+    a, b, s = make(2)
+    for i, n in enumerate(("Ada", "Bo")):
+        s.do(cp.CHAR_ADD, (), n)
+        s.do(ec.ABIL, (ec.OP_SET, i, 3, 3, 3, 3, 3, 3))
+    for _ in range(3):
+        s.do(ec.ABIL, (ec.OP_BOON, 0))             # Ada: 5 Boons, one full set
+    press(a, K_DOWN, K_DOWN, K_DOWN, K_OK, K_OK)   # Characters > Ada
+    press(a, K_UP, K_UP, K_OK)                     # Abilities
+    press(a, K_UP)                                 # Retire, the last row
+    assert a.top().menu.items[a.top().menu.sel] == "Retire"
+    rows = press(a, K_OK)
+    assert rows[0].endswith("RETIRE") and rows[1] == lr("Heir", "Bo")
+    press(a, K_DOWN, K_DOWN, K_RIGHT)              # Pick: Might (M.....)
+    assert a.top().menu.items[2] == lr("Pick", "M.....")
+    press(a, K_OK)
+    kind, args, faces, _t = codec.decode_event(s.log[-1])
+    assert kind == ec.ABIL and args == [5, 0, 1, 0, 1]
+    assert ec.get(s.c.tals[ec.record(s.c, 1)], 0) == 4 and ec.retired(s.c.tals[ec.record(s.c, 0)])
+    press(a, K_BACK)                               # the result, then Ada's Abilities
+    assert a.top().menu.items[-1] == "Retired: an NPC"

@@ -186,3 +186,15 @@ def test_the_town_screen_buys_with_cash():
     assert kind == T and args == [tw.BUY, 0, 6, 4] and len(faces) == 4
     assert tw.get(s.c.chars[0].v, tw.CASH_F) == 6
     assert town.cash_odds(4, 2) == "68.8%" and town.cash_odds(60, 20) == "99.7%"
+
+
+def test_one_downtime_action_a_town_phase():
+    # "In general, players may also make one Downtime Action per Town Phase."
+    c = new()
+    out = c.act(T, (tw.DOWNTIME, 0), "Learn Miasma")
+    assert "Learn Miasma" in " ".join(out.notes)
+    raises_unchanged(c, c.act, T, (tw.DOWNTIME, 0), "Train")    # the second in this phase
+    raises_unchanged(c, c.act, T, (tw.DOWNTIME, 1))             # words needed
+    c.act(T, (tw.DOWNTIME, 1), "Carouse")                       # Bo has his own
+    c.act(T, (tw.START,))                                       # the next Town Phase
+    c.act(T, (tw.DOWNTIME, 0), "Train")
