@@ -166,6 +166,27 @@ def _unknown_message(p, opt):
         opt, " (did you mean %s?)" % near[0] if near else "", takes, p.prog)
 
 
+def port_first(argv):
+    """`dicetray --port P COMMAND ...` (the order of mpremote's and
+    Meshtastic's users) read as `dicetray COMMAND ... --port P`: a leading
+    --port is moved to the end, where the command's own --port takes it
+    (a command without one refuses it by name, as it would there)."""
+    moved = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--port" and i + 1 < len(argv):
+            moved += argv[i:i + 2]
+            i += 2
+        elif argv[i].startswith("--port="):
+            moved.append(argv[i])
+            i += 1
+        else:
+            break
+    if not moved or i == len(argv) or argv[i] == "sim":
+        return argv
+    return argv[i:] + moved
+
+
 def build_parser():
     """The top-level parser with every subcommand."""
     p = _Parser(prog=PROG, description="Dicetray host tool: odds, backup, restore, "
@@ -195,6 +216,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["sim"]:
         return _sim_main(argv[1:])
+    argv = port_first(argv)
     try:
         parser = build_parser()
         try:

@@ -67,14 +67,15 @@ def write_campaign(flash, c, slot=1, snap_every=32, roll=None):
 
 
 class Sim:
-    """`python -m dicetray.sim --headless --flash DIR` as a subprocess."""
+    """`python -m dicetray.sim --headless --flash DIR` as a subprocess
+    (`extra`: more of its options, e.g. ["--tcp"])."""
 
-    def __init__(self, flash, home=None, seed=None):
+    def __init__(self, flash, home=None, seed=None, extra=()):
         env = dict(os.environ)
         env["DICETRAY_HOME"] = home or os.path.join(flash, "..", "home")
         env["PYTHONPATH"] = os.path.join(ROOT, "host") + os.pathsep + env.get("PYTHONPATH", "")
         seeded = [] if seed is None else ["--seed", str(seed)]
-        self.p = subprocess.Popen([sys.executable, "-m", "dicetray.sim", "--headless", "--flash", flash] + seeded,
+        self.p = subprocess.Popen([sys.executable, "-m", "dicetray.sim", "--headless", "--flash", flash] + seeded + list(extra),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
         r, _, _ = select.select([self.p.stdout], [], [], 30)
         line = self.p.stdout.readline().decode() if r else ""

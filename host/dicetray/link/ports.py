@@ -98,7 +98,7 @@ def simulators():
                 path = inp.read().strip()
         except OSError:
             continue
-        if not _alive(int(nm[:-5])) or not os.path.exists(path):
+        if not _alive(int(nm[:-5])) or "://" not in path and not os.path.exists(path):
             try:
                 os.remove(f)
             except OSError:

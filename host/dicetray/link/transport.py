@@ -160,6 +160,11 @@ def _serial_class():
     return Serial, termios
 
 
+def is_url(port):
+    """True for a pyserial URL (socket://127.0.0.1:N ...), False for a device path."""
+    return "://" in port
+
+
 class Transport:
     """A byte pipe to the device: write(b), read(timeout) -> bytes."""
 
@@ -167,6 +172,12 @@ class Transport:
         import serial
         if baud == 1200:
             raise TransportError("1200 baud resets some boards into their bootloader: refused")
+        self.port = port
+        self.sent = 0          # bytes on the wire, each way (for figures)
+        self.received = 0
+        if is_url(port):
+            self._open_url(port, baud)
+            return
         shell = terminal_of(port)
         if shell:
             raise TransportError("%s is the terminal of %s, not a Dicetray: nothing was sent to "
@@ -199,10 +210,23 @@ class Transport:
                                "stop that one (Ctrl-C in its terminal%s) and try again" % (
                                    port, _who(who) if who else "another program",
                                    ", or kill %d" % who[0][0] if who else ""), who) from None
-        self.port = port
         self.ser = s
-        self.sent = 0          # bytes on the wire, each way (for figures)
-        self.received = 0
+
+    def _open_url(self, url, baud):
+        """A pyserial URL (socket://HOST:PORT: `dicetray sim --tcp`, or any
+        serial_for_url scheme): no tty, so no lock, no terminal settings and
+        no controlling-terminal check; the simulator itself keeps one
+        client at a time."""
+        import serial
+        self._termios = None
+        try:
+            s = serial.serial_for_url(url, do_not_open=True, baudrate=baud, timeout=0,
+                                      write_timeout=5)
+            s.open()
+        except (serial.SerialException, OSError, ValueError) as e:
+            raise TransportError("cannot open %s: %s (is `dicetray sim --tcp` running there?)"
+                                 % (url, e)) from None
+        self.ser = s
 
     def write(self, data):
         """Send all of data."""

@@ -57,6 +57,10 @@ def parser():
     p.add_argument("--web", action="store_true",
                    help="serve the tray's web page (build/web, built by `make web` if needed) on "
                         "127.0.0.1 and print its address; opens nothing (docs/simulator.md)")
+    p.add_argument("--tcp", nargs="?", type=int, const=0, metavar="N",
+                   help="serve the serial port on TCP 127.0.0.1:N instead of a pty (no N: any "
+                        "free port); it prints `serial: socket://127.0.0.1:N`, which every "
+                        "--port and mpremote take (for systems without ptys)")
     p.add_argument("--port", type=int, metavar="N",
                    help="with --web: the port (default 8017; the browser keeps the page's flash "
                         "per port; 0: any free one)")
@@ -91,6 +95,11 @@ def main(argv=None):
     if args.uf2 and not args.rp2040:
         print("dicetray sim: --uf2 needs --rp2040", file=err)
         return 2
+    if args.tcp is not None and (args.rp2040 or not 0 <= args.tcp <= 65535):
+        print("dicetray sim: --tcp %s" % ("is the desktop simulator's (the emulated board's "
+              "USB port is a pty)" if args.rp2040 else "takes a TCP port 0..65535 (0: any free one)"),
+              file=err)
+        return 2
     script = None
     if args.script:
         try:
@@ -109,9 +118,17 @@ def main(argv=None):
         args.events = script
         return rp2040.run(args, err)
 
-    from .pty import SerialPty
     from .terminal import Terminal
-    serial = SerialPty()
+    if args.tcp is not None:
+        from .tcp import SerialTcp
+        try:
+            serial = SerialTcp(args.tcp)
+        except OSError as e:
+            print("dicetray sim: %s" % e, file=err)
+            return 2
+    else:
+        from .pty import SerialPty
+        serial = SerialPty()
     print("serial: %s" % serial.path, flush=True)
     virtual = bool(args.script or args.headless)
     term = None if args.headless else Terminal()
