@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 test: $(STAMP)
+	$(PY) -m ruff check --quiet .
 	$(PY) tools/typecheck.py
 	$(PY) -m pytest
 	$(PY) tests/mpy_run.py

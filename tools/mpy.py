@@ -7,7 +7,6 @@ Shared by the MicroPython test runner and the benchmarks.
 import os
 import subprocess
 import sys
-import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")

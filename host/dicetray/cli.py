@@ -203,7 +203,7 @@ def parse(parser, argv):
     """parser.parse_args(argv), an unknown option named first (UsageError)."""
     try:
         return parser.parse_args(argv)
-    except UsageError as e:
+    except UsageError:
         bad = unknown_option(parser, argv)
         if bad is None:
             raise

@@ -43,7 +43,6 @@ import shutil
 import sys
 import time
 
-import pytest
 
 import boards
 

@@ -123,7 +123,7 @@ def test_a_forgery_before_what_the_device_holds(tmp_path, monkeypatch, capsys):
     dev = device()
     monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: dev)
     st = BackupStore(path)
-    bid = st.take(dev).backup
+    st.take(dev)
     st.close()
     forge(path, 5, links=True)
     dev.compact(20)                        # the device holds events 11..30 now

@@ -232,7 +232,7 @@ def test_restore_dry_run_names_the_events_it_would_discard(env, capsys):
     assert "the device's 2 events after event 40 are not in backup 1 and would be discarded:" in out
     assert "  event 41: " in out and "  event 42: " in out and "Cy" in out
     assert "nothing sent, the device is unchanged" in out and dev.c.nevents == 42
-    other = env["other"] = play(FakeDevice(system=0, cid=77), 5)
+    env["other"] = play(FakeDevice(system=0, cid=77), 5)
     code, out, err = run(capsys, "restore", "1", "--port", "other", "--dry-run")
     assert code == 0 and "the device's campaign 77 and its 5 events go" in out
 

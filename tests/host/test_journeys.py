@@ -21,7 +21,6 @@ import os
 import subprocess
 import sys
 
-import pytest
 
 from dicetray.rules import campaign as cp
 from dicetray.rules import codec, odds

@@ -111,7 +111,8 @@ def test_half_blocks_map_pixel_pairs():
 
     put(0, 0)                 # top only
     put(1, 1)                 # bottom only
-    put(2, 8); put(2, 9)      # both, second page
+    put(2, 8)                 # both, second page
+    put(2, 9)
     put(5, 63)                # bottom of the last row
     put(127, 62)              # top of the last row, last column
     lines = display_lines(bytes(buf))

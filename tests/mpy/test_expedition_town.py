@@ -2,7 +2,6 @@
 with keyed-in faces: each test quotes the sentence of the seed
 (shared/seeds/004_cd61a830e243f4ef.txt) it implements."""
 from rules import campaign as cp, systems
-from rules import expedition as ex
 from rules import expedition_town as tw
 from support import raises_unchanged
 

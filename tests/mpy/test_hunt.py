@@ -335,7 +335,7 @@ def test_sin_end_execute_or_spare_clears_the_party():
     raises_unchanged(c, c.act, h.SIN_END, (1,))           # spare needs 3 answers
     c.act(h.SIN_END, (0,))
     assert c.x[h.X_OUTCOME] == 1
-    a, b = c.chars[0].v, c.chars[1].v
+    a = c.chars[0].v
     assert a[h.SIN] == 2 and a[h.INJURIES] == 0 and stress(c, 0).cap == 6
     assert stress(c, 1).n == 0 and hook(c, 0, "Debt") == -1
     raises_unchanged(c, c.act, h.SIN_END, (0,))           # already executed

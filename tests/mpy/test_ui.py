@@ -7,7 +7,7 @@ is covered by tests/host/test_journeys.py in the simulator.
 """
 
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
-from rules import campaign as cp, hunt, paths, expedition, odds
+from rules import campaign as cp, hunt, expedition, odds
 from rules.dice import Dice
 from ui.buttons import PRESS, LONG
 from ui import app as uiapp, pools, poolodds

@@ -19,7 +19,6 @@ raises DeviceError with the device's own message.
 
 import json
 import re
-import os
 import random
 import time
 from binascii import crc32
