@@ -5,6 +5,8 @@ giving: name, display (a 128x64 MONO_VLSB framebuf.FrameBuffer with show()),
 leds (n, write(rgb)), keys(), ticks_ms(), idle(ms), seed(), fs, serial;
 optionally entropy() (a number < 2**30 for ids that no seed fixes: the
 simulator's; without it ids come from seed(), a board's hardware entropy);
+optionally unique_id() (the chip's id as text: the device id the link
+reports; without it the link keeps one on the flash);
 optionally steps(app) (a board whose host runs the loop, one App.step at a
 time: main.py hands it the app instead of calling App.run; the web page's).
 

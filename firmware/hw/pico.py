@@ -128,6 +128,11 @@ class Board:
         """Wait until the next poll."""
         time.sleep_ms(ms)
 
+    def unique_id(self):
+        """The chip's unique id as hex text (its flash chip's: the device id)."""
+        from binascii import hexlify
+        return hexlify(self.machine.unique_id()).decode()
+
     def seed(self):
         """A PRNG seed < 2**30 from the chip's hardware entropy."""
         b = os.urandom(4)

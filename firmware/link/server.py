@@ -298,13 +298,11 @@ class Link:
         return json.dumps(self.info()).encode()
 
     def device_id(self):
-        """A stable id: the chip's unique id, else one kept on the flash."""
+        """A stable id: the board's unique_id() (a chip's), else one kept
+        on the flash."""
         if self._id is None:
-            try:
-                import machine
-                self._id = hexlify(machine.unique_id()).decode()
-            except (ImportError, AttributeError):
-                self._id = self._stored_id()
+            uid = getattr(self.app.b, "unique_id", None)
+            self._id = uid() if uid is not None else self._stored_id()
         return self._id
 
     def _stored_id(self):

@@ -81,9 +81,12 @@ while True:
 
 @pytest.fixture(scope="module")
 def firmware(tmp_path_factory):
-    """A demo firmware dir: the repo's hw/ plus a main.py exercising the board."""
+    """A demo firmware dir: the repo's hw/ plus a main.py exercising the
+    board; without the simulator's REPL (hw/simrepl.py), so a run ends when
+    the demo's main.py returns."""
     fw = tmp_path_factory.mktemp("fw")
-    shutil.copytree(os.path.join(ROOT, "firmware", "hw"), str(fw / "hw"))
+    shutil.copytree(os.path.join(ROOT, "firmware", "hw"), str(fw / "hw"),
+                    ignore=shutil.ignore_patterns("simrepl.py"))
     (fw / "main.py").write_text(DEMO)
     return str(fw)
 

@@ -38,7 +38,7 @@ sys.path.insert(0, '/input')
 class _Guard:
     # The app (repl False): a crash is printed and ends the run (sim_crash);
     # a Ctrl-C on the serial port leaves for the REPL, as on a board. The
-    # REPL (repl True; it should raise nothing: link/repl.py reports a
+    # REPL (repl True; it should raise nothing: hw/simrepl.py reports a
     # command's errors itself): whatever it raised is printed and it starts
     # again: like a board's, it outlives any bytes on the port.
     def __init__(self, repl):
@@ -75,10 +75,10 @@ while True:
             import main
         if _c.failed:
             break
-    # The REPL beside the app (link/repl.py): main.py ended or Ctrl-C
+    # The REPL beside the app (hw/simrepl.py): main.py ended or Ctrl-C
     # interrupted it. Firmware without it ends the run here.
     try:
-        from link import repl as _repl
+        from hw import simrepl as _repl
     except ImportError:
         break
     _s = _Guard(True)
