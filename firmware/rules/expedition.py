@@ -441,7 +441,7 @@ def _apply(c, kind, args, text, src):
         _turn(c, args, src, out)
     else:   # the kinds a session holds less often: rules/expedition_more.py
         from . import expedition_more
-        return expedition_more.apply(c, kind, args, text, src)
+        expedition_more.apply(c, kind, args, text, src, out)
     return out
 
 

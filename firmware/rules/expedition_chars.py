@@ -198,6 +198,8 @@ def _retire(c, ch, tal, args, src, out):
                          " retirement: %s is not a new character" % heir.name)
     check.span("retirement benefit (0 Abilities, 1 Businesses, 2 Reputation)", benefit, 0, 2)
     boons = tal.n
+    if benefit:
+        from . import expedition_town as tw
     if benefit == 0:
         want = boons // 5 if boons < 30 else 6
         check.span("Ability mask", pick, 0, 63)
@@ -213,7 +215,6 @@ def _retire(c, ch, tal, args, src, out):
                 _put(htal, k, v + 1 if v < ex.MAX_ABILITY else v)
         out.note("%s: %s" % (heir.name, _line(htal)))
     elif benefit == 1:
-        from . import expedition_town as tw
         check.span("pick (Businesses: 0)", pick, 0, 0)
         b = tw.get(heir.v, tw.BUS) + tw.get(ch.v, tw.BUS) // 2
         top = len(tw.OB_TABLE[2])   # Businesses' ranks in the Cash Obstacle table
@@ -221,7 +222,6 @@ def _retire(c, ch, tal, args, src, out):
         tw.put(heir.v, tw.BUS, b)
         out.note("%s's Businesses %d" % (heir.name, b))
     else:
-        from . import expedition_town as tw
         f = tw.faction(c, pick)
         r = src.d(8) + boons // 5
         out.successes = r

@@ -15,7 +15,6 @@ from .expedition import (  # the fields, counters and helpers the core shares
     ABILITIES, ARMOR, BONUS, DEAD, DOWN, ENC_LEFT, EXTENDED, FREQ, HP, MAX_HP, MAX_POINTS,
     MAX_POOL, MAX_RES, PROJECT, RES, ROLE_ABILITIES, SHIELD, SPENT, USAGE, XP,
     _check_block, _draw, _encounter, _hurt, _role, _usage, usage_sides)
-from .campaign import Outcome
 
 try:
     from micropython import const
@@ -36,9 +35,9 @@ DESPERATE_TABLE = ("", "lose a random artifact (else a mundane item)",
 REACTIONS = ("aggressive", "cautious", "friendly")
 
 
-def apply(c, kind, args, text, src):
-    """One of this module's kinds (called by expedition.py with the tapped source)."""
-    out = Outcome(kind)
+def apply(c, kind, args, text, src, out):
+    """One of this module's kinds into Outcome `out` (called by
+    expedition.py with the tapped source and the event's Outcome)."""
     if kind == ex.VAR_DAMAGE:
         check.arity(args, 4, "VAR_DAMAGE takes char (-1 enemy), dice, block, half")
         i, n, w, half = args
@@ -162,7 +161,6 @@ def apply(c, kind, args, text, src):
         out.note("extended %s 0/%d" % (text, args[0]))
     else:
         raise ValueError("unknown expedition event kind %d" % kind)
-    return out
 
 
 def _sheet(c, args, out):

@@ -38,9 +38,7 @@ class SerialTcp:
         while True:
             try:
                 conn, _addr = self.server.accept()
-            except (BlockingIOError, InterruptedError):
-                return
-            except OSError:
+            except OSError:      # none waiting (BlockingIOError) or a failed one
                 return
             if self.client is not None:
                 try:
