@@ -221,6 +221,9 @@ def main():
     import web_bench
     web_bench.main()
     print()
+    import hub_bench
+    hub_bench.main()
+    print()
     import icepool_compare
     icepool_compare.main()
 

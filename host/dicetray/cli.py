@@ -169,15 +169,15 @@ def _unknown_message(p, opt):
 def port_first(argv):
     """`dicetray --port P COMMAND ...` (the order of mpremote's and
     Meshtastic's users) read as `dicetray COMMAND ... --port P`: a leading
-    --port is moved to the end, where the command's own --port takes it
+    --port (or --tray) is moved to the end, where the command's own --port takes it
     (a command without one refuses it by name, as it would there)."""
     moved = []
     i = 0
     while i < len(argv):
-        if argv[i] == "--port" and i + 1 < len(argv):
+        if argv[i] in ("--port", "--tray") and i + 1 < len(argv):
             moved += argv[i:i + 2]
             i += 2
-        elif argv[i].startswith("--port="):
+        elif argv[i].startswith(("--port=", "--tray=")):
             moved.append(argv[i])
             i += 1
         else:
@@ -417,7 +417,13 @@ def _add_device_commands(sub):
     commands.register(sub)
 
 
-COMMANDS = [_add_odds, _add_rules, _add_device_commands, _add_sim]
+def _add_serve(sub):
+    from . import commands
+    from .hub import command
+    command.register(sub, commands._seconds)
+
+
+COMMANDS = [_add_odds, _add_rules, _add_device_commands, _add_serve, _add_sim]
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -42,13 +42,20 @@ class Fail(Exception):
     """A device or data error (exit 1)."""
 
 
-def open_device(port=None, timeout=2.0, **kw):
-    """Open the device (tests replace this function)."""
-    try:
-        from .link.client import Device
-    except ImportError as e:
-        raise Fail("the device link (dicetray.link.client) is not available (%s): "
-                   "update dicetray" % e)
+def open_device(port=None, timeout=2.0, tray=None, **kw):
+    """Open the device (tests replace this function): through the hub
+    when one runs and holds it (`dicetray serve`, docs/hub.md), else on
+    its port. --tray names one of the hub's trays; a --port the hub does
+    not hold is opened directly."""
+    from .hub import client as hub
+    from .link.client import Device
+    reg = hub.find()
+    if reg is not None and (tray is not None or port is None or
+                            any(t["port"] == port for t in hub.trays(reg))):
+        return hub.HubDevice(reg, tray=tray, port=port, **kw)
+    if tray is not None:
+        raise Fail("--tray %s names a tray at the hub, and no hub is running: start "
+                   "`dicetray serve`, or name the port with --port" % tray)
     return Device.open(port=port, timeout=timeout, **kw)
 
 
@@ -110,6 +117,8 @@ class _Dev:
         self.dev = None
         # restore --force-schema must reach a device whose schema differs
         self.kw = {"check_schema": False} if getattr(args, "force_schema", False) else {}
+        if getattr(args, "tray", None) is not None:
+            self.kw["tray"] = args.tray
 
     def __enter__(self):
         self.dev = open_device(self.port, self.timeout, **self.kw)
@@ -159,16 +168,27 @@ def _device_state(dev):
 # --- status, backup, backups -------------------------------------------------
 
 def _ports(args):
+    from .hub import client as hub
     from .link import ports
-    found = ports.find()
+    found = [p.as_dict() for p in ports.find()]
+    reg = hub.find()
+    if reg is not None:       # the hub's trays: a command reaches them with --tray NAME
+        at = {t["port"]: t for t in hub.trays(reg)}
+        found = [p for p in found if p["port"] not in at] + [
+            {"port": t["port"], "kind": "hub", "tray": t["tray"], "state": t["state"],
+             "description": "tray %s at the hub (pid %s): %s%s" % (
+                 t["tray"], reg["pid"], t["state"],
+                 ", %s campaign %s, %s events" % (t["system"], t["campaign"], t["events"])
+                 if t["state"] == "up" else " (%s)" % t["why"] if t["why"] else "")}
+            for t in at.values()]
     if args.json:
-        _print_json([p.as_dict() for p in found])
+        _print_json(found)
         return 0
     if not found:
         print("no board or simulator found: plug the tray in, or start `dicetray sim`")
         return 0
     for p in found:
-        print("%-20s %-4s %s" % (p.device, p.kind, p.description))
+        print("%-20s %-4s %s" % (p["port"], p["kind"], p["description"]))
     return 0
 
 
@@ -1259,6 +1279,13 @@ def _simple(kind):
 # --- deploy --------------------------------------------------------------------
 
 def _deploy(args):
+    from .hub import client as hub
+    reg = hub.find()
+    if reg is not None and (args.port is None or any(t["port"] == args.port
+                                                     for t in hub.trays(reg))):
+        raise Fail("the hub (pid %s) holds the tray's port and mpremote needs it alone: stop "
+                   "`dicetray serve` first (Ctrl-C in its terminal), deploy, then start it again"
+                   % reg["pid"])
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     if not os.path.exists(os.path.join(root, "tools", "deploy.py")):
         raise Fail("deploy needs tools/deploy.py from a Dicetray source checkout "
@@ -1301,6 +1328,8 @@ def _seconds(text):
 def _port(p):
     p.add_argument("--port", metavar="PORT",
                    help="the device's serial port (default: auto-detect one board or simulator)")
+    p.add_argument("--tray", metavar="NAME",
+                   help="one of the trays a running hub serves (`dicetray ports` lists them)")
     p.add_argument("--timeout", type=_seconds, default=2.0, metavar="S",
                    help="seconds to wait for each answer, above 0 (default 2)")
 
@@ -1310,7 +1339,7 @@ def _sub_port(q):
     there (they would undo `campaigns --port X switch 1`)."""
     _port(q)
     for a in q._actions:
-        if "--port" in a.option_strings or "--timeout" in a.option_strings:
+        if {"--port", "--timeout", "--tray"} & set(a.option_strings):
             a.default = argparse.SUPPRESS
 
 

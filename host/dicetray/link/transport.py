@@ -260,6 +260,17 @@ class Transport:
         self.received += len(data)
         return data
 
+    def fileno(self):
+        """The file descriptor to wait on with select (a tty's, a
+        socket:// URL's socket), or None where there is none (Windows'
+        COM ports, other URL schemes)."""
+        ser = self.ser
+        sock = getattr(ser, "_socket", None)
+        try:
+            return sock.fileno() if sock is not None else ser.fileno()
+        except (AttributeError, OSError, ValueError):
+            return None
+
     def drain(self, quiet=0.05, limit=1.0):
         """Read and return what the device sends until it is quiet."""
         got = b""

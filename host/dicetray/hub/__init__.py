@@ -1,0 +1,1 @@
+"""The table hub: `dicetray serve` (docs/hub.md)."""

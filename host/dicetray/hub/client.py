@@ -1,0 +1,193 @@
+"""A tray reached through the running hub: the same methods as
+dicetray.link.client.Device, each one a call the hub runs on its own
+Device for that tray (docs/hub.md). Commands get one from
+`commands.open_device` when a hub runs, so `status`, `backup`, `watch`...
+work unchanged while the hub holds the port.
+
+The hub's socket is local and reliable, so a call is sent once: a call
+whose answer is lost (the hub killed under it) may have been applied,
+and says so, as AnswerLost does on a serial link.
+"""
+
+import socket
+import time
+
+from ..link import client as lc
+from . import server, wire
+
+# The error kinds a call can raise, rebuilt by name.
+KINDS = {c.__name__: c for c in (lc.DeviceError, lc.AtRepl, lc.JournalDamaged, lc.AnswerLost)}
+
+
+def _connect(reg):
+    try:
+        s = socket.create_connection(("127.0.0.1", int(reg["port"])), timeout=5.0)
+    except OSError as e:
+        raise lc.DeviceError("the hub (pid %s) does not answer on 127.0.0.1:%s (%s): stop it "
+                             "and start `dicetray serve` again" % (reg["pid"], reg["port"], e)) \
+            from None
+    s.settimeout(wire.TIMEOUT_S)
+    return s
+
+
+class HubDevice:
+    """Tray `tray` (a name; None: the hub's only one) or the one on `port`."""
+
+    def __init__(self, reg, tray=None, port=None, check_schema=True):
+        self.reg = reg
+        self.want = {"tray": tray, "port": port}
+        self.sock = _connect(reg)
+        self.f = self.sock.makefile("rwb")
+        self.name = tray
+        self.head = None
+        self.last_info = self.info()
+        self.port = "tray %s at the hub" % self.name
+        if check_schema:
+            lc.Device.check_versions(self)
+
+    def _call(self, name, *args, progress=None, **kw):
+        return self._ask(self.f, name, list(args), kw, progress)
+
+    def _ask(self, f, name, args, kw, progress=None):
+        msg = dict(self.want, token=self.reg["token"], call=name, args=args, kw=kw)
+        try:
+            f.write(wire.line(msg))
+            f.flush()
+            while True:
+                ans = wire.read(f)
+                if ans is None:
+                    raise OSError("the hub closed the connection")
+                if "progress" in ans:
+                    if progress is not None:
+                        progress(*ans["progress"])
+                    continue
+                break
+        except (OSError, ValueError) as e:
+            raise lc.DeviceError("lost the hub (pid %s) during %s: %s%s" % (
+                self.reg["pid"], name, e, "; the action may have been applied once: "
+                "`dicetray status` shows the device's last event" if name == "act" else "")) \
+                from None
+        if "err" in ans:
+            raise wire.rebuild(ans["err"], KINDS, lc.DeviceError)
+        self.name = ans.get("tray", self.name)
+        return ans["ok"]
+
+    # --- Device's methods ----------------------------------------------------
+    def info(self, collect=False):
+        i = self._call("info", collect)
+        self.last_info = i
+        self.head = i.get("events")
+        return i
+
+    def snapshot(self):
+        seq, snap = self._call("snapshot")
+        return seq, snap
+
+    def chain(self, seq):
+        return self._call("chain", seq)
+
+    def events(self, since, progress=None):
+        return self._call("events", since, progress=progress)
+
+    def act(self, kind, args=(), text="", faces=None):
+        out = self._call("act", kind, list(args), text, faces)
+        self.head = out.get("seq", self.head)
+        return out
+
+    def set_clock(self, unix_seconds=None):
+        return self._call("set_clock", unix_seconds)
+
+    def restore(self, snapshot, events, seq, first=1, progress=None, head=None):
+        self.last_info = self._call("restore", bytes(snapshot), [bytes(e) for e in events], seq,
+                                    first=first, head=head, progress=progress)
+        return self.last_info
+
+    def campaigns(self):
+        return self._call("campaigns")
+
+    def switch(self, slot):
+        self.last_info = self._call("switch", slot)
+        self.head = self.last_info.get("events")
+        return self.last_info
+
+    def delete(self, slot):
+        return self._call("delete", slot)
+
+    def screen(self):
+        return self._call("screen")
+
+    def subscribe(self, since=-1, timeout=None):
+        """Yield (seq, event) as the tray appends them (the hub's own
+        subscription, shared); closing the iterator hangs up."""
+        s = _connect(self.reg)
+        f = s.makefile("rwb")
+        try:
+            self._ask(f, "subscribe", [since], {})
+            s.settimeout(10 * server.TICK_S)   # the hub ticks while quiet: silence is a lost hub
+            quiet = time.monotonic()
+            while True:
+                try:
+                    m = wire.read(f)
+                except OSError as e:
+                    m = None
+                    why = e
+                else:
+                    why = "it closed the connection"
+                if m is None:
+                    raise lc.DeviceError("lost the hub (pid %s) while watching: %s"
+                                         % (self.reg["pid"], why))
+                if "push" in m:
+                    seq, ev = m["push"]
+                    yield seq, ev
+                    quiet = time.monotonic()
+                elif timeout is not None and time.monotonic() - quiet > timeout:
+                    return
+        finally:
+            f.close()
+            s.close()
+
+    def end_session(self):
+        raise lc.DeviceError("the hub (pid %s) holds the tray's port: stop `dicetray serve` "
+                             "before a deploy or mpremote" % self.reg["pid"])
+
+    @property
+    def wire(self):
+        return 0, 0
+
+    def close(self):
+        try:
+            self.f.close()
+            self.sock.close()
+        except OSError:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def find():
+    """The running hub's registration, or None."""
+    return server.running()
+
+
+def trays(reg):
+    """[{"tray", "port", "state", ...}] of the hub's trays."""
+    s = _connect(reg)
+    f = s.makefile("rwb")
+    try:
+        f.write(wire.line({"token": reg["token"], "call": "trays"}))
+        f.flush()
+        ans = wire.read(f)
+    except (OSError, ValueError) as e:
+        raise lc.DeviceError("lost the hub (pid %s): %s" % (reg["pid"], e)) from None
+    finally:
+        f.close()
+        s.close()
+    if ans is None or "ok" not in ans:
+        raise lc.DeviceError("the hub (pid %s) would not list its trays: %s"
+                             % (reg["pid"], (ans or {}).get("err", {}).get("msg", "no answer")))
+    return ans["ok"]
+

@@ -1,0 +1,77 @@
+"""`dicetray serve`: the table hub in the foreground (docs/hub.md).
+
+    dicetray serve [--port [NAME=]PORT]... [--timeout S]
+
+Prints `hub: 127.0.0.1:N` when it is ready, then a line as each tray
+comes up or goes down; Ctrl-C stops it (exit 0) and closes every port.
+"""
+
+import sys
+import threading
+
+from .server import Hub, HubError
+
+
+class _Say:
+    """The hub's lines on stdout: a tray up or down."""
+
+    def __init__(self):
+        self.seen = {}
+
+    def state(self, tray):
+        now = (tray.state, tray.why)
+        if self.seen.get(tray.name) == now:
+            return
+        self.seen[tray.name] = now
+        if tray.state == "up":
+            i = tray.info or {}
+            print("tray %s: up on %s (device %s, %s campaign %s, %s events)" % (
+                tray.name, tray.port, i.get("device"), i.get("system"), i.get("campaign"),
+                i.get("events")), flush=True)
+        else:
+            print("tray %s: %s (%s)" % (tray.name, tray.state, tray.why), flush=True)
+
+    def event(self, tray, seq, ev):
+        pass
+
+
+def run(args):
+    """Run the hub until Ctrl-C; the exit status."""
+    try:
+        hub = Hub(args.port or (), timeout=args.timeout, listen_port=args.hub_port)
+    except HubError as e:
+        sys.stderr.write("dicetray serve: error: %s\n" % e)
+        return 2
+    hub.sinks.append(_Say())
+    try:
+        reg = hub.start()
+    except HubError as e:
+        sys.stderr.write("dicetray serve: error: %s\n" % e)
+        hub.close()
+        return 1
+    print("hub: 127.0.0.1:%d (pid %d; every dicetray command goes through it%s)" % (
+        reg["port"], reg["pid"], "" if args.port else "; looking for trays"), flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        hub.close()
+    return 0
+
+
+def register(sub, seconds):
+    """Add `serve` to an argparse subparsers object."""
+    p = sub.add_parser("serve", help="the table hub: hold every tray's port and serve every "
+                       "other dicetray command through it (docs/hub.md)",
+                       description="the table hub: hold every tray's port and serve every "
+                       "other dicetray command through it (docs/hub.md)")
+    p.add_argument("--port", action="append", metavar="[NAME=]PORT",
+                   help="a tray's port (repeatable; NAME= names it; default: every board and "
+                   "simulator found, looked for again every 2 s)")
+    p.add_argument("--timeout", type=seconds, default=2.0, metavar="S",
+                   help="seconds to wait for each answer from a tray (default 2)")
+    p.add_argument("--hub-port", type=int, default=0, metavar="N",
+                   help="the local TCP port of the hub's socket (default: any free one)")
+    p.set_defaults(run=run)
+    return p

@@ -1,0 +1,69 @@
+"""What the hub and its clients say to each other on the local socket:
+one JSON object a line (docs/hub.md, The local socket).
+
+    client: {"token": T, "tray": NAME or null, "call": METHOD, "args": [...], "kw": {...}}
+    hub:    {"progress": [k, n]}*  then  {"ok": VALUE}  or  {"err": {"type", "msg", "attrs"}}
+            (a "subscribe" call: {"push": [seq, EVENT]} lines until the client hangs up)
+
+Bytes travel as {"$b": base64}; an error as its class name, message and
+attributes, so the client raises the same DeviceError kind (JournalDamaged
+with its seq and hint, AnswerLost with its seq) the device's link would.
+"""
+
+import base64
+import json
+
+TIMEOUT_S = 600.0    # the longest a call may take (a restore of 20,000 events on a board)
+
+
+def pack(v):
+    """v with bytes as {"$b": base64} and tuples as lists: JSON-ready."""
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return {"$b": base64.b64encode(bytes(v)).decode("ascii")}
+    if isinstance(v, (list, tuple)):
+        return [pack(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): pack(x) for k, x in v.items()}
+    return v
+
+
+def unpack(v):
+    """The inverse of pack (lists stay lists)."""
+    if isinstance(v, list):
+        return [unpack(x) for x in v]
+    if isinstance(v, dict):
+        if len(v) == 1 and "$b" in v:
+            return base64.b64decode(v["$b"])
+        return {k: unpack(x) for k, x in v.items()}
+    return v
+
+
+def line(obj):
+    """One message as the bytes of its line."""
+    return (json.dumps(pack(obj), separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def read(f):
+    """The next message from a binary file object, or None at its end."""
+    raw = f.readline()
+    if not raw:
+        return None
+    return unpack(json.loads(raw.decode("utf-8")))
+
+
+def error(e):
+    """An exception as {"type", "msg", "attrs"}: its plain attributes kept."""
+    attrs = {k: v for k, v in vars(e).items()
+             if isinstance(v, (int, str, type(None))) and not k.startswith("_")}
+    return {"type": type(e).__name__, "msg": str(e), "attrs": attrs}
+
+
+def rebuild(err, kinds, default):
+    """The exception that error() described: the class of that name among
+    `kinds` (else `default`), its message and attributes restored."""
+    cls = kinds.get(err.get("type"), default)
+    e = cls.__new__(cls)
+    Exception.__init__(e, err.get("msg") or "the hub gave an error without text")
+    for k, v in (err.get("attrs") or {}).items():
+        setattr(e, k, v)
+    return e

@@ -1,0 +1,269 @@
+"""The table hub (issue 15, item 1): `dicetray serve` holds every tray's
+port and serves every other command through its local socket; the real
+firmware on desktop simulators, the real commands in subprocesses."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from dicetray.commands import roll_event
+from dicetray.hub import client as hubclient
+from dicetray.hub import server, wire
+from dicetray.hub.server import Hub
+from dicetray.link.client import DeviceError
+from dicetray.rules import codec
+
+from linkutil import ROOT, Sim, wait_for
+
+
+def dicetray(home, *argv, timeout=120):
+    """`dicetray ARGV...` in its own process, as a user runs it."""
+    env = dict(os.environ, DICETRAY_HOME=home)
+    env["PYTHONPATH"] = os.path.join(ROOT, "host") + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.Popen([sys.executable, "-m", "dicetray"] + list(argv), cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def done(p, timeout=120):
+    out, err = p.communicate(timeout=timeout)
+    return p.returncode, out, err
+
+
+ROLL = roll_event(0, 2)     # hunt: a roll of 2 dice
+
+
+def up(hub, name, events=None):
+    def ok():
+        t = hub.trays.get(name)
+        return t is not None and t.state == "up" and (
+            events is None or (t.info or {}).get("events") == events)
+    assert wait_for(ok, 30), {n: t.as_dict() for n, t in hub.trays.items()}
+    return hub.trays[name]
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    h = str(tmp_path / "home")
+    os.makedirs(h)
+    monkeypatch.setenv("DICETRAY_HOME", h)
+    return h
+
+
+@pytest.fixture
+def two(tmp_path, home):
+    """Two simulated trays, a and b, and a hub holding both."""
+    sims = [Sim(str(tmp_path / n)) for n in ("fa", "fb")]
+    hub = Hub(["a=" + sims[0].port, "b=" + sims[1].port])
+    hub.start()
+    up(hub, "a")
+    up(hub, "b")
+    yield hub, sims
+    hub.close()
+    for s in sims:
+        s.stop()
+
+
+def test_commands_at_once_go_through_the_hub_each_applied_once(two, home):
+    hub, sims = two
+    watch = dicetray(home, "watch", "--tray", "a")
+    assert wait_for(lambda: hub.trays["a"].listeners, 30)
+    procs = [dicetray(home, "roll", "--pool", "3", "--tray", "ab"[k % 2]) for k in range(8)]
+    procs += [dicetray(home, "status", "--json", "--tray", "a"),
+              dicetray(home, "backup", "--tray", "b", "--db", os.path.join(home, "b.db"))]
+    results = [done(p) for p in procs]
+    for code, out, err in results:
+        assert code == 0, err                          # no "could not lock the port"
+    for name in "ab":
+        dev = hubclient.HubDevice(hubclient.find(), tray=name)
+        try:
+            assert dev.info()["events"] == 4           # four rolls each, none twice
+        finally:
+            dev.close()
+    assert wait_for(lambda: hub.trays["a"].last == 4, 10)
+    time.sleep(0.5)
+    watch.terminate()
+    code, out, err = done(watch)
+    seen = [int(ln.split()[0]) for ln in out.splitlines() if ln.strip()[:1].isdigit()]
+    assert seen == [1, 2, 3, 4], out                   # the watcher saw every roll, once
+
+
+def test_ports_lists_the_trays_and_a_tray_must_be_named(two, home):
+    hub, sims = two
+    code, out, err = done(dicetray(home, "ports", "--json"))
+    assert code == 0, err
+    at = {p["tray"]: p for p in json.loads(out) if p["kind"] == "hub"}
+    assert set(at) == {"a", "b"} and at["a"]["port"] == sims[0].port
+    code, out, err = done(dicetray(home, "status"))
+    assert code == 1 and "several trays (a, b): choose one with --tray" in err
+    code, out, err = done(dicetray(home, "status", "--tray", "zz"))
+    assert code == 1 and "no tray named zz at the hub (it has: a, b)" in err
+    code, out, err = done(dicetray(home, "--port", sims[1].port, "status", "--json"))
+    assert code == 0 and json.loads(out)["device"] == hub.trays["b"].info["device"]
+    code, out, err = done(dicetray(home, "deploy", "--dry-run"))
+    assert code == 1 and "holds the tray's port" in err and "stop `dicetray serve`" in err
+
+
+def test_watch_from_a_past_event_and_errors_keep_their_kind(two, home):
+    hub, sims = two
+    dev = hubclient.HubDevice(hubclient.find(), tray="a")
+    try:
+        for k in range(3):
+            dev.act(*ROLL)
+        got = []
+        for seq, ev in dev.subscribe(since=1, timeout=1.5):
+            got.append((seq, codec.decode_event(ev)[0]))
+        assert got == [(2, ROLL[0]), (3, ROLL[0])]
+        with pytest.raises(DeviceError) as e:
+            dev.act(5, (99, 0, 0))                     # SLASH talisman 99: the rules refuse it
+        assert type(e.value) is DeviceError and str(e.value)
+        with pytest.raises(DeviceError, match="stop `dicetray serve`"):
+            dev.end_session()
+        seq, snap = dev.snapshot()
+        assert seq == 3 and isinstance(snap, bytes)
+    finally:
+        dev.close()
+
+
+def test_the_token_is_needed_and_one_hub_runs(two, home):
+    hub, sims = two
+    reg = hubclient.find()
+    assert oct(os.stat(server.registration()).st_mode & 0o777) == "0o600"
+    s = socket.create_connection(("127.0.0.1", reg["port"]), timeout=5)
+    f = s.makefile("rwb")
+    f.write(wire.line({"token": "guess", "call": "info", "tray": "a"}))
+    f.flush()
+    ans = wire.read(f)
+    s.close()
+    assert "wrong token" in ans["err"]["msg"]
+    code, out, err = done(dicetray(home, "serve", "--port", "/dev/null"))
+    assert code == 1 and "a hub is already running (pid %d)" % os.getpid() in err
+    assert hubclient.find()["pid"] == os.getpid()     # the refused one left the file alone
+
+
+def test_a_tray_unplugged_and_back_is_served_again_with_what_it_did_meanwhile(tmp_path, home):
+    flash = str(tmp_path / "f")
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    n = s.getsockname()[1]
+    s.close()
+    sim = Sim(flash, extra=["--tcp", str(n)])
+    hub = Hub(["t=" + sim.port])
+    hub.start()
+    try:
+        up(hub, "t")
+        q = hub.trays["t"].listen()
+        dev = hubclient.HubDevice(hubclient.find(), tray="t")
+        dev.act(*ROLL)
+        dev.close()
+        sim.kill()                                        # the plug pulled
+        assert wait_for(lambda: hub.trays["t"].state == "down", 30)
+        code, out, err = done(dicetray(home, "status", "--tray", "t"))
+        assert code == 1 and "tray t is not connected" in err
+        sim = Sim(flash, extra=["--tcp", str(n)])       # back, the same flash
+        up(hub, "t")
+        dev = hubclient.HubDevice(hubclient.find(), tray="t")
+        assert dev.act(*ROLL)["seq"] == 2
+        dev.close()
+        seqs = []
+        while wait_for(lambda: not q.empty(), 10) and len(seqs) < 2:
+            seqs.append(q.get()[0])
+        assert seqs == [1, 2]
+    finally:
+        hub.close()
+        sim.stop()
+
+
+def test_without_ports_the_hub_finds_simulators_and_keeps_a_replugged_ones_name(tmp_path, home):
+    flash = str(tmp_path / "f")
+    sim = Sim(flash, home=home)
+    hub = Hub()
+    hub.start()
+    try:
+        first = up(hub, "tray1")
+        assert first.port == sim.port
+        sim.kill()
+        os.remove(os.path.join(home, "sims", "%d.port" % sim.p.pid))   # as the sim's exit would
+        hold = os.openpty()            # takes the freed pty: the new sim gets another path
+        sim = Sim(flash, home=home)
+        for fd in hold:
+            os.close(fd)
+        assert sim.port != first.port
+        assert wait_for(lambda: hub.trays.get("tray1") is not first and
+                        hub.trays.get("tray1") is not None and
+                        hub.trays["tray1"].state == "up", 30), hub.trays
+        assert list(hub.trays) == ["tray1"] and hub.trays["tray1"].port == sim.port
+    finally:
+        hub.close()
+        sim.stop()
+
+
+def test_tray_without_a_hub_says_so(home):
+    code, out, err = done(dicetray(home, "status", "--tray", "a"))
+    assert code == 1 and "no hub is running" in err and "dicetray serve" in err
+
+
+def test_fifty_clients_at_once(two, home):
+    import threading
+    hub, sims = two
+    reg = hubclient.find()
+    seqs, errors = [], []
+
+    def client():
+        try:
+            dev = hubclient.HubDevice(reg, tray="a")
+            try:
+                dev.info()
+                seqs.append(dev.act(*ROLL)["seq"])
+            finally:
+                dev.close()
+        except Exception as e:       # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=client) for _ in range(50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(300)
+    assert not errors and sorted(seqs) == list(range(1, 51))   # each applied once, in turn
+
+
+def test_hub_killed_during_a_backup_loses_nothing_and_frees_the_port(tmp_path, home):
+    from linkutil import write_flash
+    flash = str(tmp_path / "f")
+    write_flash(flash, 3000)
+    sim = Sim(flash)
+    hub = subprocess.Popen([sys.executable, "-m", "dicetray", "serve", "--port", "t=" + sim.port],
+                           cwd=ROOT, env=dict(os.environ, DICETRAY_HOME=home,
+                                              PYTHONPATH=os.path.join(ROOT, "host")),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert hub.stdout.readline().startswith("hub: 127.0.0.1:")
+        assert "tray t: up" in hub.stdout.readline()
+        db = os.path.join(home, "b.db")
+        sim.p.send_signal(signal.SIGSTOP)   # the tray stalls: the backup's call waits in the hub
+        try:
+            b = dicetray(home, "backup", "--db", db)
+            assert wait_for(lambda: os.path.exists(db), 30)
+            time.sleep(1.0)
+            hub.kill()
+            hub.wait(30)
+        finally:
+            sim.p.send_signal(signal.SIGCONT)
+        code, out, err = done(b)
+        assert code == 1 and err.count("\n") == 1 and "lost the hub" in err, (out, err)
+        code, out, err = done(dicetray(home, "backups", "--db", db, "--json"))
+        assert code == 0 and json.loads(out)["backups"] == []   # no backup half written
+        code, out, err = done(dicetray(home, "--port", sim.port, "backup", "--db", db))
+        assert code == 0, err                             # the port is free, the stale hub ignored
+        assert "events 1..3000" in out
+        assert not os.path.exists(server.registration())
+    finally:
+        if hub.poll() is None:
+            hub.kill()
+        sim.stop()
