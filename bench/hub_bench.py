@@ -50,13 +50,13 @@ def measure():
     env = dict(os.environ, DICETRAY_HOME=home,
                PYTHONPATH=os.path.join(ROOT, "host") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     args = [a for k, s in enumerate(sims[:TRAYS]) for a in ("--port", "t%d=%s" % (k, s.port))]
-    hub = subprocess.Popen([sys.executable, "-m", "dicetray", "serve"] + args, cwd=ROOT, env=env,
+    hub = subprocess.Popen([sys.executable, "-m", "dicetray", "serve", "--http-port", "0"] + args,
+                           cwd=ROOT, env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out = {}
     try:
-        hub.stdout.readline()
-        for _ in range(TRAYS):
-            hub.stdout.readline()             # "tray tK: up ..."
+        for _ in range(TRAYS + 2):
+            hub.stdout.readline()             # "hub: ...", "http: ...", "tray tK: up ..."
         os.environ["DICETRAY_HOME"] = home
         reg = hubclient.find()
         sent = {}

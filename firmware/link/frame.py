@@ -56,6 +56,7 @@ SLOTS = 0x11      # [varint from] -> JSON {"current", "slots": [{...}], "next"}:
 SWITCH = 0x12     # varint slot -> info JSON (that campaign, now current, its new slot number)
 DELETE = 0x13     # varint slot -> JSON {"slot", "bytes", "blocks"}: what the deleted slot held
 CHAIN = 0x14      # varint seq -> the hash chain's head after it (32 bytes; empty: unknown)
+SCREEN = 0x15     # -> width u8, height u8, n u8, the framebuffer (MONO_VLSB), n*3 bytes R,G,B of the ring
 ANSWER = 0x80
 PUSH = 0xFE       # device -> host, seq 0: varint event seq, event bytes
 ERR = 0xFF        # utf-8 message saying what was wrong; seq = the request's (0: unknown)

@@ -144,6 +144,8 @@ class Link:
             self._later.append((f[1], f[2], f[0], bytes(text)))
         elif f[0] == fr.LOG:   # a read: answered afresh, the cache left as it is
             self._log(f[1], f[2])
+        elif f[0] == fr.SCREEN:  # the same: a page asks often, between an ACT and its retry
+            self._screen(f[1])
         else:
             self._answer(text, f[0], f[1], f[2])
 
@@ -185,6 +187,8 @@ class Link:
             seq, p, typ, text = later.pop(0)
             if typ == fr.LOG:
                 self._pages_of(seq, p, True)
+            elif typ == fr.SCREEN:
+                self._screen(seq)
             else:
                 self._answer(text, typ, seq, p)
 
@@ -195,6 +199,15 @@ class Link:
             if self._sim:
                 self._pages = max(1, min(PAGES_MAX, (gc.mem_free() - SIM_SPARE) // SIM_PAGE))
         return self._paged < self._pages
+
+    def _screen(self, seq):
+        """What the tray shows: the display's framebuffer and the ring's
+        last colours (the hub's live page draws them)."""
+        d = self.app.b.display
+        rgb = self.app.rgb
+        self.port.write(fr.encode(fr.SCREEN | fr.ANSWER, seq, bytes((d.width, d.height,
+                                                                     len(rgb) // 3))
+                                  + d.buffer + rgb))
 
     def _err(self, seq, msg):
         return fr.encode(fr.ERR, seq, msg.encode()[:fr.MAX_ANS_PAYLOAD])

@@ -29,7 +29,7 @@ from . import odds
 from .fwstore import chain
 from .progress import Progress
 from .rules import campaign as cp
-from .rules import codec, hunt, systems
+from .rules import hunt, systems
 
 PROG = "dicetray"
 
@@ -970,14 +970,6 @@ def _stats(args):
 
 # --- watch -----------------------------------------------------------------------
 
-def _outcome_line(system, seq, said, kind, out):
-    """A watch line: the event's number, what it did in words and the
-    rules' notes."""
-    line = ex.sentence(system, kind, said, list(out.faces) if out is not None else [], out)
-    more = ex.notes(kind, out, said) if kind != cp.UNDO else []
-    return "%5d  %s%s" % (seq, line, "; " + "; ".join(more) if more else "")
-
-
 def _watch(args):
     tty = sys.stdout.isatty()
     with _Dev(args) as dev:
@@ -1002,19 +994,12 @@ def _watch(args):
                         seq, "event %d was" % missed if missed == seq - 1
                         else "events %d..%d were" % (missed, seq - 1))
                 else:
-                    kind, a, _f, text = codec.decode_event(ev)
-                    said = ex.lead_live(system, c, kind, a, text)
-                    wkind = ex.kind_live(c, kind)
                     try:
-                        out = c.apply(ev)
+                        line = ex.live(c, seq, ev)[0]
                     except ValueError as e:
                         c = _device_state(dev)
-                        out = None
                         line = "%5d  (does not replay here: %s; the view is read again from the " \
                             "device)" % (seq, e)
-                    else:
-                        line = _outcome_line(system, seq, said, wkind if kind != cp.UNDO
-                                             else kind, out)
                 recent.append(line)
                 del recent[:-12]
                 if tty:

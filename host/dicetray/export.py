@@ -429,6 +429,30 @@ def lead_live(system, c, kind, args, text=""):
     return lead(system, c, kind, args, text)
 
 
+def live(c, seq, ev, public=False):
+    """Event `seq` (bytes `ev`) applied to the live view `c` (watch's, the
+    hub page's): (line in words with its number and the rules' notes, the
+    kind it reports, the Outcome). `public` (a page the players see): a
+    hidden outcome (for the GM's eyes) is left out of the line. ValueError
+    if it does not follow (a gap: seq is not c.nevents + 1) or does not
+    replay here; `c` is then stale: read it again from the device."""
+    if seq != c.nevents + 1:
+        raise ValueError("event %d does not follow event %d" % (seq, c.nevents))
+    kind, a, _f, text = codec.decode_event(ev)
+    said = lead_live(c.system, c, kind, a, text)
+    wkind = kind_live(c, kind)
+    out = c.apply(ev)
+    if kind != cp.UNDO:
+        kind = wkind
+    faces = list(out.faces) if out is not None else []
+    if public and out is not None and out.hidden:
+        return "%5d  %s (the outcome is the GM's)" % (seq, sentence(c.system, kind, said, faces,
+                                                                     None)), kind, out
+    line = sentence(c.system, kind, said, faces, out)
+    more = notes(kind, out, said) if kind != cp.UNDO else []
+    return "%5d  %s%s" % (seq, line, "; " + "; ".join(more) if more else ""), kind, out
+
+
 _LINE_VERDICT = {"success": "success", "failure": "failure", "win": "wins", "loss": "loses",
                  "tie": "a tie", "open": "still open"}
 

@@ -238,13 +238,16 @@ def test_hub_killed_during_a_backup_loses_nothing_and_frees_the_port(tmp_path, h
     flash = str(tmp_path / "f")
     write_flash(flash, 3000)
     sim = Sim(flash)
-    hub = subprocess.Popen([sys.executable, "-m", "dicetray", "serve", "--port", "t=" + sim.port],
+    hub = subprocess.Popen([sys.executable, "-m", "dicetray", "serve", "--port", "t=" + sim.port,
+                            "--http-port", "0"],
                            cwd=ROOT, env=dict(os.environ, DICETRAY_HOME=home,
                                               PYTHONPATH=os.path.join(ROOT, "host")),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert hub.stdout.readline().startswith("hub: 127.0.0.1:")
-        assert "tray t: up" in hub.stdout.readline()
+        said = [hub.stdout.readline() for _ in range(3)]     # hub:, http: and the tray, any order
+        assert any(ln.startswith("hub: 127.0.0.1:") for ln in said), said
+        assert any(ln.startswith("http: http://127.0.0.1:") for ln in said), said
+        assert any("tray t: up" in ln for ln in said), said
         db = os.path.join(home, "b.db")
         sim.p.send_signal(signal.SIGSTOP)   # the tray stalls: the backup's call waits in the hub
         try:
@@ -267,3 +270,9 @@ def test_hub_killed_during_a_backup_loses_nothing_and_frees_the_port(tmp_path, h
         if hub.poll() is None:
             hub.kill()
         sim.stop()
+
+
+def test_the_page_on_the_network_needs_a_token(home):
+    code, out, err = done(dicetray(home, "serve", "--listen", "--port", "/dev/null"))
+    assert code == 2 and "--listen" in err and "--token" in err
+    assert not os.path.exists(server.registration())        # refused before anything started

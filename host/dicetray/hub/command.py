@@ -1,15 +1,20 @@
 """`dicetray serve`: the table hub in the foreground (docs/hub.md).
 
-    dicetray serve [--port [NAME=]PORT]... [--timeout S]
+    dicetray serve [--port [NAME=]PORT]... [--timeout S] [--http-port N] [--listen --token T]
 
-Prints `hub: 127.0.0.1:N` when it is ready, then a line as each tray
-comes up or goes down; Ctrl-C stops it (exit 0) and closes every port.
+Prints `hub: 127.0.0.1:N` and `http: URL` (the live page) when it is
+ready, then a line as each tray comes up or goes down; Ctrl-C stops it
+(exit 0) and closes every port.
 """
 
 import sys
 import threading
 
 from .server import Hub, HubError
+from .view import View
+from .web import Web
+
+HTTP_PORT = 8018     # beside the simulator's web page (8017): a bookmark on the table's TV
 
 
 class _Say:
@@ -35,27 +40,51 @@ class _Say:
         pass
 
 
+def _web(view, args):
+    """The page's server on --http-port (HTTP_PORT by default, any free
+    port when that one is taken)."""
+    host = "0.0.0.0" if args.listen else "127.0.0.1"
+    port = HTTP_PORT if args.http_port is None else args.http_port
+    try:
+        return Web(view, host, port, args.token)
+    except OSError as e:
+        if args.http_port is not None:
+            raise HubError("cannot serve the page on %s:%d: %s (choose another --http-port)"
+                           % (host, port, e)) from None
+        return Web(view, host, 0, args.token)
+
+
 def run(args):
     """Run the hub until Ctrl-C; the exit status."""
+    if args.listen and not args.token:
+        sys.stderr.write("dicetray serve: error: --listen serves the page to the whole network: "
+                         "give it a --token (a secret the page's URL carries)\n")
+        return 2
     try:
         hub = Hub(args.port or (), timeout=args.timeout, listen_port=args.hub_port)
     except HubError as e:
         sys.stderr.write("dicetray serve: error: %s\n" % e)
         return 2
     hub.sinks.append(_Say())
+    view = View(hub)
+    hub.sinks.append(view)
+    web = None
     try:
         reg = hub.start()
+        web = _web(view, args)
     except HubError as e:
         sys.stderr.write("dicetray serve: error: %s\n" % e)
         hub.close()
         return 1
     print("hub: 127.0.0.1:%d (pid %d; every dicetray command goes through it%s)" % (
         reg["port"], reg["pid"], "" if args.port else "; looking for trays"), flush=True)
+    print("http: %s" % web.url(), flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
         pass
     finally:
+        web.close()
         hub.close()
     return 0
 
@@ -73,5 +102,12 @@ def register(sub, seconds):
                    help="seconds to wait for each answer from a tray (default 2)")
     p.add_argument("--hub-port", type=int, default=0, metavar="N",
                    help="the local TCP port of the hub's socket (default: any free one)")
+    p.add_argument("--http-port", type=int, metavar="N",
+                   help="the live page's port (default %d, or any free one if it is taken)"
+                   % HTTP_PORT)
+    p.add_argument("--listen", action="store_true",
+                   help="serve the page to the network, not only this machine (needs --token)")
+    p.add_argument("--token", metavar="SECRET",
+                   help="a secret every page request must carry (?token=SECRET in the URL)")
     p.set_defaults(run=run)
     return p

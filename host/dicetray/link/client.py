@@ -768,6 +768,26 @@ class Device:
                 return out
             lo = d["next"]
 
+    @_recovering
+    def screen(self):
+        """What the tray shows now: {"width", "height", "fb": the display's
+        framebuffer (MONO_VLSB bytes), "leds": 3 bytes R,G,B an LED of the
+        ring}. A read: never cached on the device, never applied."""
+        try:
+            p = self._request(fr.SCREEN)
+        except DeviceError as e:
+            if str(e).startswith("unknown request type"):
+                raise DeviceError("this firmware cannot show its screen to the host (it "
+                                  "answers: %s): upgrade the firmware (dicetray deploy)" % e) \
+                    from None
+            raise
+        w, h, n = p[0], p[1], p[2]
+        size = w * h // 8
+        if len(p) != 3 + size + 3 * n:
+            raise DeviceError("a SCREEN answer of %d bytes for %dx%d and %d LEDs: the firmware "
+                              "and the host tool disagree (upgrade both)" % (len(p), w, h, n))
+        return {"width": w, "height": h, "fb": p[3:3 + size], "leds": p[3 + size:]}
+
     def switch(self, slot):
         """Make campaign slot `slot` current (it becomes the highest slot:
         its number changes, its campaign id does not); returns the device's

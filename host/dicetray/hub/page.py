@@ -1,0 +1,130 @@
+"""The live page's HTML, CSS and script, in one string (no files to
+install beside the package). It reads /events (server-sent events; the
+browser reconnects by itself) and draws each tray: its OLED from the
+MONO_VLSB framebuffer on a canvas, its LED ring, its trackers and its last
+rolls. Sized for a TV across the table and for a phone (the cards wrap)."""
+
+HTML = r"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Dicetray: the table</title>
+<style>
+  body { margin: 0; background: #111; color: #eee; font: 20px/1.35 system-ui, sans-serif; }
+  header { padding: .4em .8em; font-size: 1.1em; color: #aaa; }
+  #trays { display: grid; grid-template-columns: repeat(auto-fit, minmax(340px, 1fr));
+           gap: 1em; padding: 0 1em 1em; }
+  .tray { background: #1c1c1c; border-radius: .6em; padding: .8em; }
+  .tray h2 { margin: 0 0 .4em; font-size: 1.3em; }
+  .tray.down h2::after { content: " (not connected)"; color: #e66; font-size: .7em; }
+  .row { display: flex; gap: .8em; align-items: center; flex-wrap: wrap; }
+  canvas.oled { width: 256px; height: 128px; image-rendering: pixelated; background: #000;
+                border: 2px solid #333; border-radius: 4px; }
+  .ring { position: relative; width: 110px; height: 110px; }
+  .led { position: absolute; width: 16px; height: 16px; border-radius: 50%; background: #000;
+         border: 1px solid #333; }
+  .trackers { font-size: .9em; color: #ccc; margin: .5em 0; }
+  .trackers b { color: #fff; }
+  ol.recent { list-style: none; margin: 0; padding: 0; }
+  ol.recent li { padding: .2em 0; border-top: 1px solid #2a2a2a; }
+  ol.recent li:first-child { font-size: 1.25em; color: #fff; }
+  .face { display: inline-block; min-width: 1.3em; text-align: center; margin-right: .15em;
+          border: 1px solid #777; border-radius: .2em; }
+  .why { color: #e66; font-size: .8em; }
+</style>
+</head>
+<body>
+<header>Dicetray: the table <span id="status">connecting...</span></header>
+<main id="trays"></main>
+<script>
+"use strict";
+const q = location.search;
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+function bytes(b64) {
+  const s = atob(b64), out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+function drawScreen(cv, scr) {
+  const w = scr.w, h = scr.h, fb = bytes(scr.fb), ctx = cv.getContext("2d");
+  cv.width = w; cv.height = h;
+  const img = ctx.createImageData(w, h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    const on = (fb[x + (y >> 3) * w] >> (y & 7)) & 1, o = 4 * (y * w + x);
+    img.data[o] = on ? 120 : 0; img.data[o + 1] = on ? 200 : 0;
+    img.data[o + 2] = on ? 255 : 0; img.data[o + 3] = 255;
+  }
+  ctx.putImageData(img, 0, 0);
+}
+function ring(scr) {
+  const r = el("div", "ring"), leds = scr ? bytes(scr.leds) : new Uint8Array(0), n = leds.length / 3;
+  for (let i = 0; i < n; i++) {
+    const d = el("div", "led"), a = 2 * Math.PI * i / n - Math.PI / 2;
+    d.style.left = (47 + 45 * Math.cos(a)) + "px";
+    d.style.top = (47 + 45 * Math.sin(a)) + "px";
+    const [R, G, B] = [leds[3 * i], leds[3 * i + 1], leds[3 * i + 2]];
+    // a lit LED at its colour, brightened so a dim ring still reads on a TV
+    const k = Math.max(R, G, B) ? 255 / Math.max(R, G, B) : 0;
+    d.style.background = `rgb(${R * k | 0},${G * k | 0},${B * k | 0})`;
+    r.appendChild(d);
+  }
+  return r;
+}
+function trackers(t) {
+  const box = el("div", "trackers");
+  if (!t) return box;
+  // The trackers first; then each character's fields and the counters that
+  // are set (0 and -1 are a counter's "nothing yet": they would bury the rest).
+  const parts = [];
+  for (const s of t.talismans || []) parts.push([s.name, s.n + "/" + s.cap]);
+  for (const c of t.characters || [])
+    parts.push([c.name, Object.entries(c.fields).filter(([k, v]) => v > 0)
+                .map(([k, v]) => k + " " + v).join(", ")]);
+  for (const [k, v] of Object.entries(t.counters || {})) if (v > 0) parts.push([k, v]);
+  for (const [k, v] of parts) {
+    const line = el("div"); line.appendChild(el("b", "", k + " "));
+    line.appendChild(document.createTextNode(String(v))); box.appendChild(line);
+  }
+  return box;
+}
+function card(v) {
+  const c = el("section", "tray" + (v.state === "up" ? "" : " down"));
+  c.dataset.tray = v.tray;
+  c.appendChild(el("h2", "", v.tray + (v.system ? " \u00b7 " + v.system : "")));
+  if (v.why && v.state !== "up") c.appendChild(el("div", "why", v.why));
+  const row = el("div", "row");
+  if (v.screen) {
+    const cv = el("canvas", "oled"); drawScreen(cv, v.screen); row.appendChild(cv);
+    row.appendChild(ring(v.screen));
+  }
+  c.appendChild(row);
+  c.appendChild(trackers(v.trackers));
+  const ol = el("ol", "recent");
+  for (const r of v.recent || []) {
+    const li = el("li"); li.dataset.seq = r.seq;
+    li.appendChild(document.createTextNode(r.line));
+    ol.appendChild(li);
+  }
+  if (!(v.recent || []).length) ol.appendChild(el("li", "", "(waiting for the table)"));
+  c.appendChild(ol);
+  return c;
+}
+function show(snap) {
+  const main = document.getElementById("trays");
+  main.replaceChildren(...snap.trays.map(card));
+  document.getElementById("status").textContent = "";
+  document.body.dataset.version = snap.version;
+}
+const es = new EventSource("/events" + q);
+es.onmessage = (m) => show(JSON.parse(m.data));
+es.onerror = () => { document.getElementById("status").textContent = "(reconnecting...)"; };
+</script>
+</body>
+</html>
+"""
