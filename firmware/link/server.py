@@ -9,9 +9,10 @@ like button presses: the answer leaves only once the event is on flash.
 
 At most once: the last request's (seq, CRC) and its answer line are kept;
 the same request again (a host retry) gets that line again and is not
-applied again. Journal reads (LOG) are the exception: a read changes
+applied again. Reads (LOG, SCREEN) are the exception: a read changes
 nothing, so it is answered afresh every time and never replaces the
-cached answer; the host keeps a window of them in flight.
+cached answer; the host keeps a window of LOGs in flight, and the hub
+asks for SCREEN between an ACT and its retry.
 """
 
 import gc
@@ -92,6 +93,7 @@ class Link:
         self._pf = None        # the segment file open for a page
         self._paged = 0        # LOG pages answered in this loop pass...
         self._pages = -1       # ...and how many it may (-1: not counted yet)
+        self._scr = None       # fr.Page for SCREEN answers, made on the first
         self._later = []       # (seq, payload, type, text): what waits for the next pass
         # The simulator's port pays per write (a host call), a board's per
         # byte: a line goes in one piece there, as '#' and text here.
@@ -201,13 +203,29 @@ class Link:
         return self._paged < self._pages
 
     def _screen(self, seq):
-        """What the tray shows: the display's framebuffer and the ring's
-        last colours (the hub's live page draws them)."""
+        """SCREEN: the display's framebuffer and the ring's colours as the
+        app last wrote them (App.rgb; zeros before its first frame). Built
+        in a page kept for it, as the hub asks every second: the base64
+        text is then a board's one allocation of size."""
         d = self.app.b.display
         rgb = self.app.rgb
-        self.port.write(fr.encode(fr.SCREEN | fr.ANSWER, seq, bytes((d.width, d.height,
-                                                                     len(rgb) // 3))
-                                  + d.buffer + rgb))
+        n = len(d.buffer)
+        pg = self._scr
+        if pg is None:
+            pg = self._scr = fr.Page(3 + n + len(rgb))
+        b = pg.body
+        k = fr.HEAD            # the payload: width, height, LEDs, framebuffer, R,G,B
+        b[k] = d.width
+        b[k + 1] = d.height
+        b[k + 2] = len(rgb) // 3
+        b[k + 3:k + 3 + n] = d.buffer
+        b[k + 3 + n:len(b) - fr.CRC] = rgb
+        text = pg.text(fr.SCREEN | fr.ANSWER, seq, 3 + n + len(rgb))
+        if self._sim:
+            self.port.write(b"#" + text)
+        else:
+            self.port.write(b"#")
+            self.port.write(text)
 
     def _err(self, seq, msg):
         return fr.encode(fr.ERR, seq, msg.encode()[:fr.MAX_ANS_PAYLOAD])

@@ -179,6 +179,31 @@ def test_a_tray_unplugged_and_back_is_served_again_with_what_it_did_meanwhile(tm
         sim.stop()
 
 
+def hold_pty(path, timeout=30):
+    """Open ptys until one is `path`, freed once the killed sim and the hub's link let it go.
+
+    A new pty takes the lowest free number, so those below `path`'s are kept open too: the
+    caller closes every fd returned once the next sim has taken another path.
+    """
+    def number(name):
+        return int(name[len(name.rstrip("0123456789")):])
+    fds, end = [], time.monotonic() + timeout
+    while time.monotonic() < end:
+        m, s = os.openpty()
+        name = os.ttyname(s)
+        if name == path or number(name) < number(path):
+            fds += [m, s]
+            if name == path:
+                return fds
+        else:
+            os.close(m)
+            os.close(s)
+            time.sleep(0.05)
+    for fd in fds:
+        os.close(fd)
+    raise AssertionError("%s was never freed" % path)
+
+
 def test_without_ports_the_hub_finds_simulators_and_keeps_a_replugged_ones_name(tmp_path, home):
     flash = str(tmp_path / "f")
     sim = Sim(flash, home=home)
@@ -189,7 +214,7 @@ def test_without_ports_the_hub_finds_simulators_and_keeps_a_replugged_ones_name(
         assert first.port == sim.port
         sim.kill()
         os.remove(os.path.join(home, "sims", "%d.port" % sim.p.pid))   # as the sim's exit would
-        hold = os.openpty()            # takes the freed pty: the new sim gets another path
+        hold = hold_pty(first.port)    # the new sim must get another path
         sim = Sim(flash, home=home)
         for fd in hold:
             os.close(fd)
@@ -276,3 +301,32 @@ def test_the_page_on_the_network_needs_a_token(home):
     code, out, err = done(dicetray(home, "serve", "--listen", "--port", "/dev/null"))
     assert code == 2 and "--listen" in err and "--token" in err
     assert not os.path.exists(server.registration())        # refused before anything started
+
+
+def test_automatic_backups_at_coming_up_a_scene_end_and_the_hub_stopping(tmp_path, home):
+    from dicetray.hub.autobackup import AutoBackup
+    from dicetray.rules import hunt
+    sim = Sim(str(tmp_path / "f"))
+    hub = Hub(["t=" + sim.port])
+    db = str(tmp_path / "b.db")
+    lines = []
+    auto = AutoBackup(hub, 100, db, say=lines.append)
+    hub.sinks.append(auto)
+    hub.start()
+    try:
+        up(hub, "t")
+        assert wait_for(lambda: [d[2] for d in auto.done] == [0], 30), (auto.done, lines)
+        dev = hubclient.HubDevice(hubclient.find(), tray="t")
+        dev.act(*ROLL)
+        assert dev.act(hunt.SCENE_END, (0,))["seq"] == 2        # the scene passes: a backup
+        assert wait_for(lambda: [d[2] for d in auto.done] == [0, 2], 30), (auto.done, lines)
+        dev.act(*ROLL)
+        dev.close()
+        assert wait_for(lambda: auto.count.get("t") == 1, 10)     # the sink has event 3
+        auto.close()                                             # the session's end
+        assert [d[2] for d in auto.done] == [0, 2, 3], lines
+    finally:
+        hub.close()
+        sim.stop()
+    code, out, err = done(dicetray(home, "backups", "--db", db, "--json"))
+    assert code == 0 and sorted(b["last"] for b in json.loads(out)["backups"]) == [0, 2, 3]

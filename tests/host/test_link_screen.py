@@ -1,6 +1,9 @@
 """SCREEN (issue 15, the hub's live page): what the tray shows, read over
 the link from the real firmware on the simulator; a read that never takes
-the place of the at-most-once answer cache."""
+the place of the at-most-once answer cache.
+
+One simulator for the module; the last test ends it, to compare the last
+SCREEN with the screenshot the simulator writes when its run ends."""
 
 import json
 import time
@@ -8,30 +11,50 @@ import time
 import pytest
 
 import fbtext
-from linkutil import Sim, write_flash
+from linkutil import Sim, wait_for, write_flash
 
 from dicetray.link import frame as fr
-from dicetray.link.client import Device
+from dicetray.link.client import Device, DeviceError
 from dicetray.rules import campaign as cp
+from dicetray.sim import png
 
 
 @pytest.fixture(scope="module")
-def dev(tmp_path_factory):
-    flash = str(tmp_path_factory.mktemp("screen") / "flash")
+def tray(tmp_path_factory):
+    d = tmp_path_factory.mktemp("screen")
+    flash = str(d / "flash")
     write_flash(flash, 5)               # a campaign: the home screen, not the first boot's keys
-    sim = Sim(flash)
-    d = Device.open(sim.port, timeout=3)
-    yield d
-    d.close()
+    shot = str(d / "end.png")
+    sim = Sim(flash, extra=["--screenshot", shot])
+    dev = Device.open(sim.port, timeout=3)
+    yield sim, dev, shot
+    dev.close()
     sim.stop()
 
 
-def test_screen_is_the_framebuffer_and_the_ring(dev):
+def settled(dev):
+    """A SCREEN answer once two in a row 0.3 s apart agree (a roll's
+    animation over)."""
+    s = dev.screen()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        time.sleep(0.3)
+        t = dev.screen()
+        if t == s:
+            return s
+        s = t
+    raise AssertionError("the screen did not settle")
+
+
+def test_screen_is_the_framebuffer_and_the_ring(tray):
+    dev = tray[1]
     s = dev.screen()
     assert (s["width"], s["height"]) == (128, 64)
     assert len(s["fb"]) == 1024 and len(s["leds"]) == 3 * 12
-    shown = fbtext.text(s["fb"])
-    assert shown.strip() and any(ch.isalpha() for ch in shown)    # the home screen, in words
+    # A request the boot's first pass answers comes before the first render
+    # (App.step polls the link first): a blank screen, as the panel is then.
+    assert wait_for(lambda: any(ch.isalpha() for ch in fbtext.text(dev.screen()["fb"])))
+    shown = fbtext.text(dev.screen()["fb"])                        # the home screen, in words
     dev.act(cp.DICE, (6, 3))
     deadline = time.monotonic() + 10
     while fbtext.text(dev.screen()["fb"]) == shown and time.monotonic() < deadline:
@@ -39,7 +62,8 @@ def test_screen_is_the_framebuffer_and_the_ring(dev):
     assert fbtext.text(dev.screen()["fb"]) != shown                # the roll's result drawn
 
 
-def test_a_screen_read_between_an_act_and_its_retry_applies_it_once(dev):
+def test_a_screen_read_between_an_act_and_its_retry_applies_it_once(tray):
+    dev = tray[1]
     before = dev.info()
     dev.seq += 1
     seq = dev.seq
@@ -59,3 +83,32 @@ def test_a_screen_read_between_an_act_and_its_retry_applies_it_once(dev):
     after = dev.info()
     assert after["events"] == before["events"] + 1
     assert after["retried"] == before["retried"] + 1
+
+
+def test_a_firmware_without_screen_is_told_to_upgrade(tray, monkeypatch):
+    dev = tray[1]
+
+    def old(typ, payload=b"", **kw):
+        raise DeviceError("unknown request type %d: this firmware speaks protocol 2 "
+                          "(upgrade the firmware if the host is newer)" % typ)
+    monkeypatch.setattr(dev, "_request", old)
+    with pytest.raises(DeviceError, match=r"no SCREEN request.*upgrade the firmware "
+                                          r"\(dicetray deploy\)"):
+        dev.screen()
+
+
+def test_the_answer_is_what_the_simulator_shows(tray):
+    """Last: it ends the simulator, whose screenshot at the end of its run
+    is its panel (what the driver sent it) and its LEDs (what leds.write
+    sent): they equal the last SCREEN of a settled screen."""
+    sim, dev, shot = tray
+    s = settled(dev)
+    dev.close()
+    sim.stop()
+    with open(shot, "rb") as f:
+        _w, _h, rows = png.decode(f.read())
+    assert fbtext.from_png(shot) == s["fb"]
+    n = len(s["leds"]) // 3
+    for i in range(n):
+        x, y = png.led_centre(i, n)
+        assert rows[y][3 * x:3 * x + 3] == s["leds"][3 * i:3 * i + 3], "LED %d" % i

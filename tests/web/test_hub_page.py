@@ -1,10 +1,14 @@
-"""The hub's live page (issue 15, item 2) in a real headless chromium:
-four simulated trays of the real firmware, the hub holding them, rolls
-driven on each through the hub, and the page showing every tray's last
-roll, trackers, screen and LED ring as the events arrive."""
+"""The table hub end to end (issue 15's done test): four simulated trays
+of the real firmware, the hub holding them with forwarding to a local
+webhook and automatic backups; rolls driven on each by concurrent
+`dicetray roll` commands through the hub; then the live page in a real
+headless chromium (every tray's last rolls, trackers, screen and LED
+ring as the events arrive), the webhook's records and the backups."""
 
 import os
+import re
 import shutil
+import subprocess
 import sys
 import urllib.error
 import urllib.request
@@ -14,10 +18,13 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "host"))
 
-from linkutil import Sim  # noqa: E402
+from linkutil import ROOT, Sim, wait_for  # noqa: E402
+from webhook import Receiver  # noqa: E402
 
-from dicetray.commands import roll_event  # noqa: E402
-from dicetray.hub import client as hubclient  # noqa: E402
+from dicetray import backup as bk  # noqa: E402
+
+from dicetray.hub.autobackup import AutoBackup  # noqa: E402
+from dicetray.hub.forward import Forwarder  # noqa: E402
 from dicetray.hub.server import Hub  # noqa: E402
 from dicetray.hub.view import View  # noqa: E402
 from dicetray.hub.web import Web  # noqa: E402
@@ -43,7 +50,6 @@ if REASON:
         pytest.fail(REASON + "; DICETRAY_WEB_REQUIRED=1 makes this a failure", pytrace=False)
     pytest.skip(REASON, allow_module_level=True)
 
-ROLL = roll_event(0, 2)
 TRAYS = ("a", "b", "c", "d")
 
 
@@ -56,15 +62,25 @@ def table(tmp_path_factory):
     hub = Hub(["%s=%s" % (n, s.port) for n, s in zip(TRAYS, sims)])
     view = View(hub)
     hub.sinks.append(view)
+    said = []                  # the automatic backups' lines (a failure would be one)
+    rx = Receiver()
+    view.forward = Forwarder([rx.url], str(tmp / "forward.db"))
+    db = str(tmp / "backups.db")
+    auto = AutoBackup(hub, 3, db, say=said.append)
+    hub.sinks.append(auto)
     hub.start()
+    view.forward.start()
     web = Web(view, "127.0.0.1", 0, token=None)
     d = browser.chrome()
     try:
-        yield hub, web, d
+        yield hub, web, d, rx, auto, db, said
     finally:
         d.quit()
         web.close()
+        auto.close()
         hub.close()
+        view.forward.stop()
+        rx.close()
         for s in sims:
             s.stop()
         if old is None:
@@ -87,21 +103,28 @@ def _cards(d):
                         return n; })()}));""")
 
 
-def test_the_page_shows_every_tray_and_each_roll_as_it_lands(table):
-    hub, web, d = table
+def _roll(n):
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "host"))
+    return subprocess.Popen([sys.executable, "-m", "dicetray", "roll", "--pool", "2", "--tray", n],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def test_rolls_from_concurrent_commands_reach_the_page_the_webhook_and_the_backups(table):
+    hub, web, d, rx, auto, db, lines = table
     d.get(web.url())
     cards = browser.wait_for(lambda: len(_cards(d)) == 4 and all(
         not c["down"] for c in _cards(d)) and _cards(d), what="four trays, up")
     assert [c["tray"] for c in cards] == list(TRAYS)
     assert all("Pressure" in c["trackers"] and "Tension" in c["trackers"] for c in cards)
-    reg = hubclient.find()
+    # tray a rolls once, b twice, c three times, d four: all at once, each its own process
+    procs = [(n, _roll(n)) for k, n in enumerate(TRAYS) for _ in range(k + 1)]
     said = {}
-    for k, n in enumerate(TRAYS):
-        dev = hubclient.HubDevice(reg, tray=n)
-        for _ in range(k + 1):                    # tray a rolls once, b twice...
-            out = dev.act(*ROLL)
-        said[n] = out
-        dev.close()
+    for n, p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        m = re.match(r"event (\d+): (roll 2d6: [\d ]+)", out)
+        said.setdefault(n, {})[int(m.group(1))] = m.group(2)
 
     def landed():
         cs = {c["tray"]: c for c in _cards(d)}
@@ -109,13 +132,41 @@ def test_the_page_shows_every_tray_and_each_roll_as_it_lands(table):
 
     cs = browser.wait_for(landed, what="each tray's last roll on the page")
     for k, n in enumerate(TRAYS):
+        assert sorted(said[n]) == list(range(1, k + 2))               # each applied once
         assert cs[n]["seqs"] == list(range(k + 1, 0, -1))           # newest first, none twice
-        faces = " ".join(map(str, said[n]["faces"]))
-        assert ("roll 2d6: " + faces) in cs[n]["first"]               # the faces the device rolled
+        assert said[n][k + 1] in cs[n]["first"]                       # the faces the device rolled
+    # the webhook: every event once, in order per tray, with its outcome and trackers
+    assert wait_for(lambda: len(rx.got) == 10, 30), rx.got
+    for k, n in enumerate(TRAYS):
+        got = [r for r in rx.got if r["tray"] == n]
+        assert [r["seq"] for r in got] == list(range(1, k + 2))
+        for r in got:
+            assert r["schema"] == "dicetray.event/1" and r["event"] == "roll"
+            assert r["summary"] == "%s: %s" % (n, said[n][r["seq"]].strip()) or \
+                r["summary"].startswith("%s: %s" % (n, said[n][r["seq"]].strip()))
+            assert r["outcome"]["verdict"] in ("success", "failure")
+            assert any(t["name"] == "Pressure" for t in r["trackers"]["talismans"])
+    # automatic backups: one of each tray as it came up (event 0), and every 3 events:
+    # c's third, d's third (or its fourth, when it came before the backup)
+    def taken():
+        last = {}
+        for t, _b, n in auto.done:
+            last[t] = max(last.get(t, -1), n)
+        return last
+    assert wait_for(lambda: len(taken()) == 4 and taken()["c"] == 3 and taken()["d"] >= 3, 60), \
+        (auto.done, lines)
+    assert not [ln for ln in lines if "failed" in ln], lines
+    st = bk.BackupStore(db, create=False)
+    try:
+        rows = st.list()
+    finally:
+        st.close()
+    assert {r["campaign"] for r in rows} == {hub.trays[n].info["campaign"] for n in TRAYS}
+    assert max(r["last"] for r in rows) >= 3
 
 
 def test_the_page_draws_the_trays_screen_and_ring(table):
-    hub, web, d = table
+    hub, web, d = table[:3]
     d.get(web.url())
     cs = browser.wait_for(lambda: all(c["lit"] > 0 for c in _cards(d)) and _cards(d),
                           what="every tray's OLED drawn")
@@ -125,7 +176,7 @@ def test_the_page_draws_the_trays_screen_and_ring(table):
 
 
 def test_a_token_guards_the_page(table):
-    hub, web, d = table
+    hub, web, d = table[:3]
     guarded = Web(web.view, "127.0.0.1", 0, token="s3cret")
     try:
         base = guarded.url().split("?")[0]

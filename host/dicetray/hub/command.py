@@ -1,15 +1,22 @@
 """`dicetray serve`: the table hub in the foreground (docs/hub.md).
 
     dicetray serve [--port [NAME=]PORT]... [--timeout S] [--http-port N] [--listen --token T]
+                   [--forward URL]... [--backup-every N [--db FILE]]
 
 Prints `hub: 127.0.0.1:N` and `http: URL` (the live page) when it is
 ready, then a line as each tray comes up or goes down; Ctrl-C stops it
 (exit 0) and closes every port.
 """
 
+import argparse
+import os
+import sqlite3
 import sys
 import threading
 
+from ..datadir import home
+from .autobackup import AutoBackup
+from .forward import Forwarder
 from .server import Hub, HubError
 from .view import View
 from .web import Web
@@ -60,6 +67,15 @@ def run(args):
         sys.stderr.write("dicetray serve: error: --listen serves the page to the whole network: "
                          "give it a --token (a secret the page's URL carries)\n")
         return 2
+    fwd = None
+    if args.forward:
+        path = args.forward_queue or os.path.join(home(), "hub-forward.db")
+        try:
+            fwd = Forwarder(args.forward, path)
+        except (sqlite3.Error, OSError) as e:
+            sys.stderr.write("dicetray serve: error: cannot open the forwarding queue %s: %s "
+                             "(give another with --forward-queue FILE)\n" % (path, e))
+            return 1
     try:
         hub = Hub(args.port or (), timeout=args.timeout, listen_port=args.hub_port)
     except HubError as e:
@@ -68,10 +84,18 @@ def run(args):
     hub.sinks.append(_Say())
     view = View(hub)
     hub.sinks.append(view)
+    view.forward = fwd
+    auto = None
+    if args.backup_every:
+        auto = AutoBackup(hub, args.backup_every, args.db,
+                          say=lambda line: print(line, flush=True))
+        hub.sinks.append(auto)
     web = None
     try:
         reg = hub.start()
         web = _web(view, args)
+        if fwd is not None:
+            fwd.start()
     except HubError as e:
         sys.stderr.write("dicetray serve: error: %s\n" % e)
         hub.close()
@@ -85,8 +109,22 @@ def run(args):
         pass
     finally:
         web.close()
+        if auto is not None:
+            auto.close()          # the session's last events, backed up through the hub
         hub.close()
+        if view.forward is not None:
+            view.forward.stop()
     return 0
+
+
+def _positive(text):
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError("takes a number of events, 1 or more, not %s" % text)
+    return n
 
 
 def register(sub, seconds):
@@ -109,5 +147,16 @@ def register(sub, seconds):
                    help="serve the page to the network, not only this machine (needs --token)")
     p.add_argument("--token", metavar="SECRET",
                    help="a secret every page request must carry (?token=SECRET in the URL)")
+    p.add_argument("--forward", action="append", metavar="URL",
+                   help="post every event as JSON to URL (repeatable; a Discord webhook, or a "
+                   "URL ending #discord or #slack, gets a chat message); queued on disk")
+    p.add_argument("--forward-queue", metavar="FILE",
+                   help="the queue of what is not delivered yet (default "
+                   "$DICETRAY_HOME/hub-forward.db)")
+    p.add_argument("--backup-every", type=_positive, metavar="N",
+                   help="back up each tray every N events, when it comes up, and when the hub "
+                   "stops (incremental, into the usual database)")
+    p.add_argument("--db", metavar="FILE",
+                   help="the backup database of --backup-every (default: $DICETRAY_HOME's)")
     p.set_defaults(run=run)
     return p

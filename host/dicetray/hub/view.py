@@ -15,7 +15,8 @@ import time
 
 from .. import export as ex
 from ..rules import campaign as cp
-from ..rules import systems
+from ..rules import codec, systems
+from . import forward
 
 RECENT = 12          # rolls kept per tray
 SCREEN_S = 1.0       # while a page is open, each tray's screen is read this often
@@ -32,6 +33,8 @@ class View:
         self.changed = threading.Condition()
         self.watching = 0         # open pages (SSE streams): the screens are read only then
         self.work = queue.Queue()
+        self.forward = None       # forward.Forwarder: every event, as a record (--forward)
+        self.dirty = set()        # trays whose screen changed since it was last read
         threading.Thread(target=self._run, name="hub-view", daemon=True).start()
 
     # --- the hub's sink ------------------------------------------------------
@@ -63,11 +66,15 @@ class View:
                     self._event(tray, seq, ev)
             except Exception as e:    # a tray that went away mid-read: its state says so
                 self._put(tray, why=str(e))
+            if not self.work.empty():
+                continue              # events first: the screens once they are all shown
             if self.watching and time.monotonic() - shot >= SCREEN_S:
                 shot = time.monotonic()
-                for t in list(self.hub.trays.values()):
-                    if t.state == "up":
-                        self._screen(t)
+                self.dirty.update(n for n, t in list(self.hub.trays.items()) if t.state == "up")
+            while self.dirty and self.watching:
+                t = self.hub.trays.get(self.dirty.pop())
+                if t is not None and t.state == "up":
+                    self._screen(t)
 
     def _view(self, tray):
         v = self.trays.get(tray.name)
@@ -115,9 +122,11 @@ class View:
         with self.changed:
             v = self._view(tray)
             v["recent"] = ([roll] + v["recent"])[:RECENT]
-        self._put(tray, trackers=ex.trackers(c))
-        if self.watching:
-            self._screen(tray)
+        t = ex.trackers(c)
+        self._put(tray, trackers=t)
+        if self.forward is not None:
+            self.forward.put(record(tray, c, seq, ev, roll, t))
+        self.dirty.add(tray.name)   # its screen changed: read once the events are shown
 
     def _screen(self, tray):
         try:
@@ -129,3 +138,18 @@ class View:
                  "leds": base64.b64encode(bytes(s["leds"])).decode("ascii")}
         if self.trays.get(tray.name, {}).get("screen") != shown:
             self._put(tray, screen=shown)
+
+
+def record(tray, c, seq, ev, roll, trackers):
+    """An event as forwarding posts it (schema dicetray.event/1, docs/hub.md):
+    what the page shows of it, and the trackers after it."""
+    kind, args, _faces, text = codec.decode_event(ev)
+    i = tray.info or {}
+    return {"schema": forward.SCHEMA,
+            "id": "%s:%s:%d" % (i.get("device"), c.cid, seq),
+            "tray": tray.name, "device": i.get("device"), "campaign": c.cid,
+            "system": systems.NAMES[c.system], "seq": seq, "time": round(time.time(), 3),
+            "kind": kind, "event": ex.kind_name(c.system, kind).lower(), "args": list(args),
+            "text": text, "faces": roll["faces"], "outcome": roll["outcome"],
+            "trackers": trackers,
+            "summary": "%s: %s" % (tray.name, roll["line"].split(None, 1)[-1])}

@@ -777,11 +777,11 @@ class Device:
             p = self._request(fr.SCREEN)
         except DeviceError as e:
             if str(e).startswith("unknown request type"):
-                raise DeviceError("this firmware cannot show its screen to the host (it "
-                                  "answers: %s): upgrade the firmware (dicetray deploy)" % e) \
-                    from None
+                raise DeviceError("this firmware has no SCREEN request: it cannot show its "
+                                  "screen to the host (it answers: %s): upgrade the firmware "
+                                  "(dicetray deploy)" % e) from None
             raise
-        w, h, n = p[0], p[1], p[2]
+        w, h, n = (p[0], p[1], p[2]) if len(p) >= 3 else (0, 0, 0)   # a short one: refused below
         size = w * h // 8
         if len(p) != 3 + size + 3 * n:
             raise DeviceError("a SCREEN answer of %d bytes for %dx%d and %d LEDs: the firmware "

@@ -1,0 +1,57 @@
+"""A webhook receiver on 127.0.0.1 for the forwarding tests, whose
+behaviour a test switches."""
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Receiver:
+    """A webhook on 127.0.0.1: `mode` is "ok", "fail" (500), "busy" (429,
+    Retry-After: 0), "refuse" (400 for ids in `bad`), "stall" (no answer)."""
+
+    def __init__(self):
+        self.mode = "ok"
+        self.bad = set()
+        self.got = []             # the bodies it answered 2xx, in order
+        self.tries = 0
+        self.release = threading.Event()
+        rx = self
+
+        class H(BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                rx.tries += 1
+                mode = rx.mode
+                if mode == "stall":
+                    rx.release.wait(30)
+                    return
+                if mode == "fail" or (mode == "refuse" and body.get("id") in rx.bad):
+                    self.send_response(500 if mode == "fail" else 400)
+                    self.end_headers()
+                    return
+                if mode == "busy":
+                    self.send_response(429)
+                    self.send_header("Retry-After", "0")
+                    self.end_headers()
+                    rx.mode = "ok"
+                    return
+                rx.got.append(body)
+                self.send_response(204)
+                self.end_headers()
+
+        self.srv = ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.srv.daemon_threads = True
+        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
+        self.url = "http://127.0.0.1:%d/hook" % self.srv.server_address[1]
+
+    def ids(self):
+        return [b.get("id") for b in self.got]
+
+    def close(self):
+        self.release.set()
+        self.srv.shutdown()
+        self.srv.server_close()
