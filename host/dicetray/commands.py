@@ -1100,49 +1100,71 @@ class _Said:
         self.notes = list(r.get("notes") or ())
 
 
+class Refused(Exception):
+    """The device refused an action (its words); `kind`, `args`: what was asked."""
+
+    def __init__(self, message, kind, args):
+        Exception.__init__(self, message)
+        self.kind, self.args_ = kind, args
+
+
+def perform(dev, build, args, words=True):
+    """The action `build(args, system, state)` -> (kind, args, text) done
+    on the open device `dev`: (the device's answer, the lines that say it,
+    empty without `words`). Refused when the device refuses it; Usage or
+    Fail when the arguments do not fit the device's campaign."""
+    info = dev.info()
+    system = _sysno(info)
+    got = []
+
+    def state():
+        if not got:
+            got.append(_device_state(dev))
+        return got[0]
+    kind, a, text = build(args, system, state)
+    said, wkind = None, kind
+    if words:  # the words need the names of the campaign before the action
+        said = ex.lead_live(system, state(), kind, a, text)
+        wkind = ex.kind_live(state(), kind)
+    try:
+        r = dev.act(kind, tuple(a), text)
+    except Exception as e:
+        if not _is_device_error(e):
+            raise
+        raise Refused(str(e), kind, list(a)) from None
+    if not words:
+        return r, []
+    out = _Said(r)
+    faces = list(r.get("faces") or ())
+    target = getattr(args, "target", None) if kind == 32 else None
+    if target is not None:  # hunt: the target is the host's, not the roll's
+        line = ex.sentence(system, kind, said, faces, None)
+        line += "%s%s (%d needed: %s)" % (", " if faces else ": ",
+                                          ex.plural(out.successes, "success"), target,
+                                          "reached" if out.successes >= target else "missed")
+    else:
+        line = ex.sentence(system, wkind, said, faces, out)
+    lines = ["event %s: %s" % (r.get("seq"), line)]
+    lines += ["  " + n for n in (ex.notes(wkind, out, said) if kind != cp.UNDO else ())]
+    return r, lines
+
+
 def _action(build, cmd):
     """A remote command: `build(args, system, state)` -> (kind, args, text),
     `state()` the device's campaign (read once, when asked for)."""
     def run(args):
         with _Dev(args) as dev:
-            info = dev.info()
-            system = _sysno(info)
-            got = []
-
-            def state():
-                if not got:
-                    got.append(_device_state(dev))
-                return got[0]
-            kind, a, text = build(args, system, state)
-            said, wkind = None, kind
-            if not args.json:  # the words need the names of the campaign before the action
-                said = ex.lead_live(system, state(), kind, a, text)
-                wkind = ex.kind_live(state(), kind)
             try:
-                r = dev.act(kind, tuple(a), text)
-            except Exception as e:
-                if not _is_device_error(e):
-                    raise
+                r, lines = perform(dev, build, args, words=not args.json)
+            except Refused as e:
                 if args.json:
-                    _print_json({"refused": str(e), "kind": kind, "args": list(a)})
+                    _print_json({"refused": str(e), "kind": e.kind, "args": e.args_})
                 sys.stderr.write("%s %s: refused by the device: %s\n" % (PROG, cmd, e))
                 return 1
         if args.json:
             _print_json(r)
-            return 0
-        out = _Said(r)
-        faces = list(r.get("faces") or ())
-        target = getattr(args, "target", None) if kind == 32 else None
-        if target is not None:  # hunt: the target is the host's, not the roll's
-            line = ex.sentence(system, kind, said, faces, None)
-            line += "%s%s (%d needed: %s)" % (", " if faces else ": ",
-                                              ex.plural(out.successes, "success"), target,
-                                              "reached" if out.successes >= target else "missed")
-        else:
-            line = ex.sentence(system, wkind, said, faces, out)
-        print("event %s: %s" % (r.get("seq"), line))
-        for n in ex.notes(wkind, out, said) if kind != cp.UNDO else ():
-            print("  " + n)
+        for ln in lines:
+            print(ln)
         return 0
     return run
 
@@ -1437,7 +1459,7 @@ def register(sub):
 
     def action(name, build, help):
         p = sub.add_parser(name, help=help, description=help)
-        p.set_defaults(run=_wrap(name, _action(build, name)), acts=True)
+        p.set_defaults(run=_wrap(name, _action(build, name)), acts=True, build=build)
         _port(p)
         _json(p, "the device's answer as one JSON object")
         return p

@@ -3,6 +3,7 @@ port and serves every other command through its local socket; the real
 firmware on desktop simulators, the real commands in subprocesses."""
 
 import json
+import re
 import os
 import signal
 import socket
@@ -330,3 +331,78 @@ def test_automatic_backups_at_coming_up_a_scene_end_and_the_hub_stopping(tmp_pat
         sim.stop()
     code, out, err = done(dicetray(home, "backups", "--db", db, "--json"))
     assert code == 0 and sorted(b["last"] for b in json.loads(out)["backups"]) == [0, 2, 3]
+
+
+def _post(url, body, keeper=None):
+    """(status, JSON answer) of POST url."""
+    import urllib.error
+    import urllib.request
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method="POST",
+                                 headers={"Content-Type": "application/json"})
+    if keeper is not None:
+        req.add_header("X-Dicetray-Keeper", keeper)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_remote_actions_are_the_commands_own_and_the_keepers_alone(two):
+    from dicetray.hub.view import View
+    from dicetray.hub.web import Web
+    hub, sims = two
+    reg = hubclient.find()
+    view = View(hub)
+    web = Web(view, "127.0.0.1", 0, token="look", keeper="act",
+              connect=lambda tray: hubclient.HubDevice(reg, tray=tray))
+    off = Web(view, "127.0.0.1", 0)
+    try:
+        act = web.url().split("?")[0] + "act?token=look"
+        assert "keeper=act" in web.url(keeper=True) and "keeper" not in web.url()
+        code, a = _post(act, {"tray": "b", "action": "roll --pool 2"}, keeper="act")
+        assert code == 200 and a["seq"] == 1, a
+        assert re.match(r"event 1: roll 2d6: \d \d", a["lines"][0]), a
+        dev = hubclient.HubDevice(reg, tray="b")
+        assert dev.info()["events"] == 1                  # on tray b, once
+        assert hubclient.HubDevice(reg, tray="a").info()["events"] == 0
+        code, a = _post(act, {"tray": "b", "action": "undo"}, keeper="act")
+        assert code == 200 and a["seq"] == 2 and a["lines"][0].startswith("event 2: undo"), a
+        # what the terminal would refuse, the page refuses in the same words
+        code, a = _post(act, {"tray": "b", "action": "roll --pool 99"}, keeper="act")
+        assert code == 400 and "--pool 99" in a["error"], a
+        code, a = _post(act, {"tray": "b", "action": "roll --pool two"}, keeper="act")
+        assert code == 400 and "--pool takes a whole number, not 'two'" in a["error"], a
+        code, a = _post(act, {"tray": "b", "action": "backup"}, keeper="act")
+        assert code == 400 and "not an action" in a["error"] and "roll" in a["error"], a
+        code, a = _post(act, {"tray": "b", "action": "roll --pool 2 --tray a"}, keeper="act")
+        assert code == 400 and "card's tray" in a["error"], a
+        code, a = _post(act, {"tray": "b", "action": "roll --help"}, keeper="act")
+        assert code == 400 and "terminal's" in a["error"], a
+        code, a = _post(act, {"tray": "b", "action": "slash 40"}, keeper="act")
+        assert code == 409 and a["error"].startswith("refused by the device: "), a
+        code, a = _post(act, {"tray": "z", "action": "undo"}, keeper="act")
+        assert code == 404 and "a, b" in a["error"], a
+        code, a = _post(act, b"{not json", keeper="act")
+        assert code == 400 and '"action"' in a["error"], a
+        # nothing done without the keeper's token, nor where actions are off
+        for kw in ({}, {"keeper": "look"}):
+            code, a = _post(act, {"tray": "b", "action": "roll --pool 2"}, **kw)
+            assert code == 403 and "keeper" in a["error"], a
+        code, a = _post(act.split("?")[0], {"tray": "b", "action": "undo"}, keeper="act")
+        assert code == 403 and "token" in a["error"], a
+        code, a = _post(off.url() + "act", {"tray": "b", "action": "undo"}, keeper="act")
+        assert code == 403 and "--keeper-token" in a["error"], a
+        assert dev.info()["events"] == 2                  # the roll and its undo, nothing else
+        dev.close()
+    finally:
+        web.close()
+        off.close()
+
+
+def test_the_keepers_token_is_a_secret_of_its_own(home):
+    for given in (["--token", "s", "--keeper-token", "s"], ["--keeper-token", ""]):
+        code, out, err = done(dicetray(home, "serve", "--port", "/dev/null", *given))
+        assert code == 2 and "--keeper-token" in err and "of its own" in err, err
+    assert not os.path.exists(server.registration())

@@ -189,3 +189,56 @@ def test_a_token_guards_the_page(table):
         browser.wait_for(lambda: len(_cards(d)) == 4, what="the page through its token")
     finally:
         guarded.close()
+
+
+def test_the_keeper_acts_from_the_page(table):
+    """Opened with the keeper's token, a card takes an action as the
+    terminal would type it; the answer is the command's lines, the roll
+    lands on the page, and a refused action says why. Without the token
+    the same page has no controls."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    from dicetray.hub import client as hubclient
+    hub, web, d = table[:3]
+    reg = hubclient.find()
+    keeper = Web(web.view, "127.0.0.1", 0, keeper="k33p",
+                 connect=lambda tray: hubclient.HubDevice(reg, tray=tray))
+    try:
+        d.get(keeper.url())                                   # the page, not the keeper's
+        browser.wait_for(lambda: len(_cards(d)) == 4, what="the page")
+        assert not d.find_elements(By.CSS_SELECTOR, "form.act")
+        d.get(keeper.url(keeper=True))
+        browser.wait_for(lambda: len(d.find_elements(By.CSS_SELECTOR, "form.act")) == 4,
+                         what="a form on every card")
+        before, other = hub.trays["b"].last, hub.trays["a"].last
+
+        def said(n):
+            return d.execute_script(
+                "const s = document.querySelector('section[data-tray=\"b\"] .said');"
+                "return [s.className, s.textContent];")
+
+        box = d.find_element(By.CSS_SELECTOR, 'section[data-tray="b"] form.act input')
+        box.send_keys("roll --pool 3", Keys.ENTER)
+        cls, text = browser.wait_for(lambda: said(0)[1].startswith("event") and said(0),
+                                     what="the roll's answer")
+        m = re.match(r"event (\d+): (roll 3d6: [\d ]+)", text)
+        assert m and cls == "said" and int(m.group(1)) == before + 1, text
+        cs = browser.wait_for(lambda: {c["tray"]: c for c in _cards(d)}["b"]["seqs"][:1] ==
+                              [before + 1] and {c["tray"]: c for c in _cards(d)},
+                              what="the roll on b's card")
+        assert m.group(2).strip() in cs["b"]["first"]
+        assert hub.trays["a"].last == other                   # b's card acts on b alone
+        box = d.find_element(By.CSS_SELECTOR, 'section[data-tray="b"] form.act input')
+        assert box.get_attribute("value") == "roll --pool 3"  # kept across the update
+        box.clear()
+        box.send_keys("roll --pool 99", Keys.ENTER)
+        cls, text = browser.wait_for(lambda: said(0)[0] == "said bad" and said(0),
+                                     what="the refusal")
+        assert "--pool 99" in text
+        d.find_element(By.XPATH, '//section[@data-tray="b"]//button[text()="Undo"]').click()
+        cls, text = browser.wait_for(lambda: said(0)[1].startswith("event %d: undo" % (before + 2))
+                                     and said(0), what="the undo's answer")
+        assert hub.trays["b"].last == before + 2
+    finally:
+        keeper.close()

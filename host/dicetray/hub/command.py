@@ -1,10 +1,10 @@
 """`dicetray serve`: the table hub in the foreground (docs/hub.md).
 
     dicetray serve [--port [NAME=]PORT]... [--timeout S] [--http-port N] [--listen --token T]
-                   [--forward URL]... [--backup-every N [--db FILE]]
+                   [--keeper-token K] [--forward URL]... [--backup-every N [--db FILE]]
 
 Prints `hub: 127.0.0.1:N` and `http: URL` (the live page) when it is
-ready, then a line as each tray comes up or goes down; Ctrl-C stops it
+ready (and `keeper: URL`, the page with remote actions, with --keeper-token), then a line as each tray comes up or goes down; Ctrl-C stops it
 (exit 0) and closes every port.
 """
 
@@ -16,6 +16,7 @@ import threading
 
 from ..datadir import home
 from .autobackup import AutoBackup
+from .client import HubDevice
 from .forward import Forwarder
 from .server import Hub, HubError
 from .view import View
@@ -47,18 +48,21 @@ class _Say:
         pass
 
 
-def _web(view, args):
+def _web(view, args, reg):
     """The page's server on --http-port (HTTP_PORT by default, any free
-    port when that one is taken)."""
+    port when that one is taken); its remote actions reach a tray through
+    the hub's socket, as any client's do."""
     host = "0.0.0.0" if args.listen else "127.0.0.1"
     port = HTTP_PORT if args.http_port is None else args.http_port
+    kw = dict(token=args.token, keeper=args.keeper_token,
+              connect=lambda tray: HubDevice(reg, tray=tray))
     try:
-        return Web(view, host, port, args.token)
+        return Web(view, host, port, **kw)
     except OSError as e:
         if args.http_port is not None:
             raise HubError("cannot serve the page on %s:%d: %s (choose another --http-port)"
                            % (host, port, e)) from None
-        return Web(view, host, 0, args.token)
+        return Web(view, host, 0, **kw)
 
 
 def run(args):
@@ -66,6 +70,12 @@ def run(args):
     if args.listen and not args.token:
         sys.stderr.write("dicetray serve: error: --listen serves the page to the whole network: "
                          "give it a --token (a secret the page's URL carries)\n")
+        return 2
+    if args.keeper_token is not None and (not args.keeper_token or
+                                          args.keeper_token == args.token):
+        sys.stderr.write("dicetray serve: error: --keeper-token lets its holder act on every "
+                         "tray: give a secret of its own, not empty and not the page's --token "
+                         "(which whoever sees the page has)\n")
         return 2
     fwd = None
     if args.forward:
@@ -93,7 +103,7 @@ def run(args):
     web = None
     try:
         reg = hub.start()
-        web = _web(view, args)
+        web = _web(view, args, reg)
         if fwd is not None:
             fwd.start()
     except HubError as e:
@@ -103,6 +113,9 @@ def run(args):
     print("hub: 127.0.0.1:%d (pid %d; every dicetray command goes through it%s)" % (
         reg["port"], reg["pid"], "" if args.port else "; looking for trays"), flush=True)
     print("http: %s" % web.url(), flush=True)
+    if args.keeper_token:
+        print("keeper: %s (remote actions: the keeper's alone)" % web.url(keeper=True),
+              flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
@@ -147,6 +160,9 @@ def register(sub, seconds):
                    help="serve the page to the network, not only this machine (needs --token)")
     p.add_argument("--token", metavar="SECRET",
                    help="a secret every page request must carry (?token=SECRET in the URL)")
+    p.add_argument("--keeper-token", metavar="SECRET",
+                   help="turn on remote actions from the page: the keeper's URL (printed) "
+                   "carries SECRET, which must differ from --token")
     p.add_argument("--forward", action="append", metavar="URL",
                    help="post every event as JSON to URL (repeatable; a Discord webhook, or a "
                    "URL ending #discord or #slack, gets a chat message); queued on disk")

@@ -2,7 +2,10 @@
 install beside the package). It reads /events (server-sent events; the
 browser reconnects by itself) and draws each tray: its OLED from the
 MONO_VLSB framebuffer on a canvas, its LED ring, its trackers and its last
-rolls. Sized for a TV across the table and for a phone (the cards wrap)."""
+rolls. Sized for a TV across the table and for a phone (the cards wrap).
+Opened with the keeper's token (`?keeper=K`), each card has a line for a
+remote action (docs/hub.md, Remote actions); a card is kept across
+updates, so what the keeper types survives the table's rolls."""
 
 HTML = r"""<!doctype html>
 <html lang="en">
@@ -32,6 +35,12 @@ HTML = r"""<!doctype html>
   .face { display: inline-block; min-width: 1.3em; text-align: center; margin-right: .15em;
           border: 1px solid #777; border-radius: .2em; }
   .why { color: #e66; font-size: .8em; }
+  form.act { display: flex; flex-wrap: wrap; gap: .4em; margin-top: .6em; }
+  form.act input { flex: 1 1 10em; font: inherit; padding: .2em .4em; background: #000;
+                   color: #eee; border: 1px solid #555; border-radius: .3em; }
+  form.act button { font: inherit; padding: .2em .7em; border-radius: .3em; }
+  .said { flex-basis: 100%; white-space: pre-wrap; font-size: .85em; color: #9d9; }
+  .said.bad { color: #e66; }
 </style>
 </head>
 <body>
@@ -94,17 +103,14 @@ function trackers(t) {
   return box;
 }
 function card(v) {
-  const c = el("section", "tray" + (v.state === "up" ? "" : " down"));
-  c.dataset.tray = v.tray;
-  c.appendChild(el("h2", "", v.tray + (v.system ? " \u00b7 " + v.system : "")));
-  if (v.why && v.state !== "up") c.appendChild(el("div", "why", v.why));
+  const out = [el("h2", "", v.tray + (v.system ? " \u00b7 " + v.system : ""))];
+  if (v.why && v.state !== "up") out.push(el("div", "why", v.why));
   const row = el("div", "row");
   if (v.screen) {
     const cv = el("canvas", "oled"); drawScreen(cv, v.screen); row.appendChild(cv);
     row.appendChild(ring(v.screen));
   }
-  c.appendChild(row);
-  c.appendChild(trackers(v.trackers));
+  out.push(row, trackers(v.trackers));
   const ol = el("ol", "recent");
   for (const r of v.recent || []) {
     const li = el("li"); li.dataset.seq = r.seq;
@@ -112,12 +118,55 @@ function card(v) {
     ol.appendChild(li);
   }
   if (!(v.recent || []).length) ol.appendChild(el("li", "", "(waiting for the table)"));
-  c.appendChild(ol);
-  return c;
+  out.push(ol);
+  return out;
 }
+const keeper = new URLSearchParams(q).get("keeper");
+const PLACEHOLDER = {hunt: "roll --pool 3", paths: "roll --pool 4 --target 2",
+                     expedition: "roll --pool 5 --target 10"};
+function controls(name) {
+  // A remote action: what the keeper would type after `dicetray`, done
+  // through the hub as that command does it; the answer is its lines.
+  const f = el("form", "act"), input = el("input"), go = el("button", "", "Do"),
+        undo = el("button", "", "Undo"), said = el("div", "said");
+  input.autocomplete = "off"; input.placeholder = "roll --pool 3";
+  go.type = "submit"; undo.type = "button";
+  f.append(input, go, undo, said);
+  async function send(line) {
+    said.className = "said"; said.textContent = "\u2026";
+    try {
+      const r = await fetch("/act" + q, {method: "POST", body: JSON.stringify({tray: name, action: line}),
+                            headers: {"Content-Type": "application/json", "X-Dicetray-Keeper": keeper}});
+      const a = await r.json();
+      if (r.ok) said.textContent = a.lines.join("\n");
+      else { said.className = "said bad"; said.textContent = a.error; }
+    } catch (e) {
+      said.className = "said bad"; said.textContent = "the hub did not answer: " + e;
+    }
+  }
+  f.onsubmit = (e) => { e.preventDefault(); if (input.value.trim()) send(input.value.trim()); };
+  undo.onclick = () => send("undo");
+  return f;
+}
+const cards = new Map();      // tray -> {sec, body, form}: kept, so a typed action survives
 function show(snap) {
-  const main = document.getElementById("trays");
-  main.replaceChildren(...snap.trays.map(card));
+  const main = document.getElementById("trays"), order = [];
+  for (const v of snap.trays) {
+    let c = cards.get(v.tray);
+    if (!c) {
+      c = {sec: el("section"), body: el("div"), form: keeper ? controls(v.tray) : null};
+      c.sec.dataset.tray = v.tray; c.sec.appendChild(c.body);
+      if (c.form) c.sec.appendChild(c.form);
+      cards.set(v.tray, c);
+    }
+    c.sec.className = "tray" + (v.state === "up" ? "" : " down");
+    if (c.form && v.system) c.form.querySelector("input").placeholder = PLACEHOLDER[v.system] || "";
+    c.body.replaceChildren(...card(v));
+    order.push(c.sec);
+  }
+  // moved only when the order changed: moving a card would take the keeper's cursor away
+  if (order.length !== main.children.length || order.some((s, i) => main.children[i] !== s))
+    main.replaceChildren(...order);
   document.getElementById("status").textContent = "";
   document.body.dataset.version = snap.version;
 }

@@ -1,0 +1,66 @@
+"""Remote actions from the live page (docs/hub.md, Remote actions).
+
+The keeper types what they would type after `dicetray` (`roll --pool 3`,
+`slash 0 2`, `turn`, `undo`): the line is parsed by the command line's own
+parser and done by the command's own code (commands.perform), through the
+hub like any other client, so the page takes exactly the words, checks and
+at-most-once of the terminal, and its answer is the terminal's lines.
+"""
+
+import shlex
+
+from .. import cli, commands
+
+
+class ActionError(Exception):
+    """An action not done: `status` the HTTP status, the message what to do."""
+
+    def __init__(self, status, message):
+        Exception.__init__(self, message)
+        self.status = status
+
+
+def names():
+    """The commands the page takes: the action commands (those that act)."""
+    sub = cli._subparsers(cli.build_parser())
+    return sorted(n for n, p in sub.choices.items() if p.get_default("build") is not None)
+
+
+def run(line, connect):
+    """Do the action of command `line` on `connect()` (an open device,
+    closed here): {"seq", "lines", "answer"}; ActionError says why not."""
+    try:
+        argv = shlex.split(line)
+    except ValueError as e:
+        raise ActionError(400, "cannot read %r: %s" % (line, e)) from None
+    takes = "the page takes " + ", ".join(names())
+    if not argv:
+        raise ActionError(400, "type an action, e.g. roll --pool 3 (%s)" % takes)
+    for a in argv:
+        if a in ("-h", "--help") or a.split("=")[0] in ("--port", "--tray", "--version"):
+            raise ActionError(400, "%s is the terminal's: the page's action runs on its card's "
+                              "tray (`dicetray %s --help` says what it takes)" % (a, argv[0]))
+    try:
+        args = cli.parse(cli.build_parser(), argv)
+    except cli.UsageError as e:
+        raise ActionError(400, str(e)) from None
+    build = getattr(args, "build", None)
+    if build is None:
+        raise ActionError(400, "%s is not an action: %s" % (argv[0], takes))
+    try:
+        dev = connect()
+    except Exception as e:
+        raise ActionError(503, "cannot reach the tray: %s" % e) from None
+    try:
+        r, lines = commands.perform(dev, build, args)
+    except commands.Refused as e:
+        raise ActionError(409, "refused by the device: %s" % e) from None
+    except (commands.Usage, commands.Fail) as e:
+        raise ActionError(400, str(e)) from None
+    except Exception as e:
+        if not commands._is_device_error(e):
+            raise
+        raise ActionError(503, "device error: %s" % e) from None
+    finally:
+        dev.close()
+    return {"seq": r.get("seq"), "lines": lines, "answer": r}
