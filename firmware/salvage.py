@@ -33,19 +33,27 @@ def campaign(session, events, rep, errs):
 
 def _peek(fs, path):
     """(system, campaign id) from the headers in a snapshot file that fails
-    its checks: store/snapshot.py's header (56 bytes; 24 in version 2, 16 in 1), then
-    encode_snapshot's b"DS" | schema | system | len, encode_state's b"DT" |
-    schema | system | cid. ValueError where they are not there."""
+    its checks: store/snapshot.py's header (56 bytes; 24 in version 2, 16
+    in 1), then the snapshot's own (names)."""
     f = fs.open(path, "rb")
     try:
         buf = f.read(96)
     finally:
         f.close()
-    i = (16, 24, 56)[buf[3] - 1] if 1 <= buf[3] <= 3 else 0
-    if buf[:3] != b"DTS" or buf[i:i + 2] != cp.SNAP_MAGIC:
+    if buf[:3] != b"DTS":
         raise ValueError("no snapshot header")
-    system = buf[i + 3]
-    j = cp.codec.get_int(buf, i + 4)[1]
-    if buf[j:j + 2] != cp.MAGIC or buf[j + 3] != system or system > 2:
+    return names(buf, (16, 24, 56)[buf[3] - 1] if 1 <= buf[3] <= 3 else 0)
+
+
+def names(state, at=0):
+    """(system, campaign id) of encode_snapshot bytes from `at`: b"DS" |
+    schema | system | len, then encode_state's b"DT" | schema | system |
+    cid. ValueError (or IndexError, cut short) where they are not there.
+    What the campaign slots list too (Session.campaigns)."""
+    if state[at:at + 2] != cp.SNAP_MAGIC:
+        raise ValueError("not a campaign snapshot")
+    system = state[at + 3]
+    j = cp.codec.get_int(state, at + 4)[1]
+    if state[j:j + 2] != cp.MAGIC or state[j + 3] != system or system > 2:
         raise ValueError("no state header")
-    return system, cp.codec.get_int(buf, j + 4)[0]
+    return system, cp.codec.get_int(state, j + 4)[0]

@@ -28,6 +28,7 @@ ROOT = "/dicetray"
 # undo is snapshotted at once: replaying one refolds up to UNDO_DEPTH
 # events, ten times the cost of another event.
 SNAP_EVERY = 16
+BLOCK = store.BLOCK   # the flash's erase block: what a slot holds, in blocks
 KEEP_EVENTS = 64   # events kept in RAM for the log after a snapshot
 
 
@@ -86,7 +87,8 @@ class Session:
         -1 if none. The current one is slot self.n. (*a: no new names at
         boot, docs/store.md.)"""
         from store import slots
-        return slots.campaigns(self.fs, ROOT, *a)
+        from salvage import names
+        return slots.campaigns(self.fs, ROOT, names, *a)
 
     def switch(self, n):
         """Make slot n the current campaign (it becomes the highest slot);

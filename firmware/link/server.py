@@ -24,16 +24,9 @@ from . import frame as fr
 from rules import campaign as cp
 from rules import codec
 from rules.systems import NAMES
-import store
-from store import journal
-
-try:
-    from session import SNAP_EVERY   # staged stores snapshot like the live one
-except ImportError:
-    SNAP_EVERY = 16
+from session import BLOCK
 
 FIRMWARE = "0.1.0"
-MAX_SNAP = 16384   # a restore's snapshot: a few KB; refused beyond this
 QUIET_MS = 250     # the loop polls fast this long after the host's last frame
 PUSH_MAX = 4       # event frames pushed per loop pass (the port drops a flood)
 # LOG pages answered per loop pass; more wait for the next pass, in order
@@ -88,9 +81,9 @@ class Link:
         self._segkey = None    # ...its current segment name then...
         self._segl = []        # ...and the list
         self._segp = {}        # base -> path, for that list
+        self._pg = None        # store/paging.py, loaded at the first page
         self._page = None      # fr.Page for LOG answers, made on the first...
         self._pdata = None     # ...and the view of it a segment is read into
-        self._pf = None        # the segment file open for a page
         self._paged = 0        # LOG pages answered in this loop pass...
         self._pages = -1       # ...and how many it may (-1: not counted yet)
         self._scr = None       # fr.Page for SCREEN answers, made on the first
@@ -329,41 +322,11 @@ class Link:
         return json.dumps(self.info()).encode()
 
     def device_id(self):
-        """A stable id: the board's unique_id() (a chip's), else one kept
-        on the flash."""
+        """The device's id (deviceid.py), asked for once."""
         if self._id is None:
-            uid = getattr(self.app.b, "unique_id", None)
-            self._id = uid() if uid is not None else self._stored_id()
+            from deviceid import get
+            self._id = get(self.s)
         return self._id
-
-    def _stored_id(self):
-        """The id in /dicetray/id.txt; a new one if the file is missing or
-        damaged (not 1..40 printable ASCII bytes): an id is no campaign
-        data, and a damaged one must not stop the link (issue 12)."""
-        fs = self.s.fs
-        path = self._root() + "/id.txt"
-        try:
-            f = fs.open(path, "rb")
-            try:
-                v = f.read(64)
-            finally:
-                f.close()
-            v = v.strip()
-            if 0 < len(v) <= 40 and min(v) > 32 and max(v) < 127:
-                return v.decode()
-        except OSError:
-            pass
-        b = self.app.b   # its entropy, not its seed (Session._cid): an id of its own
-        v = "%s-%08x" % (b.name, getattr(b, "entropy", b.seed)() & 0x3FFFFFFF)
-        f = fs.open(path, "w")
-        f.write(v)
-        fs.sync(f)
-        f.close()
-        return v
-
-    def _root(self):
-        r = self.s.st.root
-        return r[:r.rfind("/")]
 
     def _snap(self, p):
         off = codec.get_int(p, 0)[0]
@@ -470,7 +433,6 @@ class Link:
                 count -= 1
                 i += 1
         except OSError as e:
-            self._drop_file()
             self.port.write(self._err(seq, "flash error: %s" % e))
 
     def _page_out(self, seq, b, off):
@@ -486,29 +448,14 @@ class Link:
 
     def _read_page(self, b, off):
         pack_into("<II", self._page.body, fr.HEAD, b, off)
-        f = self._pf = self.s.st.fs.open(self._seg_path(b), "rb")
-        if off:
-            f.seek(off)
-        n = f.readinto(self._pdata)
-        self._pf = None
-        f.close()
-        return 8 + (n or 0)
-
-    def _drop_file(self):
-        f = self._pf
-        self._pf = None
-        if f is not None:
-            try:
-                f.close()
-            except OSError:
-                pass
+        return 8 + self._paging().read(self.s.st, self._seg_path(b), off, self._pdata)
 
     def _seg_path(self, b):
         """A segment's path, made once per segment list: every new str
         costs a search of the interned strings (docs/architecture.md)."""
         path = self._segp.get(b)
         if path is None:
-            path = self._segp[b] = self.s.st.root + "/" + store._name("j", b, "log")
+            path = self._segp[b] = self._paging().path(self.s.st, b)
         return path
 
     def _collect(self, since, room, out, most):
@@ -553,21 +500,29 @@ class Link:
     def _scan(self, b):
         st = self.s.st
         self._cseq = b
+        pg = self._paging()
         if self._jbuf is None:
-            self._jbuf = bytearray(journal.CHUNK)
-        journal.scan(st.fs, st.root + "/" + store._name("j", b, "log"), b, self._take, self._jbuf)
+            self._jbuf = bytearray(pg.CHUNK)
+        pg.scan(st, b, self._take, self._jbuf)
 
     def _segs(self):
         """The store's journal segment bases, listed once per segment change
         (a new segment's name is chosen before its file exists: `_new`)."""
         st = self.s.st
-        key = (st._seg, st._new)
+        key = self._paging().layout(st)
         if self._segst is not st or self._segkey != key:
             self._segl = st.segments()
             self._segst = st
             self._segkey = key
             self._segp = {}
         return self._segl
+
+    def _paging(self):
+        """store/paging.py (Store.paging), asked for once."""
+        pg = self._pg
+        if pg is None:
+            pg = self._pg = self.s.st.paging()
+        return pg
 
     def _first(self):
         segs = self._segs()
@@ -626,7 +581,7 @@ class Link:
                            "faces": list(out.faces), "notes": out.notes,
                            "hidden": out.hidden}).encode()
 
-    # --- restore ----------------------------------------------------------------
+    # --- restore (the session stages it: staging.py) -----------------------------
     def _r_begin(self, p):
         try:
             d = json.loads(bytes(p))
@@ -638,149 +593,38 @@ class Link:
                     raise ValueError
         except (ValueError, KeyError, TypeError):
             raise ValueError("R_BEGIN needs JSON {seq, first, count, size, crc[, head: 64 hex]}")
-        if not 0 < size <= MAX_SNAP:
-            raise ValueError("a snapshot of %d bytes: this firmware takes 1..%d" % (size, MAX_SNAP))
-        if first < 1 or count < 0 or not first - 1 <= seq <= first - 1 + count:
-            raise ValueError("restore of events %d..%d with a snapshot at %d: the snapshot must "
-                             "be within them" % (first, first + count - 1, seq))
-        if first > 1 and seq != first - 1:
-            raise ValueError("a journal from event %d needs the snapshot at %d, not %d"
-                             % (first, first - 1, seq))
         self._r_abort()
-        n = self.s.n + 1
-        path = "%s/n%d" % (self._root(), n)
-        fs = self.s.fs
-        fs.mkdir(path)
-        for name in fs.listdir(path):   # what a reset left of an earlier try
-            fs.remove(path + "/" + name)
-        self.stage = {"n": n, "path": path, "seq": seq, "first": first, "count": count, "head": head,
-                      "crc": crc, "snap": bytearray(size), "got": 0, "next": first,
-                      "st": None, "c": None, "ok": True, "matched": False}
-        return _ints(n)
+        from staging import Restore   # the session's: loaded at the first restore
+        self.stage = Restore(self.s, seq, first, count, size, crc, head)
+        return _ints(self.stage.n)
 
     def _stage(self):
         g = self.stage
         if g is None:
             raise ValueError("no restore in progress: send R_BEGIN first")
-        if not g["ok"]:
-            raise ValueError("this restore failed: abort it and start again")
         return g
 
     def _r_snap(self, p):
-        g = self._stage()
         off, i = codec.get_int(p, 0)
-        data = p[i:]
-        if off != g["got"]:
-            raise ValueError("snapshot bytes expected at offset %d, not %d" % (g["got"], off))
-        buf = g["snap"]
-        if off + len(data) > len(buf):
-            raise ValueError("snapshot longer than the %d bytes announced" % len(buf))
-        buf[off:off + len(data)] = data
-        g["got"] = off + len(data)
-        if g["got"] == len(buf):
-            self._r_open(g)
-        return _ints(g["got"])
-
-    def _r_open(self, g):
-        snap = bytes(g["snap"])
-        g["snap"] = None
-        if crc32(snap) & 0xFFFFFFFF != g["crc"]:
-            g["ok"] = False
-            raise ValueError("restore snapshot CRC mismatch: the bytes were damaged on the way")
-        try:
-            base = cp.decode_snapshot(snap, cp.UNDO_DEPTH, False)
-        except ValueError as e:
-            g["ok"] = False
-            raise ValueError("restore snapshot refused: %s" % e)
-        if base.nevents != g["seq"]:
-            g["ok"] = False
-            raise ValueError("the snapshot covers %d events, not %d" % (base.nevents, g["seq"]))
-        st = store.Store(self.s.fs, g["path"], self.s.kind, store.JOURNAL_KEEP)
-        st.open()
-        g["st"] = st
-        if g["first"] == 1:
-            c = cp.Campaign(base.system, base.cid, cp.UNDO_DEPTH, False)
-            st.snapshot(cp.encode_snapshot(c), 0)
-            g["target"] = snap
-            self._r_check(g, c)
-        else:
-            st.start(snap, g["seq"], g["head"])
-            c = base
-            g["matched"] = True
-        g["c"] = c
-
-    def _r_check(self, g, c):
-        # Replaying the journal from the start must give the snapshot exactly.
-        if c.nevents == g["seq"]:
-            if cp.encode_snapshot(c) != g["target"]:
-                g["ok"] = False
-                raise ValueError("events 1..%d do not fold to the snapshot at %d: the backup "
-                                 "is inconsistent" % (g["seq"], g["seq"]))
-            g["matched"] = True
-            g["target"] = None
+        return _ints(self._stage().snapshot(off, p[i:]))
 
     def _r_events(self, p):
         g = self._stage()
-        c = g["c"]
-        if c is None:
-            raise ValueError("send the whole snapshot (R_SNAP) before the events")
         idx, i = codec.get_int(p, 0)
-        if idx != g["next"]:
-            raise ValueError("restore events expected from %d, not %d" % (g["next"], idx))
-        st = g["st"]
-        end = g["first"] + g["count"]
+        evs = []
         while i < len(p):
             m, i = codec.get_int(p, i)
             ev = bytes(p[i:i + m])
             i += m
             if len(ev) != m:
-                raise ValueError("restore event %d is cut short" % g["next"])
-            if g["next"] >= end:
-                raise ValueError("more events than the %d announced" % g["count"])
-            try:
-                c.apply(ev)
-            except ValueError as e:
-                g["ok"] = False
-                raise ValueError("restore event %d refused, nothing changed: %s" % (g["next"], e))
-            st.append(ev)
-            g["next"] += 1
-            if st.seq % SNAP_EVERY == 0:
-                st.snapshot(cp.encode_snapshot(c))
-            if not g["matched"]:
-                self._r_check(g, c)
-        return _ints(g["next"])
+                raise ValueError("restore event %d is cut short" % (idx + len(evs)))
+            evs.append(ev)
+        g.events(idx, evs)
+        return _ints(g.next)
 
     def _r_commit(self):
-        g = self._stage()
-        c = g["c"]
-        last = g["first"] + g["count"] - 1
-        if c is None or g["next"] != last + 1 or not g["matched"]:
-            raise ValueError("restore incomplete: %d of %d events staged"
-                             % (g["next"] - g["first"], g["count"]))
-        st = g["st"]
-        want = cp.encode_snapshot(c)
-        st.snapshot(want)
-        st.close()
-        g["st"] = None
-        # Verify what is on flash, as a boot would read it.
-        chk = store.Store(self.s.fs, g["path"], self.s.kind, store.JOURNAL_KEEP)
-        state, evs, rep = chk.open()
-        chk.close()
-        if not rep.ok() or rep.seq != last or state is None:
-            g["ok"] = False
-            raise ValueError("staged campaign did not read back: %s" % "; ".join(rep.errors))
-        c2 = cp.decode_snapshot(state, cp.UNDO_DEPTH, False)
-        for ev in evs:
-            c2.apply(ev)
-        if cp.encode_snapshot(c2) != want:
-            g["ok"] = False
-            raise ValueError("staged campaign did not read back as written")
-        # The swap: one rename (atomic on littlefs). Before it a reset boots
-        # the old campaign (nN is staging, ignored); after it, the new one.
-        self.s.fs.rename(g["path"], "%s/c%d" % (self._root(), g["n"]))
+        self._stage().commit()
         self.stage = None
-        self.s.n = g["n"]
-        self.s.load()
         self.snap = None
         self.pushed = self.s.st.seq
         self.app.restored()
@@ -789,8 +633,8 @@ class Link:
     def _r_abort(self):
         g = self.stage
         self.stage = None
-        if g is not None and g["st"] is not None:
-            g["st"].close()
+        if g is not None:
+            g.abort()
 
     # --- campaign slots (the session does the work: session.py, store/slots.py) --
     def _slots(self, p):
@@ -801,7 +645,7 @@ class Link:
             out.append({"slot": n, "campaign": cid, "events": events, "bytes": size,
                         "blocks": blocks, "current": n == self.s.n,
                         "system": NAMES[sysno] if 0 <= sysno < len(NAMES) else None})
-        return json.dumps({"current": self.s.n, "slots": out, "block": store.BLOCK,
+        return json.dumps({"current": self.s.n, "slots": out, "block": BLOCK,
                            "next": nxt if nxt >= 0 else None}).encode()
 
     def _switch(self, p):

@@ -462,6 +462,12 @@ class Store:
     def _logs(self):
         return _split(self.fs.listdir(self.root))[0]
 
+    def paging(self):
+        """store/paging.py, the journal as the link pages it (loaded at
+        the link's first page, not at boot)."""
+        from . import paging
+        return paging
+
     # --- scrub ---------------------------------------------------------------
     def scrub_step(self):
         """Check one more journal segment, the oldest first, cycling: None

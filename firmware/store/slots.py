@@ -64,9 +64,11 @@ def usage(fs, path):
     return n, blocks
 
 
-def summary(fs, path):
+def summary(fs, path, names):
     """(campaign id, system, events) of the store in `path`, read only:
-    (-1, -1, events of its journal) when no snapshot reads back."""
+    (-1, -1, events of its journal) when no snapshot reads back.
+    names(state) -> (system, campaign id) of a snapshot's state (the
+    session's: the store knows no rules)."""
     logs, snaps, _tmps = _split(fs.listdir(path))
     cid = sysno = -1
     seq = seg = off = 0
@@ -75,21 +77,11 @@ def summary(fs, path):
         k -= 1
         try:
             seq, state, seg, off, _h = snap.read(fs, path + "/" + snaps[k])
-            cid, sysno = _head(state)
+            sysno, cid = names(state)
             break
         except (ValueError, OSError, IndexError):
             seq = seg = off = 0
     return cid, sysno, _count(fs, path, logs, seq, seg, off)
-
-
-def _head(state):
-    """(cid, system) from encode_snapshot bytes: "DS" ver system, then the
-    length of encode_state: "DT" ver system cid ... (rules/campaign.py)."""
-    from rules import codec
-    if state[0:2] != b"DS":
-        raise ValueError("not a campaign snapshot")
-    i = codec.get_int(state, 4)[1]
-    return codec.get_int(state, i + 4)[0], state[i + 3]
 
 
 def _skip(ev):
@@ -120,9 +112,10 @@ def _count(fs, path, logs, seq, seg, off):
     return seq
 
 
-def campaigns(fs, root, lo=0, most=-1):
+def campaigns(fs, root, names, lo=0, most=-1):
     """(slots, next): the tuples of slots n >= lo, at most `most` of them
-    (-1: all), and the number of the next slot after them (-1: none)."""
+    (-1: all), and the number of the next slot after them (-1: none);
+    `names` as summary's."""
     out = []
     for n in numbers(fs, root):
         if n < lo:
@@ -130,7 +123,7 @@ def campaigns(fs, root, lo=0, most=-1):
         if most >= 0 and len(out) >= most:
             return out, n
         path = "%s/c%d" % (root, n)
-        cid, sysno, events = summary(fs, path)
+        cid, sysno, events = summary(fs, path, names)
         size, blocks = usage(fs, path)
         out.append((n, cid, sysno, events, size, blocks))
     return out, -1

@@ -1,0 +1,35 @@
+"""The journal as the link pages it (LOG, EVENTS): segment files read as
+they are on flash, the host checking the records. Functions of a Store,
+loaded by Store.paging() at the link's first page, not at boot."""
+
+from . import journal, _name
+
+CHUNK = journal.CHUNK   # the size of scan()'s buffer
+
+
+def layout(st):
+    """Changes whenever st.segments() may have: a new segment's name is
+    chosen (its file made at the next append), or one closes."""
+    return (st._seg, st._new)
+
+
+def path(st, b):
+    """The path of the journal segment whose base is `b`."""
+    return st.root + "/" + _name("j", b, "log")
+
+
+def read(st, p, off, buf):
+    """The bytes of segment file `p` from `off` into `buf`: how many."""
+    f = st.fs.open(p, "rb")
+    try:
+        if off:
+            f.seek(off)
+        return f.readinto(buf) or 0
+    finally:
+        f.close()
+
+
+def scan(st, b, take, buf):
+    """take(event) for every good record of segment `b` (journal.scan;
+    `buf` a bytearray(CHUNK) to reuse)."""
+    journal.scan(st.fs, path(st, b), b, take, buf)
