@@ -298,3 +298,71 @@ def listing(system):
                       "optional": opt > 0 and i >= n - opt} for i, a in enumerate(args)],
             "repeats": opt < 0, "dice": dice, "changes": changes})
     return out
+
+
+def entry(system, name):
+    """The table's entry of event `name` ("ROLL", "FOE hit") in system 0..2."""
+    for e in TABLES[system]:
+        if e[1] == name:
+            return e
+    raise ValueError("%s is not an event of system %d" % (name, system))
+
+
+def args(system, name, **values):
+    """(kind, arguments) of event `name` from its arguments by name, in the
+    order the table gives: what a host builds an action with, so no caller
+    counts positions. The table's optional last arguments may be left out
+    (not one before another that is given); ValueError names a missing or
+    unknown argument."""
+    kind, _name, spec, opt, _dice, _changes = entry(system, name)
+    names = [a[0] for a in spec]
+    unknown = sorted(set(values) - set(names))
+    if unknown:
+        raise ValueError("%s takes %s, not %s" % (name, ", ".join(names), ", ".join(unknown)))
+    out = []
+    for i, n in enumerate(names):
+        if n in values:
+            out.append(values[n])
+            continue
+        if opt > 0 and i >= len(names) - opt and not any(m in values for m in names[i:]):
+            break
+        raise ValueError("%s needs its argument %s" % (name, n))
+    return kind, tuple(out)
+
+
+class Args(tuple):
+    """An event's arguments, by position as recorded and by the names its
+    table entry gives: `a.who`, `a.skill`; an optional one left out reads
+    as None. `given(*names)`: the values of those that are there."""
+
+    def __new__(cls, names, values):
+        t = tuple.__new__(cls, values)
+        t.names = names
+        return t
+
+    def __getattr__(self, name):
+        try:
+            i = self.names.index(name)
+        except ValueError:
+            raise AttributeError("no argument %s (the event takes %s)"
+                                 % (name, ", ".join(self.names))) from None
+        return self[i] if i < len(self) else None
+
+    def given(self, *names):
+        return [v for v in (getattr(self, n) for n in names) if v is not None]
+
+
+def named(system, kind, values):
+    """Args of event `kind` in system 0..2 (the entry whose first
+    argument's range holds values[0] where several share the kind: FOE's
+    ops); positions only (no names) for a kind the table does not list."""
+    found = None
+    for e in TABLES[system]:
+        if e[0] == kind:
+            found = found or e
+            spec = e[2]
+            if spec and values and spec[0][1] <= values[0] <= spec[0][2]:
+                found = e
+                break
+    names = [a[0] for a in found[2]] if found else []
+    return Args(names, values)

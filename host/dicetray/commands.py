@@ -29,7 +29,7 @@ from . import odds
 from .fwstore import chain
 from .progress import Progress
 from .rules import campaign as cp
-from .rules import hunt, systems
+from .rules import events, hunt, systems
 
 PROG = "dicetray"
 
@@ -1061,7 +1061,8 @@ def roll_event(system, pool, target=None, hard=False, char=-1, tal=-1, pathos=No
                                pool, char, ex.plural(agony, "die", "dice"), pathos, 6 + agony))
         base = pool - agony
         skill = min(base, 3)
-        return 32, (char, skill, base - skill, 1 if agony else 0, 0, 1 if hard else 0, tal)
+        return events.args(systems.HUNT, "ROLL", who=char, skill=skill, adv=base - skill,
+                           agony=1 if agony else 0, minus=0, hard=1 if hard else 0, target=tal)
     takes = ("whose roll takes --pool, --target (the difficulty) and --char"
              if system == systems.PATHS else "whose roll takes --pool and --target (the Obstacle)")
     if hard:
@@ -1076,7 +1077,8 @@ def roll_event(system, pool, target=None, hard=False, char=-1, tal=-1, pathos=No
                         "on the tray's builder" % pool)
         skill = min(pool, 6)
         path = min(pool - skill, 6)
-        return 64, (char, skill, path, pool - skill - path, 0, t, 0)
+        return events.args(systems.PATHS, "TEST", who=char, skill=skill, path=path,
+                           situation=pool - skill - path, minus=0, difficulty=t, hidden=0)
     if char != -1:
         raise _refuse("--char names who rolls", system,
                       "whose test names no character: leave --char out")
@@ -1086,7 +1088,8 @@ def roll_event(system, pool, target=None, hard=False, char=-1, tal=-1, pathos=No
     penalty = -rest if rest < 0 else 0
     bonus = min(max(rest, 0), 2)
     helpers = max(rest, 0) - bonus
-    return 96, (ability, t, bonus, penalty, helpers, 0, 0, -1)
+    return events.args(systems.EXPEDITION, "TEST", ability=ability, ob=t, bonus=bonus,
+                       penalty=penalty, helpers=helpers, plus_s=0, minus_s=0, ext=-1)
 
 
 class _Said:
@@ -1136,7 +1139,8 @@ def perform(dev, build, args, words=True):
         return r, []
     out = _Said(r)
     faces = list(r.get("faces") or ())
-    target = getattr(args, "target", None) if kind == 32 else None
+    target = getattr(args, "target", None) if kind == hunt.ROLL and system == systems.HUNT \
+        else None
     if target is not None:  # hunt: the target is the host's, not the roll's
         line = ex.sentence(system, kind, said, faces, None)
         line += "%s%s (%d needed: %s)" % (", " if faces else ": ",
@@ -1204,7 +1208,7 @@ def _b_rest(args, system, state):
             raise _refuse("--mask is expedition's short rest", system, _REST_HUNT)
         if args.no_turn:
             raise _refuse("--no-turn is expedition's short rest", system, _REST_HUNT)
-        return 39, tuple(args.codes or ()), ""
+        return hunt.REST, tuple(args.codes or ()), ""   # the codes repeat: two a character
     if system == systems.EXPEDITION:
         if args.codes:
             raise _refuse("CODE arguments (%s) are hunt's spend codes"
@@ -1214,10 +1218,11 @@ def _b_rest(args, system, state):
         if args.long and args.no_turn:
             raise Usage("--no-turn is for a short rest (a long rest takes no turn)")
         if args.long:
-            return 108, (), ""
-        # "A short rest occupies one Exploration Turn": (mask, 1) passes
-        # one as TURN does; (mask,) is a rest inside an overland turn.
-        return 107, (args.mask or 0,) if args.no_turn else (args.mask or 0, 1), ""
+            return events.args(systems.EXPEDITION, "LONG_REST") + ("",)
+        # "A short rest occupies one Exploration Turn": turn 1 passes one
+        # as TURN does; without it, a rest inside an overland turn.
+        turn = {} if args.no_turn else {"turn": 1}
+        return events.args(systems.EXPEDITION, "SHORT_REST", mask=args.mask or 0, **turn) + ("",)
     raise Usage("the device runs paths, which has no rest (rest is for hunt and expedition)")
 
 
@@ -1231,7 +1236,8 @@ def _b_turn(args, system, state):
             raise Usage("--safe is for an overland turn: give --overland --safe")
         # TURN 2: an encounter check every overland turn; 1: on the
         # countdown (travel by boat or in a very safe place).
-        return 109, ((1 if args.safe else 2) if args.overland else 0,), ""
+        return events.args(systems.EXPEDITION, "TURN",
+                           kind=(1 if args.safe else 2) if args.overland else 0) + ("",)
     if system == systems.HUNT:
         if args.overland or args.safe:
             what = ("--overland is expedition's overland turn" if args.overland else
@@ -1239,7 +1245,8 @@ def _b_turn(args, system, state):
             raise _refuse(what, system,
                           "whose turn ends the scene and takes --combat (the next scene is "
                           "a fight)")
-        return 34, (1 if args.combat else 0,), ""  # a scene passes
+        return events.args(systems.HUNT, "SCENE_END",  # a scene passes
+                           next_combat=1 if args.combat else 0) + ("",)
     raise Usage("the device runs paths, which has no turns (turn is for hunt and expedition)")
 
 
@@ -1247,7 +1254,7 @@ def _b_risk(args, system, state):
     if system != systems.HUNT:
         raise Usage("risk is hunt's risk die; the device runs %s, which has none"
                     % systems.NAMES[system])
-    return 33, (args.char,), ""
+    return events.args(systems.HUNT, "RISK", who=args.char) + ("",)
 
 
 def _b_dice(args, system, state):

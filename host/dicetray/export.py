@@ -191,7 +191,7 @@ def _lead_core(n, kind, a, text):
 
 def _lead_hunt(n, kind, a, text):
     if kind == hunt.ROLL:
-        i, skill, adv, agony, minus, hard, target = a[:7]
+        i, skill, adv, agony, minus, hard, target = a[:7]   # the table's order (events.py)
         extra = 0
         if agony:
             p = n.pathos(i)
@@ -205,49 +205,49 @@ def _lead_hunt(n, kind, a, text):
             s += " with divine agony"
         if target != -1:
             s += " for %s" % n.tal(target)
-        if len(a) > 7 and a[7] != -1:
-            s += ", a setup for %s" % n.who(a[7])
-        if len(a) > 8 and a[8] != -1:
-            s += ", with the setup %s" % n.tal(a[8])
+        if a.grant not in (None, -1):
+            s += ", a setup for %s" % n.who(a.grant)
+        if a.setup not in (None, -1):
+            s += ", with the setup %s" % n.tal(a.setup)
         return s
     if kind == hunt_more.AFFLICT:
-        return "%s is afflicted: %s%s" % (n.who(a[0]), text, " (lasting)" if a[1] else "")
+        return "%s is afflicted: %s%s" % (n.who(a.who), text, " (lasting)" if a.lasting else "")
     if kind == hunt.RISK:
-        return _subject(n.who(a[0]), ("roll", "rolls"), "the risk die")
+        return _subject(n.who(a.who), ("roll", "rolls"), "the risk die")
     if kind == hunt.SCENE_END:
-        return "the scene ends" + (", a fight next" if a[0] else "")
+        return "the scene ends" + (", a fight next" if a.next_combat else "")
     if kind == hunt.SCENE:
-        return "a fight breaks out" if a[0] else "the fight is over"
+        return "a fight breaks out" if a.combat else "the fight is over"
     if kind == hunt.STRESS:
-        s = "%s takes %d stress" % (n.who(a[0]), a[1])
-        if a[2]:
+        s = "%s takes %d stress" % (n.who(a.who), a.stress)
+        if a.answer:
             s += ", answering a trauma question"
-        if a[3]:
+        if a.defy:
             s += ", defying fate"
         return s
     if kind == hunt.BURST:
-        return "%s %s" % (n.who(a[0]), "takes sin instead of a psyche burst" if a[1]
+        return "%s %s" % (n.who(a.who), "takes sin instead of a psyche burst" if a.substitute
                           else "spends a psyche burst")
     if kind == hunt.HOOK:
-        return "%s gains the hook %s" % (n.who(a[0]), text)
+        return "%s gains the hook %s" % (n.who(a.who), text)
     if kind == hunt.REST:
         return "the exorcists rest"
     if kind == hunt.KIT:
-        return "%s spends %s on %s" % (n.who(a[0]), plural(a[1], "kit point"), text or "an item")
+        return "%s spends %s on %s" % (n.who(a.who), plural(a.points, "kit point"), text or "an item")
     if kind == hunt.NEW_HUNT:
-        return "a new hunt: Sin CAT %d%s" % (a[0], ", in its palace" if a[1] else "")
+        return "a new hunt: Sin CAT %d%s" % (a.cat, ", in its palace" if a.in_palace else "")
     if kind == hunt.SESSION_END:
         return "the session ends"
     if kind == hunt.TRAUMA:
         return "a trauma question is answered"
     if kind == hunt.SIN_END:
-        return "the Sin is spared" if a[0] else "the Sin is executed"
+        return "the Sin is spared" if a.spare else "the Sin is executed"
     if kind == hunt.PALACE:
-        return "the Sin enters its palace" if a[0] else "the Sin leaves its palace"
+        return "the Sin enters its palace" if a.inside else "the Sin leaves its palace"
     if kind == hunt.WITNESS:
-        return "%s witnesses an ally's death or sin overflow" % n.who(a[0])
+        return "%s witnesses an ally's death or sin overflow" % n.who(a.who)
     if kind == hunt.FACE:
-        return "dice now succeed on %d+" % a[0]
+        return "dice now succeed on %d+" % a.face
     return None
 
 
@@ -262,17 +262,19 @@ def _paths_pool(skill, path, situation, minus):
 
 def _lead_paths(n, kind, a, text):
     if kind == paths.TEST:
-        who, skill, path, situation, minus, diff, hidden = a[:7]
-        s = _subject(n.who(who), ("test", "tests"), _paths_pool(skill, path, situation, minus))
-        s += " (hidden difficulty)" if hidden else " at difficulty %d" % diff
-        return s + _helpers(a[7:]) + (" (%s)" % text if text else "")
+        s = _subject(n.who(a.who), ("test", "tests"), _paths_pool(a.skill, a.path, a.situation,
+                                                                  a.minus))
+        s += " (hidden difficulty)" if a.hidden else " at difficulty %d" % a.difficulty
+        return s + _helpers(a.given("help1", "help2")) + (" (%s)" % text if text else "")
     if kind == paths.OPPOSED:
-        who, skill, path, situation, minus, opp, init = a[:7]
-        s = _subject(n.who(who), ("test", "tests"), _paths_pool(skill, path, situation, minus))
-        s += " against %dd12 (%s)" % (opp, "the opponent initiates" if init else "initiating")
-        return s + _helpers(a[7:]) + (" (%s)" % text if text else "")
+        s = _subject(n.who(a.who), ("test", "tests"), _paths_pool(a.skill, a.path, a.situation,
+                                                                  a.minus))
+        s += " against %dd12 (%s)" % (a.opp_pool, "the opponent initiates" if a.initiator
+                                      else "initiating")
+        return s + _helpers(a.given("help1", "help2")) + (" (%s)" % text if text else "")
     if kind == paths.PRO_OPEN:
-        who, need, most, frame, hidden = a
+        who, need, most, frame, hidden = (a.who, a.difficulty, a.max_attempts, a.timeframe,
+                                          a.hidden)
         s = "prolonged test %s opens" % text
         if n.who(who):
             s += " for %s" % n.who(who)
@@ -284,9 +286,10 @@ def _lead_paths(n, kind, a, text):
         return s
     if kind == paths.PRO_ROLL:
         return "roll for the prolonged test %s: %s%s" % (
-            n.tal(a[0]), _paths_pool(*a[1:5]), _helpers(a[5:]))
+            n.tal(a.t), _paths_pool(a.skill, a.path, a.situation, a.minus),
+            _helpers(a.given("help1", "help2")))
     if kind == paths_more.COMBAT:
-        return "%s starts" % (text or "a fight") if a[0] else "the fight ends"
+        return "%s starts" % (text or "a fight") if a.on else "the fight ends"
     return None
 
 
@@ -315,72 +318,76 @@ def _s(plus, minus):
 def _lead_expedition(n, kind, a, text):
     E = expedition
     if kind == E.TEST:
-        ab, ob, bon, pen, hel, plus, minus, ext = a[:8]
-        s = "test: %s against Ob %d%s" % (_exp_side(len(a) > 8 and a[8], ab, bon, pen, hel), ob,
-                                          _s(plus, minus))
-        if ext != -1:
-            s += ", for %s" % n.tal(ext)
+        s = "test: %s against Ob %d%s" % (_exp_side(a.foe, a.ability, a.bonus, a.penalty,
+                                                    a.helpers), a.ob, _s(a.plus_s, a.minus_s))
+        if a.ext != -1:
+            s += ", for %s" % n.tal(a.ext)
         return s
     if kind == E.VERSUS:
-        foes = a[12] if len(a) > 12 else 0
+        foes = a.foes or 0
         return "versus test: A %s%s against B %s%s" % (
-            _exp_side(foes & 1, *a[0:4]), _s(a[4], a[5]), _exp_side(foes & 2, *a[6:10]),
-            _s(a[10], a[11]))
+            _exp_side(foes & 1, a.a_ability, a.a_bonus, a.a_penalty, a.a_helpers),
+            _s(a.a_plus_s, a.a_minus_s),
+            _exp_side(foes & 2, a.b_ability, a.b_bonus, a.b_penalty, a.b_helpers),
+            _s(a.b_plus_s, a.b_minus_s))
     if kind == E.COMBAT:
-        sa = "helpless" if a[1] == -1 else (_exp_side(a[15] & E.FOE_A, a[1], a[2], a[3], 0)
-                                            + _s(a[4], a[5]))
-        sb = "helpless" if a[7] == -1 else (_exp_side(a[15] & E.FOE_B, a[7], a[8], a[9], 0)
-                                            + _s(a[10], a[11]))
+        sa = "helpless" if a.a_ability == -1 else (
+            _exp_side(a.threat & E.FOE_A, a.a_ability, a.a_bonus, a.a_penalty, 0)
+            + _s(a.a_plus_s, a.a_minus_s))
+        sb = "helpless" if a.b_ability == -1 else (
+            _exp_side(a.threat & E.FOE_B, a.b_ability, a.b_bonus, a.b_penalty, 0)
+            + _s(a.b_plus_s, a.b_minus_s))
         return "combat check: %s (%s) against %s (%s)" % (
-            n.who(a[0], "an NPC"), sa, n.who(a[6], "an NPC"), sb)
+            n.who(a.a_char, "an NPC"), sa, n.who(a.b_char, "an NPC"), sb)
     if kind == E.DAMAGE:
-        return "%s takes %d damage" % (n.who(a[0], "an NPC"), a[1])
+        return "%s takes %d damage" % (n.who(a.char, "an NPC"), a.amount)
     if kind == E.VAR_DAMAGE:
-        return "%s takes %dd6 damage%s" % (n.who(a[0], "an NPC"), a[1],
-                                           ", halved (saved)" if a[3] else "")
+        return "%s takes %dd6 damage%s" % (n.who(a.char, "an NPC"), a.dice,
+                                           ", halved (saved)" if a.half else "")
     if kind == E.HEAL:
-        return "%s heals %d" % (n.who(a[0]), a[1])
+        return "%s heals %d" % (n.who(a.char), a.amount)
     if kind == E.BONUS_HP:
-        return "%s gains %d bonus HP" % (n.who(a[0]), a[1])
+        return "%s gains %d bonus HP" % (n.who(a.char), a.amount)
     if kind == E.BONUS_END:
-        return "%s's bonus HP end" % n.who(a[0])
+        return "%s's bonus HP end" % n.who(a.char)
     if kind == E.SHEET:
-        return "%s's sheet is set" % n.who(a[0])
+        return "%s's sheet is set" % n.who(a.char)
     if kind == E.USE_RES:
-        return "%s spends %s" % (n.who(a[0]), plural(a[1], "class resource"))
+        return "%s spends %s" % (n.who(a.char), plural(a.amount, "class resource"))
     if kind == E.DOWN_OUT:
-        return "%s is down and out, %s" % (n.who(a[0]), "with medical aid" if a[1] else "unaided")
+        return "%s is down and out, %s" % (n.who(a.char), "with medical aid" if a.aided
+                                           else "unaided")
     if kind == E.SHORT_REST:
-        return "a short rest (an exploration turn)" if len(a) > 1 and a[1] else "a short rest"
+        return "a short rest (an exploration turn)" if a.turn else "a short rest"
     if kind == E.LONG_REST:
         return "a long rest"
     if kind == E.TURN:
         return ("an exploration turn", "an overland turn on the encounter countdown",
-                "an overland turn")[a[0]] if 0 <= a[0] <= 2 else None
+                "an overland turn")[a.kind] if 0 <= a.kind <= 2 else None
     if kind == E.SET_FREQ:
-        return "an encounter check every %s" % plural(a[0], "turn")
+        return "an encounter check every %s" % plural(a.turns, "turn")
     if kind == E.ENC_CHECK:
         return "an encounter check"
     if kind == E.USAGE_NEW:
-        return "new usage die %s (d%d)" % (text, a[0])
+        return "new usage die %s (d%d)" % (text, a.sides)
     if kind == E.USAGE_ROLL:
-        return "usage roll for %s" % n.tal(a[0])
+        return "usage roll for %s" % n.tal(a.t)
     if kind == E.REACTION:
         return "a reaction roll"
     if kind == E.MORALE:
-        return "a morale check (d%d%s)" % (a[0], " %+d" % a[1] if a[1] else "")
+        return "a morale check (d%d%s)" % (a.sides, " %+d" % a.modifier if a.modifier else "")
     if kind == E.DISTANCE:
         return "an encounter distance roll"
     if kind == E.DESPERATE:
-        return "%s rolls on Desperate Returns" % n.who(a[0])
+        return "%s rolls on Desperate Returns" % n.who(a.char)
     if kind == E.PROJECT_NEW:
-        return "new project %s (%d ticks)" % (text, a[0])
+        return "new project %s (%d ticks)" % (text, a.ticks)
     if kind == E.PROJECT_TICK:
-        return "project %s ticks" % n.tal(a[0])
+        return "project %s ticks" % n.tal(a.t)
     if kind == E.EXT_NEW:
         return "new extended test %s (%s needed%s)" % (
-            text, plural(a[0], "success"),
-            ", %s allowed" % plural(a[1], "failure") if a[1] else "")
+            text, plural(a.need, "success"),
+            ", %s allowed" % plural(a.max_fail, "failure") if a.max_fail else "")
     return None
 
 
@@ -393,9 +400,10 @@ def lead(system, c, kind, args, text=""):
     worded by the log (`log`), which knows what they take back."""
     n = _Names(c)
     a = list(args)
-    try:
-        s = _lead_core(n, kind, a, text) if kind < 32 else _LEADS[system](n, kind, a, text)
-    except (IndexError, TypeError, ValueError):
+    try:   # a system's event read by the names its table gives (rules/events.py)
+        s = _lead_core(n, kind, a, text) if kind < 32 else _LEADS[system](
+            n, kind, events.named(system, kind, a), text)
+    except (IndexError, TypeError, ValueError, AttributeError):
         s = None
     if s is None:  # an event this tool has no words for (a newer firmware's)
         s = kind_name(system, kind).lower().replace("_", " ")

@@ -19,14 +19,17 @@ import math
 from . import backup as bk
 from .rules import campaign as cp
 from .rules import codec
+from .rules.events import entry, named
 from .rules.dice import Replay
 
 # Roll events and the index of their acting character in the args (-1: none).
 MIN_EXPECTED = 5  # rolls per face below which chi-square's p-value is not valid
 
-ROLL_KINDS = {32: 0,            # hunt ROLL
-              64: 0, 65: 0,     # paths TEST, OPPOSED
-              96: None, 98: 0}  # expedition TEST (no character), COMBAT (side A)
+# The rolls counted per character: (system, event) -> the argument naming
+# who rolls (rules/events.py); None: a roll of nobody's (expedition's TEST).
+ROLLS = {(0, "ROLL"): "who", (1, "TEST"): "who", (1, "OPPOSED"): "who",
+         (2, "TEST"): None, (2, "COMBAT"): "a_char"}   # COMBAT: side A's
+ROLL_KINDS = {(s, entry(s, n)[0]): who for (s, n), who in ROLLS.items()}
 
 
 def gammaincc(a, x):
@@ -122,9 +125,10 @@ def collect(system, cid, base, events, depth=bk.HOST_DEPTH):
             return collect(system, cid, base, events, None)
         for sides, f in drawn:
             faces.setdefault(sides, [0] * sides)[f - 1] += 1
-        if kind in ROLL_KINDS and kind in range(c.rules.KINDS[0], c.rules.KINDS[1] + 1):
-            k = ROLL_KINDS[kind]
-            who = args[k] if k is not None and k < len(args) else -1
+        if (c.system, kind) in ROLL_KINDS:
+            k = ROLL_KINDS[(c.system, kind)]
+            who = getattr(named(c.system, kind, args), k) if k is not None else -1
+            who = -1 if who is None else who
             r = rolls.setdefault(who, [0, 0])
             r[0] += 1
             r[1] += 1 if out.verdict == 1 else 0

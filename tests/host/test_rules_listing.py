@@ -203,3 +203,33 @@ def test_rules_usage_errors(capsys):
     assert cli.main(["rules", "dice"]) == 2
     err = capsys.readouterr().err
     assert "unknown rule system 'dice'" in err and "hunt, paths or expedition" in err
+
+
+@pytest.mark.parametrize("system", range(3))
+def test_events_are_built_and_read_by_their_names(system):
+    """events.args builds an event from its arguments by name, in the
+    table's order; events.named reads them back by name (the host's CLI
+    and exports use both, so neither counts positions)."""
+    for kind, name, spec, opt, _dice, _changes in events.TABLES[system]:
+        if opt < 0:
+            continue                       # REST: its codes repeat, no names to give
+        names = [a[0] for a in spec]
+        values = [a[1] for a in spec]      # each argument's lowest value
+        assert events.args(system, name, **dict(zip(names, values))) == (kind, tuple(values))
+        a = events.named(system, kind, values)
+        assert [getattr(a, n) for n in names] == values and list(a) == values
+        if opt:                            # the optional last ones may be left out...
+            short = dict(zip(names[:-opt], values[:-opt]))
+            assert events.args(system, name, **short) == (kind, tuple(values[:-opt]))
+            assert getattr(events.named(system, kind, values[:-opt]), names[-1]) is None
+            if opt > 1:                    # ...but not one before another that is given
+                gap = dict(short, **{names[-1]: values[-1]})
+                with pytest.raises(ValueError, match="needs its argument %s" % names[-opt]):
+                    events.args(system, name, **gap)
+        if names:
+            with pytest.raises(ValueError, match="needs its argument %s" % names[0]):
+                events.args(system, name, **dict(zip(names[1:], values[1:])))
+        with pytest.raises(ValueError, match="not bogus"):
+            events.args(system, name, bogus=1)
+        with pytest.raises(AttributeError, match="no argument bogus"):
+            events.named(system, kind, values).bogus
