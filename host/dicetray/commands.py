@@ -26,6 +26,7 @@ import sys
 from . import backup as bk
 from . import export as ex
 from . import odds
+from . import restore as rs
 from .fwstore import chain
 from .progress import Progress
 from .rules import campaign as cp
@@ -93,7 +94,7 @@ def _wrap(name, fn):
         except Usage as e:
             sys.stderr.write("%s %s: error: %s\n" % (PROG, name, e))
             return 2
-        except (Fail, bk.StoreError) as e:
+        except (Fail, bk.StoreError, rs.RestoreError) as e:
             sys.stderr.write("%s %s: error: %s\n" % (PROG, name, e))
             return 1
         except BrokenPipeError:
@@ -156,13 +157,8 @@ def _sysno(info):
 
 
 def _device_state(dev):
-    """The device's campaign (decoded from its snapshot)."""
-    snap = bk.snapshot_bytes(dev.snapshot())
-    try:
-        return cp.decode_snapshot(snap, None, False)
-    except ValueError as e:
-        raise Fail("the device's snapshot does not decode (%s): upgrade the host tool or "
-                   "the firmware so they match" % e)
+    """The device's campaign (decoded from its snapshot; RestoreError when not)."""
+    return rs.device_state(dev)
 
 
 # --- status, backup, backups -------------------------------------------------
@@ -392,39 +388,6 @@ def _show(args):
     return 0
 
 
-def diff_trackers(a, b):
-    """Human lines of what changed from trackers `a` to trackers `b`."""
-    out = []
-    for k, v in b["counters"].items():
-        if a["counters"].get(k) != v:
-            out.append("counter %s: %s -> %s" % (k, a["counters"].get(k), v))
-    ac = {c["index"]: c for c in a["characters"]}
-    for ch in b["characters"]:
-        old = ac.pop(ch["index"], None)
-        if old is None:
-            out.append("character %d %s joins" % (ch["index"], ch["name"]))
-            continue
-        for k, v in ch["fields"].items():
-            if old["fields"].get(k) != v:
-                out.append("%s %s: %s -> %s" % (ch["name"], k, old["fields"].get(k), v))
-    for ch in ac.values():
-        out.append("character %d %s is gone" % (ch["index"], ch["name"]))
-    at = {t["index"]: t for t in a["talismans"]}
-    for t in b["talismans"]:
-        old = at.pop(t["index"], None)
-        if old is None:
-            out.append("talisman %d %s is new: %d/%d" % (t["index"], t["name"], t["n"], t["cap"]))
-        elif old != t:
-            what = ["%d/%d -> %d/%d" % (old["n"], old["cap"], t["n"], t["cap"])]
-            for k in ("name", "policy", "link", "role", "owner", "a", "b"):
-                if old[k] != t[k]:
-                    what.append("%s %s -> %s" % (k, old[k], t[k]))
-            out.append("talisman %d %s: %s" % (t["index"], t["name"], ", ".join(what)))
-    for t in at.values():
-        out.append("talisman %d %s is deleted" % (t["index"], t["name"]))
-    return out
-
-
 def _logged(b):
     """(entries, campaign) of backup b (loaded without its fold) through
     ex.log, which folds it once and is checked here against its state."""
@@ -474,7 +437,7 @@ def _diff(args):
            "events": [_entry_json(b.system, e, b.events[e.seq - b.first]) for e in new],
            "dropped": dropped,
            "dropped_events": [_entry_json(a.system, e, a.events[e.seq - a.first]) for e in gone],
-           "changes": diff_trackers(ta, tb)}
+           "changes": ex.diff_trackers(ta, tb)}
     if args.json:
         _print_json(out)
         return 0
@@ -517,79 +480,17 @@ def _confirm(question, yes, what="restore"):
 
 def _restore(args):
     st = _store(args, want=args.id)
-    b = st.load(args.id)
-    bsys = ex.system_name(b.system)
     with _Dev(args) as dev:
-        info = dev.info()
-        problems = []
-        if info["schema"] != b.schema:
-            if not args.force_schema:
-                raise Fail("backup %d has state schema %d, the device reads %d: upgrade the %s, "
-                           "or add --force-schema" % (b.id, b.schema, info["schema"],
-                                                  "firmware" if b.schema > info["schema"]
-                                                  else "backup (take it again with this tool)"))
-            problems.append("schema %d over %d (forced)" % (b.schema, info["schema"]))
-        if info["system"] != bsys:
-            if not args.force_system:
-                raise Fail("backup %d is %s campaign and the device runs %s: add --force-system "
-                           "to replace the device's campaign anyway"
-                           % (b.id, ex.article(bsys), info["system"]))
-            problems.append("system %s replaces %s (forced)" % (bsys, info["system"]))
-        dc = _device_state(dev)
-        backed = [r for r in st.list() if r["campaign"] == dc.cid and r["last"] == dc.nevents
-                  and r["state_sha256"] == bk.sha(cp.encode_state(dc))]
-        snap, events, seq, first = st.restore_payload(b.id, loaded=b)
-        last = first + len(events) - 1
-        lines = ["device  %s: campaign %d (%s), %s" % (
-                     info.get("device"), dc.cid, info["system"], ex.plural(dc.nevents, "event")),
-                 "backup  %d: campaign %d (%s), %s (%d..%d)" % (
-                     b.id, b.cid, bsys, ex.plural(b.last, "event"), b.first, b.last)]
-        lines += _holds_plan(b, first, last, info.get("keep"))
-        if not backed and dc.nevents:
-            lines.append("warning: the device's current campaign is in no backup: "
-                         "`dicetray backup` first to keep it")
-        if dc.system == b.system:
-            ch = diff_trackers(ex.trackers(dc), ex.trackers(b.fold()))
-            lines.append("%s%s" % (ex.plural(len(ch), "tracker change"), ":" if ch else ""))
-            lines += ["  " + x for x in ch]
-        lines += _discarded(dev, info, dc, b)
-        lines += ["note: " + p for p in problems]
-        print("\n".join(lines))
+        plan = rs.plan(st, args.id, dev, args.force_schema, args.force_system, Progress)
+        print("\n".join(plan.lines))
         if args.dry_run:
             print("dry run: nothing sent, the device is unchanged")
             return 0
-        if not _confirm("replace the device's campaign with backup %d?" % b.id, args.yes):
+        if not _confirm("replace the device's campaign with backup %d?" % args.id, args.yes):
             print("restore cancelled: the device is unchanged")
             return 1
-        # The device stages everything in a new store and verifies it as a
-        # boot reads it before one rename swaps it in (docs/backup.md): a
-        # refusal or a lost link before that rename leaves the device as it
-        # was. What follows reads the result back.
-        with Progress("sending backup %d" % b.id, total=len(events)) as p:
-            new = dev.restore(snap, events, seq, first=first, progress=p,
-                              head=bk.unhex(b.base_head) if first > 1 else None)
-        got = _device_state(dev)
-        held = max(first, dev.info().get("first", first))   # what it kept (it compacts)
-        errs = []
-        if new.get("events", got.nevents) != last or got.nevents != last:
-            errs.append("it reports %s, the backup has %d" % (ex.plural(got.nevents, "event"),
-                                                              last))
-        if cp.encode_state(got) != cp.encode_state(b.fold()):
-            errs.append("its state differs from the backup's")
-        if new.get("head") and b.head and new["head"] != b.head:
-            errs.append("its hash chain head differs from the backup's")
-        if not errs and held <= last:
-            with Progress("reading back events", total=last - held + 1) as p:
-                back = dev.events(held - 1, p)
-            if [bytes(e) for e in back] != events[held - first:]:
-                errs.append("its events %d..%d differ from the backup's" % (held, last))
-        if errs:
-            raise Fail("restore of backup %d did not verify: the device %s; the backup is "
-                       "unchanged: restore again or onto another device" % (b.id, "; ".join(errs)))
-    chained = bool(new.get("head") and b.head)
-    print("restored backup %d: campaign %d (%s), state after event %d verified%s; %s"
-          % (b.id, b.cid, bsys, last, ", and its hash chain head" if chained else "",
-             _holds_done(b, held, last)))
+        done = rs.apply(plan, dev, Progress)
+    print(done.line)
     return 0
 
 
@@ -687,62 +588,6 @@ def _verify_against(st, b, dev, info, args):
     return end(False, "the device and backup %d differ at or before event %d: every event "
                "both still hold is the same, and their hash chains are not (the device no "
                "longer holds the events before %d to say which)" % (b.id, lo - 1, lo), lo - 1)
-
-
-def _holds_plan(b, first, last, keep):
-    """What the device will hold after restoring backup b (events
-    first..last sent), and what only the backup keeps."""
-    out = []
-    if first > last:
-        out.append("the device will hold the state after event %d and no events: backup %d "
-                   "starts from the device's snapshot at %d and has none after it"
-                   % (last, b.id, last))
-    elif b.base_snap is not None:
-        out.append("the device will hold events %d..%d (backup %d starts from the device's "
-                   "snapshot at %d)" % (first, last, b.id, first - 1))
-    if b.first < first and first <= last + 1:
-        out.append("events %d..%d stay in backup %d only: a restore sends the events after "
-                   "its snapshot" % (b.first, first - 1, b.id))
-    if keep and last - first + 1 > keep:
-        out.append("the device keeps about its last %s: it will hold about events %d..%d; "
-                   "events %d..%d before them stay in backup %d only (the device holds the "
-                   "state they led to)" % (ex.plural(keep, "event"), last - keep + 1, last,
-                                           first, last - keep, b.id))
-    return out
-
-
-def _holds_done(b, held, last):
-    if held > last:
-        return "the device holds no events (backup %d has none after its snapshot at %d)" % (
-            b.id, last)
-    said = "the device holds events %d..%d, verified one by one" % (held, last)
-    if held > b.first:
-        said += "; events %d..%d are in backup %d only" % (b.first, held - 1, b.id)
-    return said
-
-
-def _discarded(dev, info, dc, b):
-    """Lines naming the device's events that the restore would discard:
-    those after the last event its campaign and backup b share."""
-    if (dc.cid, dc.system) != (b.cid, b.system):
-        return ["the device's campaign %d and its %s go (a different campaign)"
-                % (dc.cid, ex.plural(dc.nevents, "event"))] if dc.nevents else []
-    dfirst = max(1, info.get("first", 1))
-    with Progress("reading the device's events", total=dc.nevents - dfirst + 1) as p:
-        have = [bytes(e) for e in dev.events(dfirst - 1, p)]
-    common = min(dc.nevents, b.last)
-    for s in range(max(dfirst, b.first), common + 1):
-        if have[s - dfirst] != b.events[s - b.first]:
-            common = s - 1
-            break
-    gone = have[max(0, common + 1 - dfirst):]
-    if not gone:
-        return []
-    entries = ex.log(dc.system, dc.cid, gone, common + 1)[0]
-    out = ["the device's %s after event %d %s not in backup %d and would be discarded:"
-           % (ex.plural(len(gone), "event"), common, "is" if len(gone) == 1 else "are", b.id)]
-    out += ["  event %d: %s" % (e.seq, e.line) for e in entries]
-    return out
 
 
 # --- campaigns: the slots on the device's flash -----------------------------------

@@ -70,6 +70,39 @@ def kind_number(system, name):
                      % (name, system_name(system), ", ".join(names[k] for k in sorted(names))))
 
 
+def diff_trackers(a, b):
+    """Human lines of what changed from trackers `a` to trackers `b`."""
+    out = []
+    for k, v in b["counters"].items():
+        if a["counters"].get(k) != v:
+            out.append("counter %s: %s -> %s" % (k, a["counters"].get(k), v))
+    ac = {c["index"]: c for c in a["characters"]}
+    for ch in b["characters"]:
+        old = ac.pop(ch["index"], None)
+        if old is None:
+            out.append("character %d %s joins" % (ch["index"], ch["name"]))
+            continue
+        for k, v in ch["fields"].items():
+            if old["fields"].get(k) != v:
+                out.append("%s %s: %s -> %s" % (ch["name"], k, old["fields"].get(k), v))
+    for ch in ac.values():
+        out.append("character %d %s is gone" % (ch["index"], ch["name"]))
+    at = {t["index"]: t for t in a["talismans"]}
+    for t in b["talismans"]:
+        old = at.pop(t["index"], None)
+        if old is None:
+            out.append("talisman %d %s is new: %d/%d" % (t["index"], t["name"], t["n"], t["cap"]))
+        elif old != t:
+            what = ["%d/%d -> %d/%d" % (old["n"], old["cap"], t["n"], t["cap"])]
+            for k in ("name", "policy", "link", "role", "owner", "a", "b"):
+                if old[k] != t[k]:
+                    what.append("%s %s -> %s" % (k, old[k], t[k]))
+            out.append("talisman %d %s: %s" % (t["index"], t["name"], ", ".join(what)))
+    for t in at.values():
+        out.append("talisman %d %s is deleted" % (t["index"], t["name"]))
+    return out
+
+
 def trackers(c):
     """The campaign's trackers as plain data (fixed order): counters,
     characters with their fields, live talismans by index."""
