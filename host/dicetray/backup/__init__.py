@@ -1,0 +1,33 @@
+"""The host's backup store: one SQLite database of immutable campaign versions.
+
+    st = BackupStore()                      # $DICETRAY_HOME/backups.sqlite3
+    r = st.take(dev)                        # incremental; r.backup, r.duplicate, r.notes
+    st.list(); b = st.load(3)               # load verifies hashes and refolds
+    snap, events, seq = st.restore_payload(3)
+    BackupStore(path, create=False)         # read only what exists (every command but backup)
+
+The modules (docs/backup.md has the schema, the reasons and the costs):
+- db.py: the database. The schema, StoreError and NoDatabase, BackupStore:
+  the connection, the checks of the file and the honest words for what is
+  wrong with it, the reads (list, load, restore_payload, incomplete) and
+  the one transaction that writes a backup.
+- plan.py: taking a backup from a device (BackupStore.take calls it): the
+  plan of what it continues and fetches, the fold and the checks against
+  the device's state and chain head, then the database's write; Result.
+- history.py: what a backup holds, folded and digested: HOST_DEPTH,
+  start and fold, the events digest and Sha256 (resumable), unhex, Backup.
+
+Every name is here as it was when this was one module (backup.py), so
+`from dicetray import backup as bk` and `bk.BackupStore(...)`, `bk.fold`,
+`bk.StoreError`, `bk.HOST_DEPTH`, ... work as before.
+"""
+
+from .db import DB_NAME, LIST_SQL, SCHEMA, STORE_VERSION, BackupStore, NoDatabase, StoreError
+from .history import HOST_DEPTH, Backup, Sha256, _digest, events_digest, fold, sha, start, unhex
+from .plan import Result, device_head, snapshot_bytes
+
+__all__ = [
+    "BackupStore", "StoreError", "NoDatabase", "STORE_VERSION", "DB_NAME", "SCHEMA", "LIST_SQL",
+    "HOST_DEPTH", "Backup", "Sha256", "sha", "events_digest", "_digest", "start", "fold", "unhex",
+    "Result", "device_head", "snapshot_bytes",
+]

@@ -1,0 +1,236 @@
+"""What a backup holds, folded and digested: the host's undo window
+(HOST_DEPTH), the fold of a campaign from a new one or a device snapshot,
+the events digest (hashlib's, and Sha256, whose state can be saved so the
+next backup digests only its new events), a chain head's bytes, and
+Backup, one verified version as BackupStore.load gives it.
+
+Every fold here keeps an undo window of HOST_DEPTH effective actions (twice
+the device's), so an undo refolds at most 2 * HOST_DEPTH actions instead of
+the whole history: an operation costs what it touches (show, restore,
+export, stats: every event they hold; an incremental backup: its new
+events only).
+"""
+
+import hashlib
+import struct
+
+from ..fwstore import chain
+from ..rules import campaign as cp
+from ..rules import codec
+
+# The host's undo window. The device keeps cp.UNDO_DEPTH (k): its window's
+# base only moves to k actions below the top when 2k are undoable. With a
+# window of 2k on the host, the host's base never passes the device's (at
+# the host's slide, the device's base is at most 2k - 1 below the top), so
+# every UNDO the device accepted folds here too. Anything else (a device
+# with a wider window) is refolded with the whole history: fold(wide=True).
+HOST_DEPTH = 2 * cp.UNDO_DEPTH
+
+
+def sha(b):
+    return hashlib.sha256(b).hexdigest()
+
+
+def _digest(first, events, h=None):
+    """The events digest's hash object (hashlib's, or `h` continued) after
+    the events first..first+len-1, each as b"seq:len:" + event."""
+    if h is None:
+        h = hashlib.sha256()
+    h.update(b"".join(b"%d:%d:%s" % (first + i, len(ev), ev) for i, ev in enumerate(events)))
+    return h
+
+
+def events_digest(first, events):
+    """SHA-256 over the events first..first+len-1 with their seq and length."""
+    return _digest(first, events).hexdigest()
+
+
+_K = (0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+      0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+      0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+      0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+      0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+      0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+      0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+      0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+      0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+      0xc67178f2)
+_IV = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+       0x5be0cd19)
+_M = 0xffffffff
+
+
+def _compress(st, block):
+    """One SHA-256 block (FIPS 180-4, 6.2.2) on state `st` (8 words)."""
+    w = list(struct.unpack(">16I", block))
+    for i in range(16, 64):
+        x, y = w[i - 15], w[i - 2]
+        w.append((w[i - 16] + w[i - 7]
+                  + ((x >> 7 | x << 25) ^ (x >> 18 | x << 14) ^ (x >> 3))
+                  + ((y >> 17 | y << 15) ^ (y >> 19 | y << 13) ^ (y >> 10))) & _M)
+    a, b, c, d, e, f, g, h = st
+    for i in range(64):
+        t1 = (h + ((e >> 6 | e << 26) ^ (e >> 11 | e << 21) ^ (e >> 25 | e << 7))
+              + ((e & f) ^ (~e & g)) + _K[i] + w[i]) & _M
+        t2 = ((a >> 2 | a << 30) ^ (a >> 13 | a << 19) ^ (a >> 22 | a << 10)) \
+            + ((a & b) ^ (a & c) ^ (b & c))
+        h, g, f, e, d, c, b, a = g, f, e, (d + t1) & _M, c, b, a, (t1 + t2) & _M
+    return tuple((x + y) & _M for x, y in zip(st, (a, b, c, d, e, f, g, h)))
+
+
+class Sha256:
+    """SHA-256 whose state can be saved and resumed (hashlib's cannot), so
+    a backup's events digest goes on from the previous version's over the
+    new events only. Pure Python (about 600 KB/s): only what take() adds
+    goes through it; load() checks every digest with hashlib."""
+
+    def __init__(self, state=None):
+        self.h, self.n, self.tail = _IV, 0, b""
+        if state is not None:
+            if len(state) < 40:
+                raise ValueError("a SHA-256 state is at least 40 bytes")
+            self.h = struct.unpack(">8I", state[:32])
+            self.n = struct.unpack(">Q", state[32:40])[0]
+            self.tail = bytes(state[40:])
+            if len(self.tail) != self.n % 64:
+                raise ValueError("SHA-256 state: %d bytes pending, not %d"
+                                 % (len(self.tail), self.n % 64))
+
+    def update(self, data):
+        buf = self.tail + data
+        self.n += len(data)
+        h, end = self.h, len(buf) - len(buf) % 64
+        for i in range(0, end, 64):
+            h = _compress(h, buf[i:i + 64])
+        self.h, self.tail = h, buf[end:]
+
+    def copy(self):
+        return Sha256(self.state())
+
+    def state(self):
+        """The bytes Sha256(state) resumes from: words, length, pending tail."""
+        return struct.pack(">8IQ", *(self.h + (self.n,))) + self.tail
+
+    def hexdigest(self):
+        pad = self.tail + b"\x80" + b"\x00" * ((55 - self.n) % 64) + struct.pack(">Q", self.n * 8)
+        h = self.h
+        for i in range(0, len(pad), 64):
+            h = _compress(h, pad[i:i + 64])
+        return struct.pack(">8I", *h).hex()
+
+
+def unhex(h):
+    """A chain head stored or reported as hex: its bytes, or None (unknown)."""
+    return bytes.fromhex(h) if h else None
+
+
+
+def start(system, cid, base=None, depth=HOST_DEPTH):
+    """The campaign a fold starts from: a new one (`base` None) or the
+    device snapshot `base` (encode_snapshot bytes), keeping an undo window
+    of `depth` effective actions (None: every one).
+
+    A device snapshot carries the device's window, whose midpoint is a
+    state after its own depth: with fewer effective actions than `depth`
+    that midpoint is not ours and is dropped (the window then refolds from
+    the snapshot's base, as it should); with more (a device with a wider
+    window than ours) the fold keeps the whole history."""
+    if not base:
+        return cp.Campaign(system, cid, depth, False)
+    c = cp.decode_snapshot(base, None, False)
+    if depth is not None and len(c.done) < depth:
+        c.depth, c._mid = depth, None
+    return c
+
+
+def _undo(ev):
+    try:
+        return codec.decode_event(ev)[0] == cp.UNDO
+    except ValueError:
+        return False
+
+
+def fold(system, cid, base, events, depth=HOST_DEPTH, wide=True):
+    """The campaign: `base` (encode_snapshot bytes or None for a new
+    campaign) with `events` applied, keeping an undo window of `depth`.
+    ValueError if an event does not apply. `wide`: an UNDO that falls
+    outside the window (a device that kept a wider one) refolds everything
+    with the whole history instead of failing."""
+    c = start(system, cid, base, depth)
+    for ev in events:
+        try:
+            c.apply(ev)
+        except ValueError:
+            if not (wide and c.depth is not None and _undo(ev)):
+                raise
+            return fold(system, cid, base, events, None)
+    return c
+
+
+class Backup:
+    """One verified backup version (see BackupStore.load)."""
+
+    def __init__(self, row, cid, system, schema, base_seq, base_snap, events):
+        (self.id, self.lineage, self.base, self.first, self.last, self.state, self.state_sha,
+         self.events_sha, self.gap, self.device, self.firmware, self.created, _c) = row
+        self.cid, self.system, self.schema = cid, system, schema
+        self.base_seq = base_seq      # the fold starts after this seq (0: a new campaign)
+        self.base_snap = base_snap    # None: a new campaign
+        self.events = events          # history: events first..last
+        self._c = None                # the fold, once made
+        self.head = None              # the chain's head after `last` (hex; None: unknown)
+        self.base_head = None         # ... after base_seq (a baseline's; None: unknown)
+        self.links = None             # the stored chain head after each event (bytes or None)
+
+    def folded_events(self):
+        """The events the fold applies (after the base)."""
+        return self.events[self.base_seq - self.first + 1:]
+
+    def fold(self, depth=None):
+        """The campaign this backup holds: folded once (with the host's
+        window), then the same object (read it, do not change it). With
+        `depth`, a new fold with exactly that undo window (restore_payload
+        sends the device's)."""
+        if depth is not None:
+            return fold(self.system, self.cid, self.base_snap, self.folded_events(), depth,
+                        wide=False)
+        if self._c is None:
+            self._c = fold(self.system, self.cid, self.base_snap, self.folded_events())
+        return self._c
+
+    def campaign(self):
+        return self.fold()
+
+    def walk_chain(self):
+        """Walk the hash chain over the events (needs them and `links`, the
+        stored head after each): (heads, bad). heads[i] is the head after
+        event first+i (None where the chain's start is unknown and no link
+        is stored); bad is the first event whose stored link its bytes do
+        not lead to (None: every link holds)."""
+        h = chain.ZERO if self.base_snap is None and self.first == 1 else None
+        if self.base_snap is not None and self.base_seq < self.first:
+            h = unhex(self.base_head)
+        links = self.links or [None] * len(self.events)
+        heads = []
+        for i, ev in enumerate(self.events):
+            s = self.first + i
+            if self.base_snap is not None and s == self.base_seq + 1 and self.base_head:
+                h = unhex(self.base_head)
+            if h is not None:
+                h = chain.link(h, s, ev)
+                if links[i] is not None and bytes(links[i]) != h:
+                    return heads, s
+            elif links[i] is not None:
+                h = bytes(links[i])   # no start known: each link is checked against the one before
+            heads.append(h)
+        return heads, None
+
+    def head_at(self, seq, heads):
+        """The chain's head after event `seq` (bytes or None) from
+        walk_chain()'s heads: 0 and a baseline's snapshot have their own."""
+        if self.first <= seq <= self.last:
+            return heads[seq - self.first]
+        if seq == self.base_seq and self.base_snap is not None:
+            return unhex(self.base_head)
+        return chain.ZERO if seq == 0 else None
+
