@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 test: $(STAMP)
 	$(PY) -m ruff check --quiet .
+	$(PY) -m ruff format --check --quiet .
 	$(PY) tools/typecheck.py
 	$(PY) -m pytest
 	$(PY) tests/mpy_run.py

@@ -46,8 +46,8 @@ from dicetray.rules import codec, systems  # noqa: E402
 from dicetray.rules.dice import Dice  # noqa: E402
 
 SIZES = (1000, 20000)
-UNDO_EVERY = 20   # one action in 20 is an undo: 5 %
-NEW = 100         # the incremental backup's new events
+UNDO_EVERY = 20  # one action in 20 is an undo: 5 %
+NEW = 100  # the incremental backup's new events
 
 
 def make_campaign(n, seed=7, system=0, cid=12345):
@@ -79,9 +79,16 @@ class Journal:
 
     def info(self):
         c = self.c
-        return {"device": "bench-journal", "firmware": "", "protocol": 1,
-                "schema": codec.VERSION, "system": systems.NAMES[c.system],
-                "campaign": c.cid, "events": c.nevents, "first": 1}
+        return {
+            "device": "bench-journal",
+            "firmware": "",
+            "protocol": 1,
+            "schema": codec.VERSION,
+            "system": systems.NAMES[c.system],
+            "campaign": c.cid,
+            "events": c.nevents,
+            "first": 1,
+        }
 
     def snapshot(self):
         return self.c.nevents, cp.encode_snapshot(self.c)
@@ -106,6 +113,7 @@ class Count:
         def do(c, *a, **k):
             me.do += 1
             return me._d(c, *a, **k)
+
         cp.Campaign.apply, cp.Campaign._do = apply, do
 
     def close(self):
@@ -168,29 +176,33 @@ def measure(n, tmp):
         r["incr"] = (w, cpu, fo, do, res.fetched)
         bid = runs[-1][0].backup
         dev.close()
-        runs = [timed(lambda: quiet(["backups", "show", str(bid), "--db", db]))
-                for _ in range(3)]
+        runs = [timed(lambda: quiet(["backups", "show", str(bid), "--db", db])) for _ in range(3)]
         (code, out, err), w, cpu, fo, do = median(runs)
         r["show"] = (w, cpu, fo, do, 0)
         r["show_ok"] = all(x[0][0] == 0 for x in runs)
         (code, out, err), w, cpu, fo, do = timed(
-            lambda: quiet(["restore", str(full), "--yes", "--port", sim.port, "--db", db,
-                           "--timeout", "10"]))
+            lambda: quiet(
+                ["restore", str(full), "--yes", "--port", sim.port, "--db", db, "--timeout", "10"]
+            )
+        )
         r["restore"] = (w, cpu, fo, do, 0)
         r["restore_exit"] = code
-        r["restore_said"] = (out.strip().splitlines() or [""])[-1] if code == 0 \
-            else err.strip()[:150]
+        r["restore_said"] = (
+            (out.strip().splitlines() or [""])[-1] if code == 0 else err.strip()[:150]
+        )
     finally:
         st.close()
         sim.stop()
     return r
 
 
-ROWS = (("seed", "full backup from event 1, in process"),
-        ("nochange", "backup, nothing new"),
-        ("incr", "backup, %d new events (5 undos)" % NEW),
-        ("show", "backups show (newest: N + 500 events)"),
-        ("restore", "restore the full backup (--yes)"))
+ROWS = (
+    ("seed", "full backup from event 1, in process"),
+    ("nochange", "backup, nothing new"),
+    ("incr", "backup, %d new events (5 undos)" % NEW),
+    ("show", "backups show (newest: N + 500 events)"),
+    ("restore", "restore the full backup (--yes)"),
+)
 
 
 def main(sizes=SIZES):
@@ -199,10 +211,14 @@ def main(sizes=SIZES):
         rs = [measure(n, tmp) for n in sizes]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("backup on long campaigns (hunt, 5 %% undos; the simulator keeps the newest %d "
-          "events on flash)" % 6000)
-    print("  wall s (device and link included) / host CPU s / events folded / rule "
-          "applications / events fetched")
+    print(
+        "backup on long campaigns (hunt, 5 %% undos; the simulator keeps the newest %d "
+        "events on flash)" % 6000
+    )
+    print(
+        "  wall s (device and link included) / host CPU s / events folded / rule "
+        "applications / events fetched"
+    )
     head = "  %-38s" % "operation"
     for r in rs:
         head += " | %-36s" % ("%s events" % format(r["events"], ","))
@@ -216,10 +232,17 @@ def main(sizes=SIZES):
             line += " | %.1fx" % (rs[1][key][0] / max(rs[0][key][0], 1e-9))
         print(line)
     for r in rs:
-        print("  %s events: device holds %d.., no-change backup %s, show %s, restore exit %d: %s"
-              % (format(r["events"], ","), r["first"],
-                 "deduplicated" if r["nochange_dup"] else "made a NEW version",
-                 "ok" if r["show_ok"] else "FAILED", r["restore_exit"], r["restore_said"]))
+        print(
+            "  %s events: device holds %d.., no-change backup %s, show %s, restore exit %d: %s"
+            % (
+                format(r["events"], ","),
+                r["first"],
+                "deduplicated" if r["nochange_dup"] else "made a NEW version",
+                "ok" if r["show_ok"] else "FAILED",
+                r["restore_exit"],
+                r["restore_said"],
+            )
+        )
     return rs
 
 

@@ -12,6 +12,7 @@ is imported by a board's boot.
 from hw.ssd1306 import SSD1306
 from store import OsFs
 
+
 class Bus:
     """machine.I2C's writeto(addr, buf), dropped. On a board it is a C
     function (its cost is bus time, not bytecode), so here it is one too:

@@ -29,13 +29,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
-sys.path.insert(0, os.path.join(ROOT, "tests", "board"))   # boards.py, longsession.py
+sys.path.insert(0, os.path.join(ROOT, "tests", "board"))  # boards.py, longsession.py
 
 from dicetray.sim.script import KEY_BITS as KEYS, TAP_MS  # noqa: E402
 
 NS = 1_000_000
 CYCLE_NS = 8
-GAP_MS = 400      # between taps: debounce, a poll, the frame, the ring
+GAP_MS = 400  # between taps: debounce, a poll, the frame, the ring
 
 
 def available():
@@ -44,16 +44,23 @@ def available():
         if shutil.which(tool) is None:
             return "%s not found (%s: apt-get install nodejs npm)" % (tool, why)
     from tools import uf2
+
     for stock in (False, True):
-        if not os.path.isfile(uf2.image_path("RPI_PICO", stock)) and shutil.which("arm-none-eabi-gcc") is None:
-            return "no image and no arm toolchain to build one (apt-get install gcc-arm-none-eabi " \
-                   "libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake)"
+        if (
+            not os.path.isfile(uf2.image_path("RPI_PICO", stock))
+            and shutil.which("arm-none-eabi-gcc") is None
+        ):
+            return (
+                "no image and no arm toolchain to build one (apt-get install gcc-arm-none-eabi "
+                "libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake)"
+            )
     return None
 
 
 def image(stock=False):
     """A current image (built when its inputs changed), as the board tests take it."""
     import boards
+
     return boards.image(stock=stock)
 
 
@@ -63,6 +70,7 @@ class Board:
     def __init__(self, uf2_path, files, seed=1):
         from dicetray.sim import lfsimage
         from dicetray.sim.rp2040 import Emulator
+
         self.dir = tempfile.mkdtemp(prefix="dicetray-bench-")
         flash = os.path.join(self.dir, "flash.bin")
         lfsimage.install(flash, files)
@@ -78,8 +86,12 @@ class Board:
         """(ms to the complete home screen, CPU ms, bus ms, flash ms) of the boot."""
         em = self.em
         st = em.app_stats
-        return ((em.boot_t - em.boot_start) / NS, (st["busyCycles"] * CYCLE_NS - st["i2cNanos"]) / NS,
-                st["i2cNanos"] / NS, st["flashNanos"] / NS)
+        return (
+            (em.boot_t - em.boot_start) / NS,
+            (st["busyCycles"] * CYCLE_NS - st["i2cNanos"]) / NS,
+            st["i2cNanos"] / NS,
+            st["flashNanos"] / NS,
+        )
 
     def tap(self, key, hold_ms=TAP_MS, gap_ms=GAP_MS):
         """Press and release a key, wait gap_ms; returns the spans of CPU
@@ -88,7 +100,7 @@ class Board:
         n = len(em.span_log)
         self.marks += 1
         end = em.tap(KEYS[key], hold_ms, gap_ms, "b%d" % self.marks)["t"]
-        t = end - (20 + hold_ms + gap_ms) * NS      # when the key went down
+        t = end - (20 + hold_ms + gap_ms) * NS  # when the key went down
         return [s for s in em.span_log[n:] if s["t0"] >= t and s["i2cBytes"]]
 
     def key(self, key, gap_ms=GAP_MS):
@@ -97,8 +109,12 @@ class Board:
         if not spans:
             raise RuntimeError("%s drew nothing" % key)
         s = spans[0]
-        return (s["cycles"], (s["cycles"] * CYCLE_NS - s["i2cNanos"]) / NS, s["i2cNanos"] / NS,
-                s["flashNanos"] / NS)
+        return (
+            s["cycles"],
+            (s["cycles"] * CYCLE_NS - s["i2cNanos"]) / NS,
+            s["i2cNanos"] / NS,
+            s["flashNanos"] / NS,
+        )
 
     def idle_pass(self, ms=10000, after_ms=1000):
         """Busy cycles of one loop pass with nothing to do: the cycles over
@@ -107,8 +123,13 @@ class Board:
         CPU time plus its idle(30)."""
         em = self.em
         self.marks += 1
-        em.at([(after_ms * NS, None, "q%d" % self.marks),
-               ((after_ms + ms) * NS, None, "r%d" % self.marks)], base="now")
+        em.at(
+            [
+                (after_ms * NS, None, "q%d" % self.marks),
+                ((after_ms + ms) * NS, None, "r%d" % self.marks),
+            ],
+            base="now",
+        )
         a = em.wait_mark("q%d" % self.marks)["stats"]
         b = em.wait_mark("r%d" % self.marks)["stats"]
         busy = b["busyCycles"] - a["busyCycles"]
@@ -118,6 +139,7 @@ class Board:
 
 def campaign_files(name):
     from dicetray.sim import lfsimage
+
     return lfsimage.files_of(os.path.join(ROOT, "build", name))
 
 
@@ -127,6 +149,7 @@ def mpy_files():
     from tools import deploy
     from tools.mpy import compile_firmware
     from dicetray.sim import lfsimage
+
     out = os.path.join(ROOT, "build", "bench-board-mpy")
     shutil.rmtree(out, ignore_errors=True)
     compile_firmware(out)
@@ -148,6 +171,7 @@ def main(fuel=None):
         print("Board rows skipped: " + why)
         return
     import device
+
     frozen, stock = image(), image(stock=True)
     n, tail, size = device.make_image(tail=31)
     print("Board: MicroPython v1.27.0 rp2 port on an emulated RP2040 (rp2040js), emulated time at")
@@ -155,17 +179,30 @@ def main(fuel=None):
     row("operation", "ms", "CPU ms", "bus ms", "fuel/cycle")
     big = campaign_files("bench-flash")
     boards = {}
-    for label, uf2_path, files in (("frozen", frozen, big), (".mpy", stock, dict(big, **mpy_files()))):
+    for label, uf2_path, files in (
+        ("frozen", frozen, big),
+        (".mpy", stock, dict(big, **mpy_files())),
+    ):
         b = Board(uf2_path, files)
         ms, cpu, bus, _fl = b.boot()
         # The fuel row boots from .mpy files (less detect() and the link): compare like with like.
-        ratio = "%.2f" % (fuel["boot"] / (cpu * NS / CYCLE_NS)) if label == ".mpy" and "boot" in fuel else ""
-        row("boot to home, %d events, %d replayed: %s" % (n, tail, label), "%.1f" % ms, "%.1f" % cpu,
-            "%.1f" % bus, ratio)
+        ratio = (
+            "%.2f" % (fuel["boot"] / (cpu * NS / CYCLE_NS))
+            if label == ".mpy" and "boot" in fuel
+            else ""
+        )
+        row(
+            "boot to home, %d events, %d replayed: %s" % (n, tail, label),
+            "%.1f" % ms,
+            "%.1f" % cpu,
+            "%.1f" % bus,
+            ratio,
+        )
         boards[label] = b
     b = boards.pop("frozen")
-    idle = b.idle_pass()        # no host yet: the link only waits for one (link/waiting.py)
+    idle = b.idle_pass()  # no host yet: the link only waits for one (link/waiting.py)
     from dicetray.link.client import Device
+
     boot_heap = {}
     for label, board in (("frozen", b), (".mpy", boards.pop(".mpy"))):
         with Device.open(board.em.port) as dev:
@@ -176,8 +213,14 @@ def main(fuel=None):
     idle_link = b.idle_pass()
     b.em.spans(True)
     print()
-    row("key to frame (the CPU run of the key's frame)", "cycles", "CPU ms", "bus ms", "flash ms",
-        "fuel/cycle")
+    row(
+        "key to frame (the CPU run of the key's frame)",
+        "cycles",
+        "CPU ms",
+        "bus ms",
+        "flash ms",
+        "fuel/cycle",
+    )
 
     def keys(label, board, seq, fuel_key, gap_ms=GAP_MS, then=None):
         got = []
@@ -196,16 +239,28 @@ def main(fuel=None):
         row(label, format(cyc, ","), "%.2f" % cpu, "%.2f" % bus, "%.1f" % fl, ratio)
 
     keys("home: cursor down, up (a key)", b, ["DOWN", "UP"], "home")
-    b.tap("OK")            # the builder, first open (imports)
+    b.tap("OK")  # the builder, first open (imports)
     b.tap("DOWN")
     keys("hunt builder: skill 3<->0 (a key)", b, ["RIGHT", "LEFT"], "hunt")
     # The roll itself: the event made durable on flash, then the result
     # screen (the comet and flash animation follow, in later passes).
     keys("hunt builder: Roll, to the result screen", b, ["ROLL"] * 3, None, 1500, then="BACK")
-    row("idle loop pass (no host yet, nothing to do)", format(int(idle), ","),
-        "%.3f" % (idle * CYCLE_NS / NS), "0", "0", "%.2f" % (fuel["idle"] / idle) if "idle" in fuel else "-")
-    row("idle loop pass (a host came and went)", format(int(idle_link), ","),
-        "%.3f" % (idle_link * CYCLE_NS / NS), "0", "0", "")
+    row(
+        "idle loop pass (no host yet, nothing to do)",
+        format(int(idle), ","),
+        "%.3f" % (idle * CYCLE_NS / NS),
+        "0",
+        "0",
+        "%.2f" % (fuel["idle"] / idle) if "idle" in fuel else "-",
+    )
+    row(
+        "idle loop pass (a host came and went)",
+        format(int(idle_link), ","),
+        "%.3f" % (idle_link * CYCLE_NS / NS),
+        "0",
+        "0",
+        "",
+    )
     b.close()
 
     device.make_image(300, 1, "bench-paths")
@@ -216,8 +271,18 @@ def main(fuel=None):
     p.tap("DOWN")
     keys("paths builder: skill 3<->4 (a key)", p, ["RIGHT", "LEFT"], "paths")
     # Helpers of 19 dice: Skill and Path 6, Difficulty 7, both helpers 19.
-    for k, times in (("RIGHT", 3), ("DOWN", 1), ("RIGHT", 4), ("DOWN", 3), ("RIGHT", 4),
-                     ("DOWN", 2), ("RIGHT", 19), ("DOWN", 1), ("RIGHT", 19), ("UP", 1)):
+    for k, times in (
+        ("RIGHT", 3),
+        ("DOWN", 1),
+        ("RIGHT", 4),
+        ("DOWN", 3),
+        ("RIGHT", 4),
+        ("DOWN", 2),
+        ("RIGHT", 19),
+        ("DOWN", 1),
+        ("RIGHT", 19),
+        ("UP", 1),
+    ):
         for _ in range(times):
             p.tap(k, gap_ms=150)
     keys("paths builder, helpers of 19: h1 19<->20", p, ["RIGHT", "LEFT"], "helpers")
@@ -236,11 +301,15 @@ def main(fuel=None):
     for label, free in boot_heap.items():
         row("after boot (the 10,031-event campaign): %s" % label, format(free, ","))
     import longsession
+
     s = Board(frozen, {}, seed=21)
     heap, _info, _history = longsession.play(s.em)
     s.close()
-    row("after the long session (%d actions, every %d)" % (longsession.ACTIONS, longsession.EVERY),
-        format(heap[-1][1], ","), format(min(h[1] for h in heap), ","))
+    row(
+        "after the long session (%d actions, every %d)" % (longsession.ACTIONS, longsession.EVERY),
+        format(heap[-1][1], ","),
+        format(min(h[1] for h in heap), ","),
+    )
     print()
     backup_rows()
 
@@ -255,6 +324,7 @@ def backup_rows():
     from dicetray.link.client import Device
     from dicetray.rules import campaign as cp
     from dicetray.sim import lfsimage
+
     tmp = tempfile.mkdtemp(prefix="dicetray-bench-")
     try:
         c = linkutil.write_flash(os.path.join(tmp, "dir"), 5000)
@@ -274,12 +344,23 @@ def backup_rows():
         busy = sum(s["cycles"] for s in answered) * CYCLE_NS / 1e9
         raw = raw_rate(em)
         b.close()
-        row("backup, 5,000 events (device CPU s, bytes, B/s)", "%.2f" % busy, format(moved, ","),
-            format(int(moved / busy), ","))
-        row("  its payload (events and snapshot)", "", format(payload, ","), format(int(payload / busy), ","))
+        row(
+            "backup, 5,000 events (device CPU s, bytes, B/s)",
+            "%.2f" % busy,
+            format(moved, ","),
+            format(int(moved / busy), ","),
+        )
+        row(
+            "  its payload (events and snapshot)",
+            "",
+            format(payload, ","),
+            format(int(payload / busy), ","),
+        )
         row("raw USB CDC writes from the REPL (B/s of CPU)", "", "", format(int(raw), ","))
-        print("  the link moves %.1f %% of the raw rate in bytes on the wire, %.1f %% in payload, per "
-              "second of the device's CPU" % (100 * moved / busy / raw, 100 * payload / busy / raw))
+        print(
+            "  the link moves %.1f %% of the raw rate in bytes on the wire, %.1f %% in payload, per "
+            "second of the device's CPU" % (100 * moved / busy / raw, 100 * payload / busy / raw)
+        )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -288,12 +369,15 @@ def raw_rate(em, kb=64):
     """Bytes a second of CPU the device writes to its USB CDC port from the
     raw REPL: what the port itself can do."""
     import serial
+
     s = serial.Serial(em.port, timeout=10)
     try:
-        s.write(b"\r\x03\x03\x01")          # interrupt, then the raw REPL
+        s.write(b"\r\x03\x03\x01")  # interrupt, then the raw REPL
         s.read_until(b"raw REPL; CTRL-B to exit\r\n>")
-        code = ("import sys\nb = b'x' * 1024\nw = sys.stdout.buffer.write\n"
-                "for i in range(%d):\n    w(b)\n" % kb)
+        code = (
+            "import sys\nb = b'x' * 1024\nw = sys.stdout.buffer.write\n"
+            "for i in range(%d):\n    w(b)\n" % kb
+        )
         a = em.stats()
         s.write(code.encode() + b"\x04")
         got = 0

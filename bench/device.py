@@ -17,8 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Setup shared by every device figure: nothing of the firmware is imported
 # yet, so a boot measured from here imports all it needs.
-MOUNT = ("import gc, os, vfs\n"
-         "vfs.mount(os.VfsPosix('/input/build/%s/dicetray'), '/dicetray')\n")
+MOUNT = "import gc, os, vfs\nvfs.mount(os.VfsPosix('/input/build/%s/dicetray'), '/dicetray')\n"
 MOUNTED = MOUNT % "bench-flash"
 
 # What main.py does on a board (less detect(): the board is given, and
@@ -70,8 +69,14 @@ def make_image(events=10_000, system=0, name="bench-flash", tail=0):
         s.do(3, (), who)  # CHAR_ADD
     if system == 0:
         s.do(hunt.NEW_HUNT, (2, 0))
-        cycle = ((hunt.ROLL, (0, 2, 1, 0, 0, 0, -1)), (hunt.ROLL, (1, 3, 2, 0, 0, 1, -1)),
-                 (hunt.RISK, (2,)), (hunt.SCENE_END, (0,)), (1, ()), (hunt.ROLL, (3, 1, 1, 0, 0, 0, -1)))
+        cycle = (
+            (hunt.ROLL, (0, 2, 1, 0, 0, 0, -1)),
+            (hunt.ROLL, (1, 3, 2, 0, 0, 1, -1)),
+            (hunt.RISK, (2,)),
+            (hunt.SCENE_END, (0,)),
+            (1, ()),
+            (hunt.ROLL, (3, 1, 1, 0, 0, 0, -1)),
+        )
     elif system == 1:
         cycle = ((paths.TEST, (1, 2, 1, 0, 0, 2, 0)), (1, ()), (paths.TEST, (0, 3, 2, 0, 0, 3, 0)))
     else:
@@ -87,7 +92,7 @@ def make_image(events=10_000, system=0, name="bench-flash", tail=0):
     if tail:
         while s.st.seq % SNAP_EVERY:  # up to the next snapshot...
             s.do(*cycle[0])
-        for _ in range(tail):         # ...then rolls only, no undo
+        for _ in range(tail):  # ...then rolls only, no undo
             s.do(*cycle[0])
     top = os.path.join(ROOT, "build", name)
     shutil.rmtree(top, ignore_errors=True)
@@ -104,7 +109,9 @@ def make_image(events=10_000, system=0, name="bench-flash", tail=0):
 def heap_session(actions):
     """Code that plays a long session on a writable copy of the image (the
     flash simulator) and prints the live-heap high-water."""
-    return MOUNTED + """
+    return (
+        MOUNTED
+        + """
 import os
 from flashsim import FlashSim
 FS = FlashSim()
@@ -140,4 +147,6 @@ flash = sum(len(b) for b in FS.files.values())
 import sys
 print('HIGH', top, A.s.st.seq, 'FLASH', flash)
 print('MODS', ' '.join(sorted(sys.modules)))
-""" % actions
+"""
+        % actions
+    )

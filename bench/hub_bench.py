@@ -55,6 +55,7 @@ def _mem(pid):
 
 def _receiver(arrived):
     """A webhook on 127.0.0.1 that notes when each (tray, seq) came."""
+
     class H(BaseHTTPRequestHandler):
         def log_message(self, *a):
             pass
@@ -93,20 +94,28 @@ def measure():
     home = os.path.join(tmp, "home")
     os.makedirs(home)
     sims = [linkutil.Sim(os.path.join(tmp, "f%d" % k)) for k in range(TRAYS + 1)]
-    env = dict(os.environ, DICETRAY_HOME=home,
-               PYTHONPATH=os.path.join(ROOT, "host") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(
+        os.environ,
+        DICETRAY_HOME=home,
+        PYTHONPATH=os.path.join(ROOT, "host") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    )
     args = [a for k, s in enumerate(sims[:TRAYS]) for a in ("--port", "t%d=%s" % (k, s.port))]
     hooked, paged = {}, {}
     srv = _receiver(hooked)
     hook = "http://127.0.0.1:%d/hook" % srv.server_address[1]
     args += ["--forward", hook, "--forward-queue", os.path.join(tmp, "forward.db")]
-    hub = subprocess.Popen([sys.executable, "-m", "dicetray", "serve", "--http-port", "0"] + args,
-                           cwd=ROOT, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    hub = subprocess.Popen(
+        [sys.executable, "-m", "dicetray", "serve", "--http-port", "0"] + args,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     out = {}
     try:
         url = None
-        for _ in range(TRAYS + 2):            # "hub: ...", "http: URL", "tray tK: up ..."
+        for _ in range(TRAYS + 2):  # "hub: ...", "http: URL", "tray tK: up ..."
             ln = hub.stdout.readline()
             if ln.startswith("http: "):
                 url = ln.split()[1]
@@ -141,8 +150,9 @@ def measure():
             dev.close()
 
         def run(first, last, pace=0.0):
-            actors = [threading.Thread(target=act, args=(k, first, last, pace))
-                      for k in range(TRAYS)]
+            actors = [
+                threading.Thread(target=act, args=(k, first, last, pace)) for k in range(TRAYS)
+            ]
             for a in actors:
                 a.start()
             ready.wait()
@@ -154,16 +164,17 @@ def measure():
         watchers = [threading.Thread(target=watch, args=(k,)) for k in range(TRAYS)]
         for w in watchers:
             w.start()
-        time.sleep(1.0)                       # the watchers subscribed
+        time.sleep(1.0)  # the watchers subscribed
         out["hub_rate"] = run(1, ACTS)
         for w in watchers:
             w.join(30)
+
         def drained(n):
             end = time.monotonic() + 30
             while (len(hooked) < TRAYS * n or len(paged) < TRAYS * n) and time.monotonic() < end:
                 time.sleep(0.1)
 
-        drained(ACTS)                         # the paced round waits behind no queue
+        drained(ACTS)  # the paced round waits behind no queue
         total = ACTS + PACED
         run(ACTS + 1, total, PACE_S)
         drained(total)
@@ -195,21 +206,30 @@ def measure():
 def main():
     r = measure()
     print("Hub (`dicetray serve`, %d simulated trays on this machine; docs/hub.md)" % TRAYS)
-    print("  rolls through the hub, %d clients at once: %.1f events/s (one tray without a hub: "
-          "%.1f events/s)" % (TRAYS, r["hub_rate"], r["direct_rate"]))
+    print(
+        "  rolls through the hub, %d clients at once: %.1f events/s (one tray without a hub: "
+        "%.1f events/s)" % (TRAYS, r["hub_rate"], r["direct_rate"])
+    )
     if r["lat_median"] is not None:
-        print("  roll sent -> a watcher has its event: median %.1f ms, worst %.1f ms (%d events)"
-              % (r["lat_median"] * 1e3, r["lat_worst"] * 1e3, r["lat_n"]))
+        print(
+            "  roll sent -> a watcher has its event: median %.1f ms, worst %.1f ms (%d events)"
+            % (r["lat_median"] * 1e3, r["lat_worst"] * 1e3, r["lat_n"])
+        )
     for what, key in (("the live page (SSE)", "page"), ("a webhook (--forward)", "hook")):
-        for when, k in (("at full speed", key), ("one every %.1f s a tray" % PACE_S,
-                                                 key + "_paced")):
+        for when, k in (
+            ("at full speed", key),
+            ("one every %.1f s a tray" % PACE_S, key + "_paced"),
+        ):
             v = r[k]
             if v:
-                print("  roll sent -> %s has it, rolls %s: median %.1f ms, worst %.1f ms "
-                      "(%d events)" % (what, when, statistics.median(v) * 1e3, v[-1] * 1e3,
-                                       len(v)))
-    print("  hub memory: %.1f MB resident at most (VmHWM), %.1f MB at the end"
-          % (r["VmHWM"] / 1024, r["VmRSS"] / 1024))
+                print(
+                    "  roll sent -> %s has it, rolls %s: median %.1f ms, worst %.1f ms "
+                    "(%d events)" % (what, when, statistics.median(v) * 1e3, v[-1] * 1e3, len(v))
+                )
+    print(
+        "  hub memory: %.1f MB resident at most (VmHWM), %.1f MB at the end"
+        % (r["VmHWM"] / 1024, r["VmRSS"] / 1024)
+    )
 
 
 if __name__ == "__main__":

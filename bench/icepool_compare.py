@@ -42,9 +42,11 @@ def icepool_tables():
     import icepool
 
     out = {}
-    spec = ((hunt.SIDES, (hunt.SUCCESS, hunt.SUCCESS_HARD)),
-            (paths.SIDES, (paths.SUCCESS,)),
-            (expedition.SIDES, (expedition.SUCCESS,)))
+    spec = (
+        (hunt.SIDES, (hunt.SUCCESS, hunt.SUCCESS_HARD)),
+        (paths.SIDES, (paths.SUCCESS,)),
+        (expedition.SIDES, (expedition.SUCCESS,)),
+    )
     for s, (sides, tabs) in enumerate(spec):
         name = core.NAMES[s]
         lo, hi = core.POOL[s]
@@ -62,7 +64,8 @@ def icepool_tables():
                 pools[n, hard] = die
                 den = die.denominator()
                 out["dist", name, n, hard] = tuple(
-                    Fraction(die.quantity(k), den) for k in range(die.max_outcome() + 1))
+                    Fraction(die.quantity(k), den) for k in range(die.max_outcome() + 1)
+                )
                 for k in range(tlo, thi + 1):
                     out["at_least", name, n, hard, k] = die.probability(">=", k)
         rng = core.VERSUS[s]
@@ -82,12 +85,20 @@ def icepool_tables():
             for a in vpools:
                 for b in vpools:
                     r = icepool.map(opp, vpools[a], vpools[b])
-                    out["versus", name, a, b] = (r.probability(1), r.probability(0), r.probability(-1))
+                    out["versus", name, a, b] = (
+                        r.probability(1),
+                        r.probability(0),
+                        r.probability(-1),
+                    )
         else:
             for a in range(rng[0], rng[1] + 1):
                 for b in range(rng[0], rng[1] + 1):
                     r = pools[a, False].cmp(pools[b, False])
-                    out["versus", name, a, b] = (r.probability(1), r.probability(0), r.probability(-1))
+                    out["versus", name, a, b] = (
+                        r.probability(1),
+                        r.probability(0),
+                        r.probability(-1),
+                    )
     return out
 
 
@@ -100,8 +111,10 @@ def check_equal(mine, theirs):
         elif mine[key] != theirs[key]:
             bad.append("%r: dicetray %s, icepool %s" % (key, mine[key], theirs[key]))
     if bad:
-        raise AssertionError("%d of %d odds differ from icepool:\n  %s"
-                             % (len(bad), len(mine), "\n  ".join(bad[:20])))
+        raise AssertionError(
+            "%d of %d odds differ from icepool:\n  %s"
+            % (len(bad), len(mine), "\n  ".join(bad[:20]))
+        )
 
 
 # --- builder_odds on MicroPython ----------------------------------------------
@@ -127,6 +140,7 @@ MPY_DIR = os.path.join("build", "odds-mpy")  # under ROOT: the VM sees /input
 
 def _fuel_one(case):
     from tools.mpy import run
+
     budget = 2_000_000_000
     got = []
     for go in (1, 0):
@@ -142,7 +156,7 @@ def fuel_cases(everything=False):
     for s in range(3):
         lo, hi = core.POOL[s]
         tlo, thi = core.TARGET[s]
-        for hard in ((0, 1) if s == core.HUNT else (0,)):
+        for hard in (0, 1) if s == core.HUNT else (0,):
             for n in range(lo, hi + 1):
                 for k in range(tlo, thi + 1):
                     if everything or k == thi or n == hi:
@@ -160,6 +174,7 @@ def builder_fuel(cases, workers=2):
     """[(case, fuel, heap bytes)] of builder_odds(*case) on MicroPython,
     the firmware compiled to .mpy as on a board."""
     from tools.mpy import compile_firmware
+
     compile_firmware(os.path.join(ROOT, MPY_DIR))
     if workers <= 1:
         return [_fuel_one(c) for c in cases]
@@ -201,6 +216,7 @@ def main(argv=None):
     t_ice = time.perf_counter() - t0
     check_equal(mine, theirs)
     import icepool
+
     figures = {
         "entries": len(mine),
         "dicetray_s": t_mine,
@@ -209,8 +225,10 @@ def main(argv=None):
         "icepool_version": icepool.__version__,
         "speedup": t_ice / t_mine,
     }
-    print("Exact odds tables: %d entries, all equal to icepool %s's"
-          % (len(mine), icepool.__version__))
+    print(
+        "Exact odds tables: %d entries, all equal to icepool %s's"
+        % (len(mine), icepool.__version__)
+    )
     print("  dicetray.odds (firmware core)  %8.4f s  (best of 5: %.4f s)" % (t_mine, best))
     print("  icepool                        %8.4f s" % t_ice)
     print("  speedup                        %8.1fx" % figures["speedup"])
@@ -218,11 +236,15 @@ def main(argv=None):
         res = builder_fuel(fuel_cases("--fuel-all" in argv))
         worst = fuel_report(res)
         figures["builder_fuel"] = worst
-        print("builder_odds on MicroPython (%d calls measured; limit %s fuel)"
-              % (len(res), format(FUEL_LIMIT, ",")))
+        print(
+            "builder_odds on MicroPython (%d calls measured; limit %s fuel)"
+            % (len(res), format(FUEL_LIMIT, ","))
+        )
         for key, w in sorted(worst.items()):
-            print("  %-22s worst %9s fuel  %5d heap B  at %r"
-                  % (key, format(w["fuel"], ","), w["heap"], w["case"]))
+            print(
+                "  %-22s worst %9s fuel  %5d heap B  at %r"
+                % (key, format(w["fuel"], ","), w["heap"], w["case"])
+            )
         over = [r for r in res if r[1] >= FUEL_LIMIT]
         if over:
             raise AssertionError("builder_odds over %d fuel: %r" % (FUEL_LIMIT, over))

@@ -28,7 +28,7 @@ from dicetray.link.client import Device  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 
 N_EVENTS = 5000
-RAW_BYTES = 64 << 10   # the REPL runs with the collector off: a heap's worth
+RAW_BYTES = 64 << 10  # the REPL runs with the collector off: a heap's worth
 REPEAT = 5
 RAW_REPEAT = 3
 
@@ -36,6 +36,7 @@ RAW_REPEAT = 3
 def kernel_pty_rate(nbytes=8 << 20):
     """Bytes/s through a raw pty pair, writer and reader in two threads."""
     import tty
+
     m, s = os.openpty()
     tty.setraw(s)
     chunk = b"x" * 4096
@@ -43,7 +44,7 @@ def kernel_pty_rate(nbytes=8 << 20):
     def writer():
         left = nbytes
         while left > 0:
-            left -= os.write(m, chunk[:min(left, 4096)])
+            left -= os.write(m, chunk[: min(left, 4096)])
 
     t0 = time.perf_counter()
     th = threading.Thread(target=writer)
@@ -114,7 +115,7 @@ def measure():
     try:
         t0 = time.perf_counter()
         dev = Device.open(sim.port, timeout=5)
-        r["open_s"] = time.perf_counter() - t0   # includes the simulator finishing its boot
+        r["open_s"] = time.perf_counter() - t0  # includes the simulator finishing its boot
         runs = []
         for _ in range(REPEAT):
             req = Requests(dev)
@@ -131,8 +132,15 @@ def measure():
         runs.sort()
         dt, wire, down, nreq = runs[len(runs) // 2]
         payload = len(snap) + sum(len(e) for e in evs)
-        r.update(backup_s=dt, backup_s_range=(runs[0][0], runs[-1][0]), payload_bytes=payload,
-                 wire_bytes=wire, payload_rate=payload / dt, wire_rate=down / dt, requests=nreq)
+        r.update(
+            backup_s=dt,
+            backup_s_range=(runs[0][0], runs[-1][0]),
+            payload_bytes=payload,
+            wire_bytes=wire,
+            payload_rate=payload / dt,
+            wire_rate=down / dt,
+            requests=nreq,
+        )
         for _ in range(10):
             dev.act(cp.DICE, (6, 3))
         w0 = dev.wire
@@ -140,14 +148,20 @@ def measure():
         new = dev.events(info["events"])
         w1 = dev.wire
         assert len(new) == 10 and i2["events"] == N_EVENTS + 10
-        r.update(incr_wire_bytes=(w1[0] - w0[0]) + (w1[1] - w0[1]),
-                 incr_payload_bytes=sum(len(e) for e in new))
+        r.update(
+            incr_wire_bytes=(w1[0] - w0[0]) + (w1[1] - w0[1]),
+            incr_payload_bytes=sum(len(e) for e in new),
+        )
         raws = sorted(device_pty_rate(dev, end=k == 0) for k in range(RAW_REPEAT))
         dev.t.write(b"\x02")
         dev.t.drain(0.2, 2)
         rate, n = raws[len(raws) // 2]
-        r.update(device_pty_rate=rate, device_pty_bytes=n, device_pty_asked=RAW_BYTES,
-                 device_pty_range=(raws[0][0], raws[-1][0]))
+        r.update(
+            device_pty_rate=rate,
+            device_pty_bytes=n,
+            device_pty_asked=RAW_BYTES,
+            device_pty_range=(raws[0][0], raws[-1][0]),
+        )
         dev.close()
     finally:
         sim.stop()
@@ -159,20 +173,45 @@ def main():
     r = measure()
     raw = max(r["device_pty_rate"], 1)
     print("link: backup of a %d-event campaign over the simulator's pty" % r["events"])
-    print("  handshake %.2f s (with the boot), then info + snapshot + events, median of %d:"
-          % (r["open_s"], REPEAT))
-    print("  %.3f s (%.3f to %.3f); %d payload bytes (%.0f B/s), %d bytes on the wire "
-          "(device->host %.0f B/s), %d requests"
-          % (r["backup_s"], r["backup_s_range"][0], r["backup_s_range"][1], r["payload_bytes"],
-             r["payload_rate"], r["wire_bytes"], r["wire_rate"], r["requests"]))
-    print("  raw pty, same run: simulated device writing plain bytes %.0f B/s, median of %d "
-          "(%.0f to %.0f; %d of %d arrived); kernel pty alone %.0f B/s"
-          % (r["device_pty_rate"], RAW_REPEAT, r["device_pty_range"][0], r["device_pty_range"][1],
-             r["device_pty_bytes"], r["device_pty_asked"], r["kernel_pty_rate"]))
-    print("  link payload rate = %.1f%% of the device's raw serial rate; its bytes on the wire "
-          "(device->host) %.1f%%" % (100.0 * r["payload_rate"] / raw, 100.0 * r["wire_rate"] / raw))
-    print("link: fetching 10 new events (info + events): %d bytes on the wire (%d bytes of events)"
-          % (r["incr_wire_bytes"], r["incr_payload_bytes"]))
+    print(
+        "  handshake %.2f s (with the boot), then info + snapshot + events, median of %d:"
+        % (r["open_s"], REPEAT)
+    )
+    print(
+        "  %.3f s (%.3f to %.3f); %d payload bytes (%.0f B/s), %d bytes on the wire "
+        "(device->host %.0f B/s), %d requests"
+        % (
+            r["backup_s"],
+            r["backup_s_range"][0],
+            r["backup_s_range"][1],
+            r["payload_bytes"],
+            r["payload_rate"],
+            r["wire_bytes"],
+            r["wire_rate"],
+            r["requests"],
+        )
+    )
+    print(
+        "  raw pty, same run: simulated device writing plain bytes %.0f B/s, median of %d "
+        "(%.0f to %.0f; %d of %d arrived); kernel pty alone %.0f B/s"
+        % (
+            r["device_pty_rate"],
+            RAW_REPEAT,
+            r["device_pty_range"][0],
+            r["device_pty_range"][1],
+            r["device_pty_bytes"],
+            r["device_pty_asked"],
+            r["kernel_pty_rate"],
+        )
+    )
+    print(
+        "  link payload rate = %.1f%% of the device's raw serial rate; its bytes on the wire "
+        "(device->host) %.1f%%" % (100.0 * r["payload_rate"] / raw, 100.0 * r["wire_rate"] / raw)
+    )
+    print(
+        "link: fetching 10 new events (info + events): %d bytes on the wire (%d bytes of events)"
+        % (r["incr_wire_bytes"], r["incr_payload_bytes"])
+    )
     return r
 
 

@@ -56,12 +56,14 @@ def mpy_cost(setup, stmt, reps, warm=True):
     count differs). `warm` runs it once first, so the figures are the
     steady state; without it the first run does it 0 times, the second once.
     """
+
     def fuel(n):
         body = stmt.replace("\n", "\n    ")  # every line inside the loop
         code = MEASURE.format(setup=setup, warm=stmt if warm else "", reps=n, body=body)
         r = run(code, fuel=FUEL, fw=MPY_DIR)
         heap = int(r.stdout.split("HEAP")[-1].split()[0])
         return FUEL - r.fuel_remaining, heap
+
     lo = reps if warm else 0
     f0, h0 = fuel(lo)
     f1, h1 = fuel(lo + reps)
@@ -88,11 +90,14 @@ def core():
     for name, setup, stmt, reps, target in scenarios.ops():
         fuel, heap = mpy_cost(setup, stmt, reps)
         us = cpython_us(setup, stmt)
-        print("%-46s %12s %10d %12.1f%s" % (name, format(fuel, ","), heap, us, verdict(fuel, target)))
+        print(
+            "%-46s %12s %10d %12.1f%s" % (name, format(fuel, ","), heap, us, verdict(fuel, target))
+        )
 
 
 def device_figures():
     import device
+
     n, tail, size = device.make_image(tail=31)
     device.make_image(300, 1, "bench-paths")
     en, etail, _ = device.make_image(300, 2, "bench-exp", tail=31)
@@ -108,51 +113,150 @@ def device_figures():
     # to the driver (render() ends in display.show(), which sends only the
     # pages that changed). Debounce is apart: buttons.update, one poll.
     rows = [
-        ("boot to home: %d events, %d replayed (%d KB)" % (n, tail, size // 1024),
-         device.MOUNTED, device.BOOT, 1, 30_000_000, False),
+        (
+            "boot to home: %d events, %d replayed (%d KB)" % (n, tail, size // 1024),
+            device.MOUNTED,
+            device.BOOT,
+            1,
+            30_000_000,
+            False,
+        ),
         ("  of which importing the firmware's modules", device.MOUNTED, imports, 1, None, False),
-        ("  the rest: store, replay, first frame", device.MOUNTED + imports + "\n",
-         device.BOOT, 1, None, False),
-        ("  expedition campaign: %d events, %d replayed" % (en, etail),
-         device.MOUNT % "bench-exp", device.BOOT, 1, 30_000_000, False),
-        ("first open of the builder after boot (imports)", home, "press(A, B, K_OK)", 1, None, False),
-        ("buttons: one poll (debounce, long, repeat)", home, "A.buttons.update(B.keys(), B.ticks_ms())", 8, None, True),
-        ("key to frame: home, cursor down + up (2 keys)", home,
-         "A.handle(K_DOWN, 1)\nA.render()\nA.handle(K_UP, 1)\nA.render()", 4, 2 * 800_000, True),
-        ("key to frame: hunt builder, skill 3<->0 (2 keys)",
-         home + "press(A, B, K_OK)\npress(A, B, K_DOWN)\n", lr, 4, 2 * 800_000, True),
-        ("key to frame: paths builder, skill 3<->4 (2 keys)",
-         device.booted("bench-paths") + "press(A, B, K_OK)\npress(A, B, K_DOWN)\npress(A, B, K_DOWN)\n",
-         lr, 4, 2 * 800_000, True),
-        ("key to frame: exped. builder, ability 5<->4 (2)",
-         device.booted("bench-exp") + "press(A, B, K_OK)\npress(A, B, K_DOWN)\n", lr, 4, 2 * 800_000, True),
-        ("key to frame: paths, helpers of 19: h1 19<->20 (2)",
-         device.booted("bench-paths") + "press(A, B, K_OK)\nP = A.pool\n"
-         "P.v['h1'] = P.v['h2'] = 19\nP.v['pskill'] = P.v['path'] = 6\nP.v['diff'] = 7\n"
-         "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 8, lr, 2, 2 * 800_000, True),
-        ("full-screen redraw (render + 1,088-byte frame)", home,
-         "B.display.invalidate()\nscreen.forget()\nA.render()", 4, None, True),
+        (
+            "  the rest: store, replay, first frame",
+            device.MOUNTED + imports + "\n",
+            device.BOOT,
+            1,
+            None,
+            False,
+        ),
+        (
+            "  expedition campaign: %d events, %d replayed" % (en, etail),
+            device.MOUNT % "bench-exp",
+            device.BOOT,
+            1,
+            30_000_000,
+            False,
+        ),
+        (
+            "first open of the builder after boot (imports)",
+            home,
+            "press(A, B, K_OK)",
+            1,
+            None,
+            False,
+        ),
+        (
+            "buttons: one poll (debounce, long, repeat)",
+            home,
+            "A.buttons.update(B.keys(), B.ticks_ms())",
+            8,
+            None,
+            True,
+        ),
+        (
+            "key to frame: home, cursor down + up (2 keys)",
+            home,
+            "A.handle(K_DOWN, 1)\nA.render()\nA.handle(K_UP, 1)\nA.render()",
+            4,
+            2 * 800_000,
+            True,
+        ),
+        (
+            "key to frame: hunt builder, skill 3<->0 (2 keys)",
+            home + "press(A, B, K_OK)\npress(A, B, K_DOWN)\n",
+            lr,
+            4,
+            2 * 800_000,
+            True,
+        ),
+        (
+            "key to frame: paths builder, skill 3<->4 (2 keys)",
+            device.booted("bench-paths")
+            + "press(A, B, K_OK)\npress(A, B, K_DOWN)\npress(A, B, K_DOWN)\n",
+            lr,
+            4,
+            2 * 800_000,
+            True,
+        ),
+        (
+            "key to frame: exped. builder, ability 5<->4 (2)",
+            device.booted("bench-exp") + "press(A, B, K_OK)\npress(A, B, K_DOWN)\n",
+            lr,
+            4,
+            2 * 800_000,
+            True,
+        ),
+        (
+            "key to frame: paths, helpers of 19: h1 19<->20 (2)",
+            device.booted("bench-paths") + "press(A, B, K_OK)\nP = A.pool\n"
+            "P.v['h1'] = P.v['h2'] = 19\nP.v['pskill'] = P.v['path'] = 6\nP.v['diff'] = 7\n"
+            "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 8,
+            lr,
+            2,
+            2 * 800_000,
+            True,
+        ),
+        (
+            "full-screen redraw (render + 1,088-byte frame)",
+            home,
+            "B.display.invalidate()\nscreen.forget()\nA.render()",
+            4,
+            None,
+            True,
+        ),
         ("idle loop pass (no key, nothing to draw)", home, "A.step()", 8, None, True),
         # issue 13: an Ob past 7 and a monster by its Level in the builder
-        ("key to frame: exped. builder, Ob 30<->29 (2 keys)",
-         device.booted("bench-exp") + "press(A, B, K_OK)\nA.pool.v['ob'] = 30\nA.top().refresh()\n"
-         + "press(A, B, K_DOWN)\n" * 7, rl, 4, 2 * 800_000, True),
-        ("key to frame: exped. builder, monster L14<->13 (2)",
-         device.booted("bench-exp") + "press(A, B, K_OK)\nA.pool.v['mode'] = 2\n"
-         "A.pool.v['blv'] = 14\nA.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 7, rl, 4,
-         2 * 800_000, True),
-        ("key to frame: exped. 19 v L14+2, -1s<->-2s (2)",
-         device.booted("bench-exp") + "press(A, B, K_OK)\nP = A.pool.v\nP['mode'] = 2\n"
-         "P['blv'] = 14\nP['bmd'] = 2\nP['ab'] = 10\nP['hel'] = 7\nP['xminus'] = 1\n"
-         "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 6, lr, 4, 2 * 800_000, True),
+        (
+            "key to frame: exped. builder, Ob 30<->29 (2 keys)",
+            device.booted("bench-exp")
+            + "press(A, B, K_OK)\nA.pool.v['ob'] = 30\nA.top().refresh()\n"
+            + "press(A, B, K_DOWN)\n" * 7,
+            rl,
+            4,
+            2 * 800_000,
+            True,
+        ),
+        (
+            "key to frame: exped. builder, monster L14<->13 (2)",
+            device.booted("bench-exp") + "press(A, B, K_OK)\nA.pool.v['mode'] = 2\n"
+            "A.pool.v['blv'] = 14\nA.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 7,
+            rl,
+            4,
+            2 * 800_000,
+            True,
+        ),
+        (
+            "key to frame: exped. 19 v L14+2, -1s<->-2s (2)",
+            device.booted("bench-exp") + "press(A, B, K_OK)\nP = A.pool.v\nP['mode'] = 2\n"
+            "P['blv'] = 14\nP['bmd'] = 2\nP['ab'] = 10\nP['hel'] = 7\nP['xminus'] = 1\n"
+            "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 6,
+            lr,
+            4,
+            2 * 800_000,
+            True,
+        ),
         # issue 13 items 8 and 12: bonus dice to 18; paths opposed to 20 v 20
-        ("key to frame: exped. builder, bonus 17<->18 (2)",
-         device.booted("bench-exp") + "press(A, B, K_OK)\nP = A.pool.v\nP['ab'] = 0\nP['bon'] = 17\n"
-         "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 2, lr, 4, 2 * 800_000, True),
-        ("key to frame: paths 14+help v 20, opp 20<->19 (2)",
-         device.booted("bench-paths") + "press(A, B, K_OK)\nP = A.pool.v\nP['mode'] = 1\n"
-         "P['pskill'] = P['path'] = 6\nP['sit'] = 2\nP['opp'] = 20\nP['h1'] = P['h2'] = 20\n"
-         "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 6, rl, 4, 2 * 800_000, True),
+        (
+            "key to frame: exped. builder, bonus 17<->18 (2)",
+            device.booted("bench-exp")
+            + "press(A, B, K_OK)\nP = A.pool.v\nP['ab'] = 0\nP['bon'] = 17\n"
+            "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 2,
+            lr,
+            4,
+            2 * 800_000,
+            True,
+        ),
+        (
+            "key to frame: paths 14+help v 20, opp 20<->19 (2)",
+            device.booted("bench-paths") + "press(A, B, K_OK)\nP = A.pool.v\nP['mode'] = 1\n"
+            "P['pskill'] = P['path'] = 6\nP['sit'] = 2\nP['opp'] = 20\nP['h1'] = P['h2'] = 20\n"
+            "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 6,
+            rl,
+            4,
+            2 * 800_000,
+            True,
+        ),
     ]
     # The rows the board section measures too, by its names (fuel per key).
     ids = {0: "boot", 6: "home", 7: "hunt", 8: "paths", 9: "expedition", 10: "helpers", 12: "idle"}
@@ -166,18 +270,31 @@ def device_figures():
     high = int(r.stdout.split("HIGH")[-1].split()[0])
     flash = int(r.stdout.split("FLASH")[-1].split()[0])
     # The firmware modules the long session has loaded by its end.
-    mods = [m for m in r.stdout.split("MODS")[-1].split()
-            if os.path.exists(os.path.join(ROOT, "firmware", *m.split("."))) or
-            os.path.exists(os.path.join(ROOT, "firmware", *m.split(".")) + ".py")]
-    code = run("import gc\ngc.collect()\nm = gc.mem_alloc()\nimport " + ", ".join(mods) + "\n"
-               "gc.collect()\nprint('CODE', gc.mem_alloc() - m)", fuel=FUEL, fw=MPY_DIR)
+    mods = [
+        m
+        for m in r.stdout.split("MODS")[-1].split()
+        if os.path.exists(os.path.join(ROOT, "firmware", *m.split(".")))
+        or os.path.exists(os.path.join(ROOT, "firmware", *m.split(".")) + ".py")
+    ]
+    code = run(
+        "import gc\ngc.collect()\nm = gc.mem_alloc()\nimport " + ", ".join(mods) + "\n"
+        "gc.collect()\nprint('CODE', gc.mem_alloc() - m)",
+        fuel=FUEL,
+        fw=MPY_DIR,
+    )
     code = int(code.stdout.split("CODE")[-1].split()[0])
     data = high - flash - code
     print("%-46s %12s bytes" % ("live heap high-water, 360 key presses", format(high, ",")))
     print("%-46s %12s bytes" % ("  of which the flash simulator's files", format(flash, ",")))
     print("%-46s %12s bytes" % ("  of which the imported firmware (.mpy code)", format(code, ",")))
-    print("%-46s %12s bytes%s" % ("  the app's own data", format(data, ","),
-                                  "  ok (< 65,536)" if data < 65536 else "  OVER 65,536"))
+    print(
+        "%-46s %12s bytes%s"
+        % (
+            "  the app's own data",
+            format(data, ","),
+            "  ok (< 65,536)" if data < 65536 else "  OVER 65,536",
+        )
+    )
     return per_key
 
 
@@ -186,13 +303,16 @@ def store_boot():
     builds the flash images): a bare journal, and a snapshot + 100 events."""
     sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
     from test_store_host import _OPEN_EACH, _OPEN_LIST, boot_fuel
+
     f1 = boot_fuel(2_500, None, _OPEN_EACH)[0]
     f2 = boot_fuel(5_000, None, _OPEN_EACH)[0]
     per = (f2 - f1) // 2_500
     fs = boot_fuel(10_000, 9_900, _OPEN_LIST)[0]
     print("Store open on MicroPython (store code as .py, compiled in both runs):")
-    print("  journal only: %s fuel per record (2,500 -> %s, 5,000 -> %s); 10,000 projected %s"
-          % (format(per, ","), format(f1, ","), format(f2, ","), format(f1 + per * 7_500, ",")))
+    print(
+        "  journal only: %s fuel per record (2,500 -> %s, 5,000 -> %s); 10,000 projected %s"
+        % (format(per, ","), format(f1, ","), format(f2, ","), format(f1 + per * 7_500, ","))
+    )
     print("  snapshot at 9,900 + 100 records: %s fuel" % format(fs, ","))
 
 
@@ -200,7 +320,9 @@ def main():
     compile_firmware(os.path.join(ROOT, MPY_DIR))
     # The bench board stands in for a board profile, which a board runs as
     # .mpy like the rest: compiled too (found before bench/benchboard.py).
-    compile_file(os.path.join(ROOT, "bench", "benchboard.py"), os.path.join(ROOT, MPY_DIR, "benchboard.mpy"))
+    compile_file(
+        os.path.join(ROOT, "bench", "benchboard.py"), os.path.join(ROOT, MPY_DIR, "benchboard.mpy")
+    )
     core()
     print()
     scenarios.report_sizes()
@@ -208,23 +330,29 @@ def main():
     fuel = device_figures()
     print()
     import board
+
     board.main(fuel)
     print()
     store_boot()
     print()
     import link_bench
+
     link_bench.main()
     print()
     import backup_bench
+
     backup_bench.main()
     print()
     import web_bench
+
     web_bench.main()
     print()
     import hub_bench
+
     hub_bench.main()
     print()
     import icepool_compare
+
     icepool_compare.main()
 
 

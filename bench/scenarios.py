@@ -9,7 +9,9 @@ DICE = "from rules import dice, hunt, paths, expedition, odds, campaign as cp\nD
 
 # A hunt campaign with 4 exorcists each holding a hook, the Sin in its
 # palace: every tension fill raises pressure and fires its three triggers.
-CASCADE = DICE + """
+CASCADE = (
+    DICE
+    + """
 C = cp.Campaign(0, 1)
 for name in ('Ada', 'Bo', 'Cy', 'Di'):
     C.act(cp.CHAR_ADD, (), name)
@@ -18,7 +20,7 @@ for i in range(4):
     C.act(hunt.HOOK, (i,), 'Marked')
 T = C.find(hunt.ROLE_TENSION)
 """
-
+)
 
 
 def _reference_setup():
@@ -28,31 +30,100 @@ def _reference_setup():
     state = cp.encode_state(reference_campaign())
     return DICE + "S = bytes.fromhex(%r)\nC = cp.decode_state(S)\n" % state.hex()
 
+
 # (name, setup, statement, repetitions, fuel target or None)
 OPS = [
     ("hunt: roll + evaluate 10d6 action pool", DICE, "hunt.roll_pool(D, B, 10, 0)", 20, 50_000),
     ("paths: roll + evaluate 10d12 pool", DICE, "paths.roll_pool(D, B, 10)", 20, 50_000),
-    ("expedition: roll 10d6 + resolve vs Ob 3", DICE,
-     "expedition.resolve(expedition.roll_pool(D, B, 10), 3, 0, 0)", 20, 50_000),
-    ("hunt: slash tension -> pressure cascade", CASCADE, "C.act(cp.SLASH, (T, 3, 0), dice=D)", 5, None),
+    (
+        "expedition: roll 10d6 + resolve vs Ob 3",
+        DICE,
+        "expedition.resolve(expedition.roll_pool(D, B, 10), 3, 0, 0)",
+        20,
+        50_000,
+    ),
+    (
+        "hunt: slash tension -> pressure cascade",
+        CASCADE,
+        "C.act(cp.SLASH, (T, 3, 0), dice=D)",
+        5,
+        None,
+    ),
     ("odds in the builder: hunt 9d6 vs 3", DICE, "odds.builder_odds(0, 9, 3)", 3, 800_000),
     ("odds in the builder: paths 12d12 vs 7", DICE, "odds.builder_odds(1, 12, 7)", 3, 800_000),
-    ("odds in the builder: paths 12d12 opposed 12", DICE, "odds.builder_odds(1, 12, 0, 0, 12)", 3, 800_000),
-    ("odds in the builder: expedition 15d6 vs Ob 7", DICE, "odds.builder_odds(2, 15, 7)", 3, 800_000),
-    ("odds in the builder: expedition 15 vs 15", DICE, "odds.builder_odds(2, 15, 0, 0, 15)", 3, 800_000),
+    (
+        "odds in the builder: paths 12d12 opposed 12",
+        DICE,
+        "odds.builder_odds(1, 12, 0, 0, 12)",
+        3,
+        800_000,
+    ),
+    (
+        "odds in the builder: expedition 15d6 vs Ob 7",
+        DICE,
+        "odds.builder_odds(2, 15, 7)",
+        3,
+        800_000,
+    ),
+    (
+        "odds in the builder: expedition 15 vs 15",
+        DICE,
+        "odds.builder_odds(2, 15, 0, 0, 15)",
+        3,
+        800_000,
+    ),
     # issue 13: Obs past 7 and monsters by Level (17 dice at Level 14)
-    ("odds in the builder: expedition 20d6 vs Ob 20", DICE, "odds.builder_odds(2, 20, 20)", 3, 800_000),
-    ("odds in the builder: expedition 17d6 vs Ob 17", DICE, "odds.builder_odds(2, 17, 17)", 3, 800_000),
-    ("odds in the builder: expedition 17d6 vs Ob 30", DICE, "odds.builder_odds(2, 17, 30)", 3, 800_000),
-    ("odds in the builder: exp. 20 vs 17 (a Level 14)", DICE, "odds.builder_odds(2, 20, 0, 0, 17)", 3,
-     800_000),
-    ("  the same exactly, in long ints (no table)", DICE,
-     "odds.builder_odds(2, 20, 0, 0, 17, expedition.SUCCESS)", 3, 800_000),
+    (
+        "odds in the builder: expedition 20d6 vs Ob 20",
+        DICE,
+        "odds.builder_odds(2, 20, 20)",
+        3,
+        800_000,
+    ),
+    (
+        "odds in the builder: expedition 17d6 vs Ob 17",
+        DICE,
+        "odds.builder_odds(2, 17, 17)",
+        3,
+        800_000,
+    ),
+    (
+        "odds in the builder: expedition 17d6 vs Ob 30",
+        DICE,
+        "odds.builder_odds(2, 17, 30)",
+        3,
+        800_000,
+    ),
+    (
+        "odds in the builder: exp. 20 vs 17 (a Level 14)",
+        DICE,
+        "odds.builder_odds(2, 20, 0, 0, 17)",
+        3,
+        800_000,
+    ),
+    (
+        "  the same exactly, in long ints (no table)",
+        DICE,
+        "odds.builder_odds(2, 20, 0, 0, 17, expedition.SUCCESS)",
+        3,
+        800_000,
+    ),
     # issue 13 item 12: paths opposed to 20 v 20 (14 dice + help against 20)
-    ("odds in the builder: paths 20d12 opposed 20", DICE, "odds.builder_odds(1, 20, 0, 0, 20)", 3, 800_000),
+    (
+        "odds in the builder: paths 20d12 opposed 20",
+        DICE,
+        "odds.builder_odds(1, 20, 0, 0, 20)",
+        3,
+        800_000,
+    ),
     # item 8: bonus dice to +18 (a 20-die pool), the roll hot path
-    ("expedition: roll 20d6 (bonus 18) + resolve", DICE,
-     "expedition.resolve(expedition.roll_pool(D, B, expedition.pool(0, 18)), 3, 0, 0)", 20, None),
+    (
+        "expedition: roll 20d6 (bonus 18) + resolve",
+        DICE,
+        "expedition.resolve(expedition.roll_pool(D, B, expedition.pool(0, 18)), 3, 0, 0)",
+        20,
+        None,
+    ),
     ("encode state (reference campaign)", None, "cp.encode_state(C)", 5, None),
     ("decode state (reference campaign)", None, "cp.decode_state(S)", 5, None),
 ]
@@ -71,6 +142,7 @@ def reference_campaign():
     run and on both interpreters.
     """
     from rules.dice import Dice
+
     d = Dice(500)
     c = cp.Campaign(hunt.ID, 0x5EED)
     for name in ("Ada", "Bo", "Cy", "Di"):
@@ -109,12 +181,19 @@ def report_sizes():
     state = cp.encode_state(c)
     events = sum(len(e) for e in c.events)
     live = sum(1 for t in c.tals if t is not None)
-    print("Reference campaign: %d characters, %d talismans, %d events" % (len(c.chars), live, len(c.events)))
+    print(
+        "Reference campaign: %d characters, %d talismans, %d events"
+        % (len(c.chars), live, len(c.events))
+    )
     print("  state encoding: %d bytes" % len(state))
     print("  events: %d bytes (%.1f bytes per event on average)" % (events, events / len(c.events)))
     try:
         from store import journal
+
         over = journal.HDR * len(c.events)
-        print("  on flash with journal record headers (%d B each): %d bytes" % (journal.HDR, events + over))
+        print(
+            "  on flash with journal record headers (%d B each): %d bytes"
+            % (journal.HDR, events + over)
+        )
     except ImportError:
         pass

@@ -16,6 +16,7 @@ tests/web/browser.py), served from 127.0.0.1 with no compression.
 
 Skipped with one line when chromium, chromedriver, node or npm is missing.
 """
+
 import os
 import statistics
 import sys
@@ -53,11 +54,13 @@ def row(name, *cols):
 
 def main():
     import browser
+
     why = browser.missing()
     if why:
         print("Web page rows skipped: " + why)
         return
     from tools import web
+
     site_dir = browser.build_site()
     site = browser.Site(site_dir)
     d = browser.chrome()
@@ -68,12 +71,21 @@ def main():
         warm = []
         for _ in range(WARM_LOADS):
             browser.open_page(d, url)
-            warm.append(browser.wait_for(lambda: d.execute_script("return dicetray.stats().firstFrameMs"),
-                                         what="the first frame"))
+            warm.append(
+                browser.wait_for(
+                    lambda: d.execute_script("return dicetray.stats().firstFrameMs"),
+                    what="the first frame",
+                )
+            )
         # home: Back skips the tour on a blank flash
         d.execute_script("dicetray.key('BACK', true); dicetray.key('BACK', false)")
-        browser.wait_for(lambda: d.execute_script("return dicetray.state().screen") == "Home"
-                         and d.execute_script("return dicetray.tray.held.mask") == 0, what="home")
+        browser.wait_for(
+            lambda: (
+                d.execute_script("return dicetray.state().screen") == "Home"
+                and d.execute_script("return dicetray.tray.held.mask") == 0
+            ),
+            what="home",
+        )
         d.execute_script("return new Promise((r) => setTimeout(r, 300))")
         ms = d.execute_async_script(KEY_LOOP, KEYS)
         ua = d.capabilities.get("browserVersion", "?")
@@ -81,19 +93,29 @@ def main():
         d.quit()
         site.close()
     print("Web page: the firmware as .mpy on MicroPython's WebAssembly port 1.27.0 (npm), headless")
-    print("Chromium %s, served from 127.0.0.1 (docs/simulator.md, \"In a web page\")" % ua)
+    print('Chromium %s, served from 127.0.0.1 (docs/simulator.md, "In a web page")' % ua)
     row("operation", "median ms", "worst ms")
     row("page load to first frame, cold (fresh browser)", "%.0f" % cold, "")
-    row("page load to first frame, warm (%d reloads)" % WARM_LOADS, "%.0f" % statistics.median(warm),
-        "%.0f" % max(warm))
-    row("key to frame in the browser (%d keys, Down/Up)" % len(ms), "%.1f" % statistics.median(ms),
-        "%.1f" % max(ms))
+    row(
+        "page load to first frame, warm (%d reloads)" % WARM_LOADS,
+        "%.0f" % statistics.median(warm),
+        "%.0f" % max(warm),
+    )
+    row(
+        "key to frame in the browser (%d keys, Down/Up)" % len(ms),
+        "%.1f" % statistics.median(ms),
+        "%.1f" % max(ms),
+    )
     print()
     rows = web.sizes(site_dir)
     row("site file (build/web)", "bytes", "gzipped")
     for name, n, z in rows:
         row("  " + name, format(n, ","), format(z, ","))
-    row("  total over the wire", format(sum(r[1] for r in rows), ","), format(sum(r[2] for r in rows), ","))
+    row(
+        "  total over the wire",
+        format(sum(r[1] for r in rows), ","),
+        format(sum(r[2] for r in rows), ","),
+    )
 
 
 if __name__ == "__main__":

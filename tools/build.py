@@ -1,4 +1,5 @@
 """`make firmware`: compile firmware/ to build/firmware/*.mpy and report sizes."""
+
 import os
 import sys
 

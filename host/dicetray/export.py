@@ -24,9 +24,19 @@ from .rules import codec, events, expedition, hunt, hunt_more, paths, paths_more
 FORMAT = "dicetray-export"
 FORMAT_VERSION = 2
 
-CORE_KINDS = {cp.UNDO: "UNDO", cp.REDO: "REDO", cp.CHAR_ADD: "CHAR_ADD", cp.TAL_NEW: "TAL_NEW",
-              cp.SLASH: "SLASH", cp.UNSLASH: "UNSLASH", cp.CLEAR: "CLEAR", cp.TAL_DEL: "TAL_DEL",
-              cp.TAL_CAP: "TAL_CAP", cp.DICE: "DICE", cp.RENAME: "RENAME"}
+CORE_KINDS = {
+    cp.UNDO: "UNDO",
+    cp.REDO: "REDO",
+    cp.CHAR_ADD: "CHAR_ADD",
+    cp.TAL_NEW: "TAL_NEW",
+    cp.SLASH: "SLASH",
+    cp.UNSLASH: "UNSLASH",
+    cp.CLEAR: "CLEAR",
+    cp.TAL_DEL: "TAL_DEL",
+    cp.TAL_CAP: "TAL_CAP",
+    cp.DICE: "DICE",
+    cp.RENAME: "RENAME",
+}
 
 
 def system_name(system):
@@ -48,8 +58,13 @@ def kind_names(system):
     # Module constants in the system's kind range, in definition order; limits
     # (MAX_*) and role numbers share the range by accident and are skipped.
     for n, v in vars(m).items():
-        if (isinstance(v, int) and lo <= v <= hi and n.isupper() and v not in names
-                and not n.startswith(("MAX_", "ROLE_", "DEFAULT_", "_"))):
+        if (
+            isinstance(v, int)
+            and lo <= v <= hi
+            and n.isupper()
+            and v not in names
+            and not n.startswith(("MAX_", "ROLE_", "DEFAULT_", "_"))
+        ):
             names[v] = n
     return names
 
@@ -66,8 +81,10 @@ def kind_number(system, name):
     for k, n in names.items():
         if n == name.upper():
             return k
-    raise ValueError("unknown event kind %r for %s: one of %s"
-                     % (name, system_name(system), ", ".join(names[k] for k in sorted(names))))
+    raise ValueError(
+        "unknown event kind %r for %s: one of %s"
+        % (name, system_name(system), ", ".join(names[k] for k in sorted(names)))
+    )
 
 
 def diff_trackers(a, b):
@@ -109,22 +126,40 @@ def trackers(c):
     m = c.rules
     chars = []
     for i, ch in enumerate(c.chars):
-        chars.append({"index": i, "name": ch.name,
-                      "fields": dict(zip(m.CHAR_FIELDS, ch.v))})
+        chars.append({"index": i, "name": ch.name, "fields": dict(zip(m.CHAR_FIELDS, ch.v))})
     tals = []
     for i, t in enumerate(c.tals):
         if t is None:
             continue
-        tals.append({"index": i, "name": t.name, "n": t.n, "cap": t.cap, "policy": t.policy,
-                     "link": t.link, "role": t.role, "owner": t.owner, "a": t.a, "b": t.b})
+        tals.append(
+            {
+                "index": i,
+                "name": t.name,
+                "n": t.n,
+                "cap": t.cap,
+                "policy": t.policy,
+                "link": t.link,
+                "role": t.role,
+                "owner": t.owner,
+                "a": t.a,
+                "b": t.b,
+            }
+        )
     return {"counters": dict(zip(m.COUNTERS, c.x)), "characters": chars, "talismans": tals}
 
 
 def event_record(system, seq, ev):
     """One event as plain data."""
     kind, args, faces, text = codec.decode_event(ev)
-    return {"seq": seq, "kind": kind, "name": kind_name(system, kind), "args": list(args),
-            "faces": list(faces), "text": text, "hex": ev.hex()}
+    return {
+        "seq": seq,
+        "kind": kind,
+        "name": kind_name(system, kind),
+        "args": list(args),
+        "faces": list(faces),
+        "text": text,
+        "hex": ev.hex(),
+    }
 
 
 # --- the log in words --------------------------------------------------------
@@ -133,11 +168,11 @@ def event_record(system, seq, ev):
 VERDICTS = {
     hunt.ROLL: {1: "success", 0: "failure"},
     paths.TEST: {1: "success", 0: "failure"},
-    paths.OPPOSED: {1: "win", 0: "loss"},                    # the character's side
+    paths.OPPOSED: {1: "win", 0: "loss"},  # the character's side
     paths.PRO_ROLL: {1: "success", 0: "failure", 2: "open"},  # the prolonged test so far
     expedition.TEST: {1: "success", 0: "failure"},
-    expedition.VERSUS: {1: "win", 0: "loss", 2: "tie"},       # side A
-    expedition.COMBAT: {1: "win", 0: "loss", 2: "tie"},       # side A
+    expedition.VERSUS: {1: "win", 0: "loss", 2: "tie"},  # side A
+    expedition.COMBAT: {1: "win", 0: "loss", 2: "tie"},  # side A
 }
 
 
@@ -151,7 +186,10 @@ def plural(n, word, many=None):
     """'1 event', '2 events', '1 success', '0 successes'."""
     if n == 1:
         return "%d %s" % (n, word)
-    return "%d %s" % (n, many or (word + "es" if word.endswith(("s", "sh", "ch", "x")) else word + "s"))
+    return "%d %s" % (
+        n,
+        many or (word + "es" if word.endswith(("s", "sh", "ch", "x")) else word + "s"),
+    )
 
 
 def article(word):
@@ -224,7 +262,7 @@ def _lead_core(n, kind, a, text):
 
 def _lead_hunt(n, kind, a, text):
     if kind == hunt.ROLL:
-        i, skill, adv, agony, minus, hard, target = a[:7]   # the table's order (events.py)
+        i, skill, adv, agony, minus, hard, target = a[:7]  # the table's order (events.py)
         extra = 0
         if agony:
             p = n.pathos(i)
@@ -259,14 +297,20 @@ def _lead_hunt(n, kind, a, text):
             s += ", defying fate"
         return s
     if kind == hunt.BURST:
-        return "%s %s" % (n.who(a.who), "takes sin instead of a psyche burst" if a.substitute
-                          else "spends a psyche burst")
+        return "%s %s" % (
+            n.who(a.who),
+            "takes sin instead of a psyche burst" if a.substitute else "spends a psyche burst",
+        )
     if kind == hunt.HOOK:
         return "%s gains the hook %s" % (n.who(a.who), text)
     if kind == hunt.REST:
         return "the exorcists rest"
     if kind == hunt.KIT:
-        return "%s spends %s on %s" % (n.who(a.who), plural(a.points, "kit point"), text or "an item")
+        return "%s spends %s on %s" % (
+            n.who(a.who),
+            plural(a.points, "kit point"),
+            text or "an item",
+        )
     if kind == hunt.NEW_HUNT:
         return "a new hunt: Sin CAT %d%s" % (a.cat, ", in its palace" if a.in_palace else "")
     if kind == hunt.SESSION_END:
@@ -295,32 +339,44 @@ def _paths_pool(skill, path, situation, minus):
 
 def _lead_paths(n, kind, a, text):
     if kind == paths.TEST:
-        s = _subject(n.who(a.who), ("test", "tests"), _paths_pool(a.skill, a.path, a.situation,
-                                                                  a.minus))
+        s = _subject(
+            n.who(a.who), ("test", "tests"), _paths_pool(a.skill, a.path, a.situation, a.minus)
+        )
         s += " (hidden difficulty)" if a.hidden else " at difficulty %d" % a.difficulty
         return s + _helpers(a.given("help1", "help2")) + (" (%s)" % text if text else "")
     if kind == paths.OPPOSED:
-        s = _subject(n.who(a.who), ("test", "tests"), _paths_pool(a.skill, a.path, a.situation,
-                                                                  a.minus))
-        s += " against %dd12 (%s)" % (a.opp_pool, "the opponent initiates" if a.initiator
-                                      else "initiating")
+        s = _subject(
+            n.who(a.who), ("test", "tests"), _paths_pool(a.skill, a.path, a.situation, a.minus)
+        )
+        s += " against %dd12 (%s)" % (
+            a.opp_pool,
+            "the opponent initiates" if a.initiator else "initiating",
+        )
         return s + _helpers(a.given("help1", "help2")) + (" (%s)" % text if text else "")
     if kind == paths.PRO_OPEN:
-        who, need, most, frame, hidden = (a.who, a.difficulty, a.max_attempts, a.timeframe,
-                                          a.hidden)
+        who, need, most, frame, hidden = (
+            a.who,
+            a.difficulty,
+            a.max_attempts,
+            a.timeframe,
+            a.hidden,
+        )
         s = "prolonged test %s opens" % text
         if n.who(who):
             s += " for %s" % n.who(who)
-        s += ": %s successes needed, a roll per %s" % ("?" if hidden else need,
-                                                       paths.TIMEFRAMES[frame]
-                                                       if 0 <= frame < 4 else frame)
+        s += ": %s successes needed, a roll per %s" % (
+            "?" if hidden else need,
+            paths.TIMEFRAMES[frame] if 0 <= frame < 4 else frame,
+        )
         if most:
             s += ", at most %s" % plural(most, "attempt")
         return s
     if kind == paths.PRO_ROLL:
         return "roll for the prolonged test %s: %s%s" % (
-            n.tal(a.t), _paths_pool(a.skill, a.path, a.situation, a.minus),
-            _helpers(a.given("help1", "help2")))
+            n.tal(a.t),
+            _paths_pool(a.skill, a.path, a.situation, a.minus),
+            _helpers(a.given("help1", "help2")),
+        )
     if kind == paths_more.COMBAT:
         return "%s starts" % (text or "a fight") if a.on else "the fight ends"
     return None
@@ -340,8 +396,10 @@ def _exp_pool(ability, bonus, penalty, helpers):
 def _exp_side(monster, ability, bonus, penalty, helpers):
     if not monster:
         return _exp_pool(ability, bonus, penalty, helpers)
-    return "a Level %d monster" % ability + _exp_pool(ability, bonus, penalty, helpers)[
-        len("Ability %d" % ability):]
+    return (
+        "a Level %d monster" % ability
+        + _exp_pool(ability, bonus, penalty, helpers)[len("Ability %d" % ability) :]
+    )
 
 
 def _s(plus, minus):
@@ -351,8 +409,11 @@ def _s(plus, minus):
 def _lead_expedition(n, kind, a, text):
     E = expedition
     if kind == E.TEST:
-        s = "test: %s against Ob %d%s" % (_exp_side(a.foe, a.ability, a.bonus, a.penalty,
-                                                    a.helpers), a.ob, _s(a.plus_s, a.minus_s))
+        s = "test: %s against Ob %d%s" % (
+            _exp_side(a.foe, a.ability, a.bonus, a.penalty, a.helpers),
+            a.ob,
+            _s(a.plus_s, a.minus_s),
+        )
         if a.ext != -1:
             s += ", for %s" % n.tal(a.ext)
         return s
@@ -362,21 +423,39 @@ def _lead_expedition(n, kind, a, text):
             _exp_side(foes & 1, a.a_ability, a.a_bonus, a.a_penalty, a.a_helpers),
             _s(a.a_plus_s, a.a_minus_s),
             _exp_side(foes & 2, a.b_ability, a.b_bonus, a.b_penalty, a.b_helpers),
-            _s(a.b_plus_s, a.b_minus_s))
+            _s(a.b_plus_s, a.b_minus_s),
+        )
     if kind == E.COMBAT:
-        sa = "helpless" if a.a_ability == -1 else (
-            _exp_side(a.threat & E.FOE_A, a.a_ability, a.a_bonus, a.a_penalty, 0)
-            + _s(a.a_plus_s, a.a_minus_s))
-        sb = "helpless" if a.b_ability == -1 else (
-            _exp_side(a.threat & E.FOE_B, a.b_ability, a.b_bonus, a.b_penalty, 0)
-            + _s(a.b_plus_s, a.b_minus_s))
+        sa = (
+            "helpless"
+            if a.a_ability == -1
+            else (
+                _exp_side(a.threat & E.FOE_A, a.a_ability, a.a_bonus, a.a_penalty, 0)
+                + _s(a.a_plus_s, a.a_minus_s)
+            )
+        )
+        sb = (
+            "helpless"
+            if a.b_ability == -1
+            else (
+                _exp_side(a.threat & E.FOE_B, a.b_ability, a.b_bonus, a.b_penalty, 0)
+                + _s(a.b_plus_s, a.b_minus_s)
+            )
+        )
         return "combat check: %s (%s) against %s (%s)" % (
-            n.who(a.a_char, "an NPC"), sa, n.who(a.b_char, "an NPC"), sb)
+            n.who(a.a_char, "an NPC"),
+            sa,
+            n.who(a.b_char, "an NPC"),
+            sb,
+        )
     if kind == E.DAMAGE:
         return "%s takes %d damage" % (n.who(a.char, "an NPC"), a.amount)
     if kind == E.VAR_DAMAGE:
-        return "%s takes %dd6 damage%s" % (n.who(a.char, "an NPC"), a.dice,
-                                           ", halved (saved)" if a.half else "")
+        return "%s takes %dd6 damage%s" % (
+            n.who(a.char, "an NPC"),
+            a.dice,
+            ", halved (saved)" if a.half else "",
+        )
     if kind == E.HEAL:
         return "%s heals %d" % (n.who(a.char), a.amount)
     if kind == E.BONUS_HP:
@@ -388,15 +467,24 @@ def _lead_expedition(n, kind, a, text):
     if kind == E.USE_RES:
         return "%s spends %s" % (n.who(a.char), plural(a.amount, "class resource"))
     if kind == E.DOWN_OUT:
-        return "%s is down and out, %s" % (n.who(a.char), "with medical aid" if a.aided
-                                           else "unaided")
+        return "%s is down and out, %s" % (
+            n.who(a.char),
+            "with medical aid" if a.aided else "unaided",
+        )
     if kind == E.SHORT_REST:
         return "a short rest (an exploration turn)" if a.turn else "a short rest"
     if kind == E.LONG_REST:
         return "a long rest"
     if kind == E.TURN:
-        return ("an exploration turn", "an overland turn on the encounter countdown",
-                "an overland turn")[a.kind] if 0 <= a.kind <= 2 else None
+        return (
+            (
+                "an exploration turn",
+                "an overland turn on the encounter countdown",
+                "an overland turn",
+            )[a.kind]
+            if 0 <= a.kind <= 2
+            else None
+        )
     if kind == E.SET_FREQ:
         return "an encounter check every %s" % plural(a.turns, "turn")
     if kind == E.ENC_CHECK:
@@ -419,8 +507,10 @@ def _lead_expedition(n, kind, a, text):
         return "project %s ticks" % n.tal(a.t)
     if kind == E.EXT_NEW:
         return "new extended test %s (%s needed%s)" % (
-            text, plural(a.need, "success"),
-            ", %s allowed" % plural(a.max_fail, "failure") if a.max_fail else "")
+            text,
+            plural(a.need, "success"),
+            ", %s allowed" % plural(a.max_fail, "failure") if a.max_fail else "",
+        )
     return None
 
 
@@ -433,9 +523,12 @@ def lead(system, c, kind, args, text=""):
     worded by the log (`log`), which knows what they take back."""
     n = _Names(c)
     a = list(args)
-    try:   # a system's event read by the names its table gives (rules/events.py)
-        s = _lead_core(n, kind, a, text) if kind < 32 else _LEADS[system](
-            n, kind, events.named(system, kind, a), text)
+    try:  # a system's event read by the names its table gives (rules/events.py)
+        s = (
+            _lead_core(n, kind, a, text)
+            if kind < 32
+            else _LEADS[system](n, kind, events.named(system, kind, a), text)
+        )
     except (IndexError, TypeError, ValueError, AttributeError):
         s = None
     if s is None:  # an event this tool has no words for (a newer firmware's)
@@ -487,19 +580,31 @@ def live(c, seq, ev, public=False):
         kind = wkind
     faces = list(out.faces) if out is not None else []
     if public and out is not None and out.hidden:
-        return "%5d  %s (the outcome is the GM's)" % (seq, sentence(c.system, kind, said, faces,
-                                                                     None)), kind, out
+        return (
+            "%5d  %s (the outcome is the GM's)"
+            % (seq, sentence(c.system, kind, said, faces, None)),
+            kind,
+            out,
+        )
     line = sentence(c.system, kind, said, faces, out)
     more = notes(kind, out, said) if kind != cp.UNDO else []
     return "%5d  %s%s" % (seq, line, "; " + "; ".join(more) if more else ""), kind, out
 
 
-_LINE_VERDICT = {"success": "success", "failure": "failure", "win": "wins", "loss": "loses",
-                 "tie": "a tie", "open": "still open"}
+_LINE_VERDICT = {
+    "success": "success",
+    "failure": "failure",
+    "win": "wins",
+    "loss": "loses",
+    "tie": "a tie",
+    "open": "still open",
+}
 
 # Notes that only repeat what the sentence already says.
-_SAID = {hunt.ROLL: re.compile(r"\d+D( hard)?( keep lower)?: \d+ success(es)?$"),
-         hunt.RISK: re.compile(r"Risk die \d+$")}
+_SAID = {
+    hunt.ROLL: re.compile(r"\d+D( hard)?( keep lower)?: \d+ success(es)?$"),
+    hunt.RISK: re.compile(r"Risk die \d+$"),
+}
 
 
 def sentence(system, kind, lead_text, faces, out, side_a="A"):
@@ -515,8 +620,9 @@ def sentence(system, kind, lead_text, faces, out, side_a="A"):
         if kind == paths.TEST and not faces and not out.hidden:
             words = "automatic success"
         elif v is not None and kind in (expedition.VERSUS, expedition.COMBAT):
-            words = "a tie" if v == "tie" else "%s %s by %d" % (side_a, _LINE_VERDICT[v],
-                                                                out.margin)
+            words = (
+                "a tie" if v == "tie" else "%s %s by %d" % (side_a, _LINE_VERDICT[v], out.margin)
+            )
         elif v is not None:
             words = "%s, %s" % (plural(out.successes, "success"), _LINE_VERDICT[v])
         elif kind == cp.DICE:
@@ -541,8 +647,12 @@ def outcome(kind, out):
     None for an event that is not a roll."""
     if out is None or kind not in VERDICTS:
         return None
-    return {"successes": out.successes, "verdict": verdict_word(kind, out.verdict),
-            "margin": out.margin, "hidden": bool(out.hidden)}
+    return {
+        "successes": out.successes,
+        "verdict": verdict_word(kind, out.verdict),
+        "margin": out.margin,
+        "hidden": bool(out.hidden),
+    }
 
 
 class Entry:
@@ -575,7 +685,7 @@ def log(system, cid, events, first=1, base=None, base_seq=0, depth=bk.HOST_DEPTH
         kind, args, faces, text = codec.decode_event(ev)
         entries.append(Entry(first + i, kind, list(args), list(faces), text))
     if base is None and first > 1:
-        start = len(events)   # nothing to fold from
+        start = len(events)  # nothing to fold from
         c = None
     else:
         start = 0 if base is None else max(0, base_seq - first + 1)
@@ -587,9 +697,9 @@ def log(system, cid, events, first=1, base=None, base_seq=0, depth=bk.HOST_DEPTH
             e.line = e.lead = "undo" if e.kind == cp.UNDO else "redo"
     if c is None:
         return entries, None
-    done = [None] * len(c.done)      # the seq of each effective action (None: before the log)
+    done = [None] * len(c.done)  # the seq of each effective action (None: before the log)
     undone = [None] * len(c.undone)
-    by = {}                          # seq -> the UNDO that last took it back
+    by = {}  # seq -> the UNDO that last took it back
     at = {e.seq: e for e in entries}
     for e in entries[start:]:
         ev = events[e.seq - first]
@@ -600,8 +710,9 @@ def log(system, cid, events, first=1, base=None, base_seq=0, depth=bk.HOST_DEPTH
         except ValueError as err:
             if e.kind == cp.UNDO and depth is not None and c.depth is not None:
                 return log(system, cid, events, first, base, base_seq, None)
-            raise ValueError("event %d (%s) does not replay: %s"
-                             % (e.seq, kind_name(system, e.kind), err))
+            raise ValueError(
+                "event %d (%s) does not replay: %s" % (e.seq, kind_name(system, e.kind), err)
+            )
         e.folded = True
         if e.kind == cp.UNDO:
             s = done.pop() if done else None
@@ -609,16 +720,22 @@ def log(system, cid, events, first=1, base=None, base_seq=0, depth=bk.HOST_DEPTH
             e.undid = s
             if s is not None:
                 by[s] = e.seq
-            e.lead = ("undo: takes back event %d, %s" % (s, at[s].lead) if s in at
-                      else "undo: takes back an action from before event %d" % first)
+            e.lead = (
+                "undo: takes back event %d, %s" % (s, at[s].lead)
+                if s in at
+                else "undo: takes back an action from before event %d" % first
+            )
             e.out = None
             e.notes = []
         elif e.kind == cp.REDO:
             s = undone.pop() if undone else None
             done.append(s)
             e.undid = s
-            e.lead = ("redo: event %d again, %s" % (s, at[s].lead) if s in at
-                      else "redo: an action from before event %d again" % first)
+            e.lead = (
+                "redo: event %d again, %s" % (s, at[s].lead)
+                if s in at
+                else "redo: an action from before event %d again" % first
+            )
             e.out = None
             e.notes = notes(out.kind, out)
         else:
@@ -695,16 +812,35 @@ def document(system, cid, state, events, first=1, base=None, base_seq=0, seen=No
     for i, e in enumerate(entries):
         r = event_record(system, e.seq, events[i])
         bid, t = when.get(e.seq, (None, None))
-        r.update(session=of[e.seq], outcome=outcome(e.kind, e.out), notes=e.notes,
-                 summary=e.line, undone=e.undone, backup=bid, seen=t)
+        r.update(
+            session=of[e.seq],
+            outcome=outcome(e.kind, e.out),
+            notes=e.notes,
+            summary=e.line,
+            undone=e.undone,
+            backup=bid,
+            seen=t,
+        )
         recs.append(r)
     return {
-        "format": FORMAT, "version": FORMAT_VERSION,
-        "campaign": cid, "system": system_name(system), "schema": codec.VERSION,
-        "first": first, "last": first + len(events) - 1,
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "campaign": cid,
+        "system": system_name(system),
+        "schema": codec.VERSION,
+        "first": first,
+        "last": first + len(events) - 1,
         "events": recs,
-        "sessions": [{"session": n, "first": lo, "last": hi, "ended_by": why,
-                      "seen": when.get(hi, (None, None))[1]} for n, lo, hi, why in ss],
+        "sessions": [
+            {
+                "session": n,
+                "first": lo,
+                "last": hi,
+                "ended_by": why,
+                "seen": when.get(hi, (None, None))[1],
+            }
+            for n, lo, hi, why in ss
+        ],
         "state": {"hex": state.hex(), "events": c.nevents, **trackers(c)},
     }
 
@@ -714,9 +850,25 @@ def to_json(doc):
     return json.dumps(doc, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
-CSV_COLUMNS = ("record", "seq", "kind", "name", "args", "faces", "text", "value",
-               "session", "successes", "verdict", "margin", "undone", "summary", "notes",
-               "backup", "seen")
+CSV_COLUMNS = (
+    "record",
+    "seq",
+    "kind",
+    "name",
+    "args",
+    "faces",
+    "text",
+    "value",
+    "session",
+    "successes",
+    "verdict",
+    "margin",
+    "undone",
+    "summary",
+    "notes",
+    "backup",
+    "seen",
+)
 
 
 def _blank(v):
@@ -743,26 +895,62 @@ def to_csv(doc):
     for e in doc["events"]:
         s = starts.get(e["seq"])
         if s is not None:
-            w.writerow(("session", s["first"], "", "session %d" % s["session"], "", "",
-                        "ended by %s" % s["ended_by"] if s["ended_by"] else "not ended",
-                        s["last"], s["session"], "", "", "", "", "", "", "", _blank(s["seen"])))
+            w.writerow(
+                (
+                    "session",
+                    s["first"],
+                    "",
+                    "session %d" % s["session"],
+                    "",
+                    "",
+                    "ended by %s" % s["ended_by"] if s["ended_by"] else "not ended",
+                    s["last"],
+                    s["session"],
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    _blank(s["seen"]),
+                )
+            )
         o = e["outcome"] or {}
-        w.writerow(("event", e["seq"], e["kind"], e["name"], " ".join(map(str, e["args"])),
-                    " ".join(map(str, e["faces"])), e["text"], e["hex"], e["session"],
-                    _blank(o.get("successes")), _blank(o.get("verdict")), _blank(o.get("margin")),
-                    _blank(e["undone"]), e["summary"], "; ".join(e["notes"]),
-                    _blank(e["backup"]), _blank(e["seen"])))
+        w.writerow(
+            (
+                "event",
+                e["seq"],
+                e["kind"],
+                e["name"],
+                " ".join(map(str, e["args"])),
+                " ".join(map(str, e["faces"])),
+                e["text"],
+                e["hex"],
+                e["session"],
+                _blank(o.get("successes")),
+                _blank(o.get("verdict")),
+                _blank(o.get("margin")),
+                _blank(e["undone"]),
+                e["summary"],
+                "; ".join(e["notes"]),
+                _blank(e["backup"]),
+                _blank(e["seen"]),
+            )
+        )
     st = doc["state"]
     for k, v in st["counters"].items():
         w.writerow(("counter", "", "", k, "", "", "", v) + pad)
     for ch in st["characters"]:
         for k, v in ch["fields"].items():
-            w.writerow(("character", "", "", "%d:%s" % (ch["index"], ch["name"]), "", "", k, v)
-                       + pad)
+            w.writerow(
+                ("character", "", "", "%d:%s" % (ch["index"], ch["name"]), "", "", k, v) + pad
+            )
     for t in st["talismans"]:
         for k in ("n", "cap", "policy", "link", "role", "owner", "a", "b"):
-            w.writerow(("talisman", "", "", "%d:%s" % (t["index"], t["name"]), "", "", k, t[k])
-                       + pad)
+            w.writerow(
+                ("talisman", "", "", "%d:%s" % (t["index"], t["name"]), "", "", k, t[k]) + pad
+            )
     w.writerow(("state", "", "", "events", "", "", "", st["events"]) + pad)
     w.writerow(("state", "", "", "hex", "", "", "", st["hex"]) + pad)
     return buf.getvalue()

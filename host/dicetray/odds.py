@@ -22,10 +22,11 @@ NAMES = core.NAMES
 # `dicetray odds` and `dicetray roll` (the ranges are core.POOL and
 # core.TARGET; the parts are what the rules core accepts: hunt.action_pool,
 # paths.pool, expedition.pool).
-POOL_PARTS = ("skill 0..3 + advantages 0..3 + divine agony 0..3",
-              "Skill 0..6 + Path 0..6, situation -2..+2, help up to +6",
-              "2 + Ability 0..10 or a monster's Level 0..14 + 3, with bonus, penalty and "
-              "helping dice")
+POOL_PARTS = (
+    "skill 0..3 + advantages 0..3 + divine agony 0..3",
+    "Skill 0..6 + Path 0..6, situation -2..+2, help up to +6",
+    "2 + Ability 0..10 or a monster's Level 0..14 + 3, with bonus, penalty and helping dice",
+)
 TARGET_WHAT = ("the successes needed", "the difficulty", "the Obstacle")
 
 
@@ -37,10 +38,19 @@ def pool_error(system, pool):
         return None
     hint = ""
     if s == core.HUNT:
-        hint = ("; a pool of 0 or fewer dice rolls 2d6 and keeps the lower: use 0" if pool < 0
-                else "; 0 rolls 2d6 and keeps the lower")
-    return "--pool %d is outside %d..%d for %s (%s%s)" % (pool, lo, hi, NAMES[s], POOL_PARTS[s],
-                                                         hint)
+        hint = (
+            "; a pool of 0 or fewer dice rolls 2d6 and keeps the lower: use 0"
+            if pool < 0
+            else "; 0 rolls 2d6 and keeps the lower"
+        )
+    return "--pool %d is outside %d..%d for %s (%s%s)" % (
+        pool,
+        lo,
+        hi,
+        NAMES[s],
+        POOL_PARTS[s],
+        hint,
+    )
 
 
 def target_error(system, target):
@@ -49,8 +59,7 @@ def target_error(system, target):
     lo, hi = core.TARGET[s]
     if lo <= target <= hi:
         return None
-    return "--target %d is outside %d..%d for %s (%s)" % (target, lo, hi, NAMES[s],
-                                                         TARGET_WHAT[s])
+    return "--target %d is outside %d..%d for %s (%s)" % (target, lo, hi, NAMES[s], TARGET_WHAT[s])
 
 
 def system_number(system):
@@ -184,10 +193,11 @@ def paths_target_table_bytes():
     big-endian each: _PTG in firmware/rules/odds.py, computed here with the
     firmware's own integer code (`permille` of the exact counts)."""
     from .rules import paths
+
     c = core.counts(12, paths.SUCCESS)
     vals = []
     for n in range(1, core.PATHS_MAX + 1):
-        den = 12 ** n
+        den = 12**n
         for k in range(1, 8):
             miss = sum(core.power(c, n, k - 1))
             vals.append(core.permille(den - miss, den))
@@ -199,6 +209,7 @@ def expedition_versus_table_bytes():
     (rows) against 1..20, 2 + 2 bytes big-endian: _EVS in
     firmware/rules/odds.py, computed by the firmware's own exact code."""
     from .rules import expedition
+
     lo, hi = core.VERSUS[core.EXPEDITION]
     vals = []
     for a in range(lo, hi + 1):
@@ -215,11 +226,12 @@ def paths_help_table_bytes():
     firmware/rules/odds.py. Cumulative, so the rounded values stay in
     order and a bonus that cannot happen gets weight 0 exactly."""
     from .rules import paths
+
     c = core.counts(12, paths.SUCCESS)
     one = core.HELP_ONE
     vals = []
     for h in range(1, core.HELP_MAX + 1):
-        den = 12 ** h
+        den = 12**h
         a = core.power(c, h, 5)  # shorter when h dice cannot reach 5
         below = 0
         for b in range(6):
@@ -234,17 +246,19 @@ def coin_table_bytes():
     _COIN in firmware/rules/odds.py, from math.comb (independent of the
     firmware's code)."""
     from math import comb
+
     out = bytearray()
     for n in range(1, core.COIN_N + 1):
         for k in range(n // 2, n):
             out += sum(comb(n, j) for j in range(k + 1, n + 1)).to_bytes(5, "little")
     return bytes(out)
 
+
 def table_source(name, data, per_line):
     """Python source of a bytes table for firmware/rules/odds.py."""
     rows = []
     for i in range(0, len(data), per_line):
-        rows.append('    b"' + "".join("\\x%02x" % x for x in data[i:i + per_line]) + '"')
+        rows.append('    b"' + "".join("\\x%02x" % x for x in data[i : i + per_line]) + '"')
     return "%s = (\n" % name + "\n".join(rows) + "\n)\n"
 
 

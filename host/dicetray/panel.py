@@ -16,17 +16,48 @@ SH1106 = "sh1106"
 
 # Parameter bytes following each multi-byte command.
 _PARAMS = {
-    SSD1306: {0x81: 1, 0x20: 1, 0x21: 2, 0x22: 2, 0xA8: 1, 0xD3: 1, 0xDA: 1,
-              0xD5: 1, 0xD9: 1, 0xDB: 1, 0x8D: 1, 0xAD: 1, 0xA3: 2,
-              0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5},
-    SH1106: {0x81: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1,
-             0xAD: 1},
+    SSD1306: {
+        0x81: 1,
+        0x20: 1,
+        0x21: 2,
+        0x22: 2,
+        0xA8: 1,
+        0xD3: 1,
+        0xDA: 1,
+        0xD5: 1,
+        0xD9: 1,
+        0xDB: 1,
+        0x8D: 1,
+        0xAD: 1,
+        0xA3: 2,
+        0x26: 6,
+        0x27: 6,
+        0x29: 5,
+        0x2A: 5,
+    },
+    SH1106: {0x81: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1, 0xAD: 1},
 }
 _SINGLE = {
-    SSD1306: (0x2E, 0x2F, 0xA0, 0xA1, 0xA4, 0xA5, 0xA6, 0xA7, 0xAE, 0xAF,
-              0xC0, 0xC8, 0xE3),
-    SH1106: (0x30, 0x31, 0x32, 0x33, 0xA0, 0xA1, 0xA4, 0xA5, 0xA6, 0xA7,
-             0xAE, 0xAF, 0xC0, 0xC8, 0xE0, 0xEE, 0xE3),
+    SSD1306: (0x2E, 0x2F, 0xA0, 0xA1, 0xA4, 0xA5, 0xA6, 0xA7, 0xAE, 0xAF, 0xC0, 0xC8, 0xE3),
+    SH1106: (
+        0x30,
+        0x31,
+        0x32,
+        0x33,
+        0xA0,
+        0xA1,
+        0xA4,
+        0xA5,
+        0xA6,
+        0xA7,
+        0xAE,
+        0xAF,
+        0xC0,
+        0xC8,
+        0xE0,
+        0xEE,
+        0xE3,
+    ),
 }
 HORIZONTAL = 0
 VERTICAL = 1
@@ -74,10 +105,10 @@ class Panel:
                     raise ValueError("control byte without its byte")
                 self._byte(txn[i + 1], data)
                 i += 2
-            else:           # Co=0: the rest of the write is one stream
+            else:  # Co=0: the rest of the write is one stream
                 if i + 1 >= n:
                     raise ValueError("control byte without a stream")
-                for b in txn[i + 1:]:
+                for b in txn[i + 1 :]:
                     self._byte(b, data)
                 i = n
 
@@ -96,7 +127,9 @@ class Panel:
     def _byte(self, b, data):
         if data:
             if self._pending is not None:
-                raise ValueError("data while command 0x%02x waits for parameters" % self._pending[0])
+                raise ValueError(
+                    "data while command 0x%02x waits for parameters" % self._pending[0]
+                )
             self._data(b)
         else:
             self.cmd_bytes += 1
@@ -119,19 +152,19 @@ class Panel:
 
     def _command(self, c, a):
         k = self.kind
-        if c <= 0x0F:                                   # column low nibble
+        if c <= 0x0F:  # column low nibble
             self._page_mode_only(c)
             self.col = (self.col & 0xF0) | c
-        elif c <= 0x1F:                                 # column high nibble
+        elif c <= 0x1F:  # column high nibble
             self._page_mode_only(c)
             self.col = ((c & 0x0F) << 4) | (self.col & 0x0F)
             if self.col >= self.cols:
                 raise ValueError("column %d beyond RAM" % self.col)
-        elif 0xB0 <= c <= 0xB7:                         # page
+        elif 0xB0 <= c <= 0xB7:  # page
             self._page_mode_only(c)
             self.page = c & 7
         elif 0x40 <= c <= 0x7F:
-            pass                                        # start line
+            pass  # start line
         elif c == 0x81:
             self.contrast = a[0]
         elif c in (0xAE, 0xAF):
@@ -157,7 +190,7 @@ class Panel:
             self.p0, self.p1 = a[0], a[1]
             self.page = a[0]
         elif c in _SINGLE[k] or c in _PARAMS[k]:
-            pass                                        # configuration
+            pass  # configuration
         else:
             raise ValueError("%s: unknown command 0x%02x" % (k, c))
 

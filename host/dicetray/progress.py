@@ -52,8 +52,13 @@ class Progress:
         if self.total:
             frac = min(1.0, max(0.0, float(self.done) / self.total))
             fill = int(frac * self.width)
-            return "%s [%s%s] %d/%d" % (self.label, "#" * fill, "." * (self.width - fill),
-                                        self.done, self.total)
+            return "%s [%s%s] %d/%d" % (
+                self.label,
+                "#" * fill,
+                "." * (self.width - fill),
+                self.done,
+                self.total,
+            )
         return "%s ... %d" % (self.label, self.done)
 
     def close(self):

@@ -37,8 +37,10 @@ def device_state(dev):
     try:
         return cp.decode_snapshot(snap, None, False)
     except ValueError as e:
-        raise RestoreError("the device's snapshot does not decode (%s): upgrade the host tool "
-                           "or the firmware so they match" % e) from None
+        raise RestoreError(
+            "the device's snapshot does not decode (%s): upgrade the host tool "
+            "or the firmware so they match" % e
+        ) from None
 
 
 class Plan:
@@ -48,8 +50,8 @@ class Plan:
 
     def __init__(self, b, info, dc, snap, events, seq, first, lines):
         self.backup = b
-        self.info = info            # the device's, when planned
-        self.device = dc            # its campaign then
+        self.info = info  # the device's, when planned
+        self.device = dc  # its campaign then
         self.snap, self.events, self.seq, self.first = snap, events, seq, first
         self.last = first + len(events) - 1
         self.lines = lines
@@ -61,11 +63,16 @@ class Done:
     def __init__(self, p, held, chained):
         self.plan = p
         self.held = held
-        self.chained = chained      # the device's hash chain head was compared too
+        self.chained = chained  # the device's hash chain head was compared too
         b, last = p.backup, p.last
-        self.line = ("restored backup %d: campaign %d (%s), state after event %d verified%s; %s"
-                     % (b.id, b.cid, ex.system_name(b.system), last,
-                        ", and its hash chain head" if chained else "", holds_done(b, held, last)))
+        self.line = "restored backup %d: campaign %d (%s), state after event %d verified%s; %s" % (
+            b.id,
+            b.cid,
+            ex.system_name(b.system),
+            last,
+            ", and its hash chain head" if chained else "",
+            holds_done(b, held, last),
+        )
 
 
 def plan(st, bid, dev, force_schema=False, force_system=False, progress=_quiet):
@@ -80,31 +87,49 @@ def plan(st, bid, dev, force_schema=False, force_system=False, progress=_quiet):
     problems = []
     if info["schema"] != b.schema:
         if not force_schema:
-            raise RestoreError("backup %d has state schema %d, the device reads %d: upgrade the "
-                               "%s, or add --force-schema" % (
-                                   b.id, b.schema, info["schema"],
-                                   "firmware" if b.schema > info["schema"]
-                                   else "backup (take it again with this tool)"))
+            raise RestoreError(
+                "backup %d has state schema %d, the device reads %d: upgrade the "
+                "%s, or add --force-schema"
+                % (
+                    b.id,
+                    b.schema,
+                    info["schema"],
+                    "firmware"
+                    if b.schema > info["schema"]
+                    else "backup (take it again with this tool)",
+                )
+            )
         problems.append("schema %d over %d (forced)" % (b.schema, info["schema"]))
     if info["system"] != bsys:
         if not force_system:
-            raise RestoreError("backup %d is %s campaign and the device runs %s: add "
-                               "--force-system to replace the device's campaign anyway"
-                               % (b.id, ex.article(bsys), info["system"]))
+            raise RestoreError(
+                "backup %d is %s campaign and the device runs %s: add "
+                "--force-system to replace the device's campaign anyway"
+                % (b.id, ex.article(bsys), info["system"])
+            )
         problems.append("system %s replaces %s (forced)" % (bsys, info["system"]))
     dc = device_state(dev)
-    backed = [r for r in st.list() if r["campaign"] == dc.cid and r["last"] == dc.nevents
-              and r["state_sha256"] == bk.sha(cp.encode_state(dc))]
+    backed = [
+        r
+        for r in st.list()
+        if r["campaign"] == dc.cid
+        and r["last"] == dc.nevents
+        and r["state_sha256"] == bk.sha(cp.encode_state(dc))
+    ]
     snap, events, seq, first = st.restore_payload(b.id, loaded=b)
     last = first + len(events) - 1
-    lines = ["device  %s: campaign %d (%s), %s" % (
-                 info.get("device"), dc.cid, info["system"], ex.plural(dc.nevents, "event")),
-             "backup  %d: campaign %d (%s), %s (%d..%d)" % (
-                 b.id, b.cid, bsys, ex.plural(b.last, "event"), b.first, b.last)]
+    lines = [
+        "device  %s: campaign %d (%s), %s"
+        % (info.get("device"), dc.cid, info["system"], ex.plural(dc.nevents, "event")),
+        "backup  %d: campaign %d (%s), %s (%d..%d)"
+        % (b.id, b.cid, bsys, ex.plural(b.last, "event"), b.first, b.last),
+    ]
     lines += holds_plan(b, first, last, info.get("keep"))
     if not backed and dc.nevents:
-        lines.append("warning: the device's current campaign is in no backup: "
-                     "`dicetray backup` first to keep it")
+        lines.append(
+            "warning: the device's current campaign is in no backup: "
+            "`dicetray backup` first to keep it"
+        )
     if dc.system == b.system:
         ch = ex.diff_trackers(ex.trackers(dc), ex.trackers(b.fold()))
         lines.append("%s%s" % (ex.plural(len(ch), "tracker change"), ":" if ch else ""))
@@ -124,10 +149,16 @@ def apply(p, dev, progress=_quiet):
     # refusal or a lost link before that rename leaves the device as it
     # was. What follows reads the result back.
     with progress("sending backup %d" % b.id, len(p.events)) as cb:
-        new = dev.restore(p.snap, p.events, p.seq, first=first, progress=cb,
-                          head=bk.unhex(b.base_head) if first > 1 else None)
+        new = dev.restore(
+            p.snap,
+            p.events,
+            p.seq,
+            first=first,
+            progress=cb,
+            head=bk.unhex(b.base_head) if first > 1 else None,
+        )
     got = device_state(dev)
-    held = max(first, dev.info().get("first", first))   # what it kept (it compacts)
+    held = max(first, dev.info().get("first", first))  # what it kept (it compacts)
     errs = []
     if new.get("events", got.nevents) != last or got.nevents != last:
         errs.append("it reports %s, the backup has %d" % (ex.plural(got.nevents, "event"), last))
@@ -138,12 +169,13 @@ def apply(p, dev, progress=_quiet):
     if not errs and held <= last:
         with progress("reading back events", last - held + 1) as cb:
             back = dev.events(held - 1, cb)
-        if [bytes(e) for e in back] != p.events[held - first:]:
+        if [bytes(e) for e in back] != p.events[held - first :]:
             errs.append("its events %d..%d differ from the backup's" % (held, last))
     if errs:
-        raise RestoreError("restore of backup %d did not verify: the device %s; the backup is "
-                           "unchanged: restore again or onto another device"
-                           % (b.id, "; ".join(errs)))
+        raise RestoreError(
+            "restore of backup %d did not verify: the device %s; the backup is "
+            "unchanged: restore again or onto another device" % (b.id, "; ".join(errs))
+        )
     return Done(p, held, bool(new.get("head") and b.head))
 
 
@@ -152,20 +184,27 @@ def holds_plan(b, first, last, keep):
     first..last sent), and what only the backup keeps."""
     out = []
     if first > last:
-        out.append("the device will hold the state after event %d and no events: backup %d "
-                   "starts from the device's snapshot at %d and has none after it"
-                   % (last, b.id, last))
+        out.append(
+            "the device will hold the state after event %d and no events: backup %d "
+            "starts from the device's snapshot at %d and has none after it" % (last, b.id, last)
+        )
     elif b.base_snap is not None:
-        out.append("the device will hold events %d..%d (backup %d starts from the device's "
-                   "snapshot at %d)" % (first, last, b.id, first - 1))
+        out.append(
+            "the device will hold events %d..%d (backup %d starts from the device's "
+            "snapshot at %d)" % (first, last, b.id, first - 1)
+        )
     if b.first < first and first <= last + 1:
-        out.append("events %d..%d stay in backup %d only: a restore sends the events after "
-                   "its snapshot" % (b.first, first - 1, b.id))
+        out.append(
+            "events %d..%d stay in backup %d only: a restore sends the events after "
+            "its snapshot" % (b.first, first - 1, b.id)
+        )
     if keep and last - first + 1 > keep:
-        out.append("the device keeps about its last %s: it will hold about events %d..%d; "
-                   "events %d..%d before them stay in backup %d only (the device holds the "
-                   "state they led to)" % (ex.plural(keep, "event"), last - keep + 1, last,
-                                           first, last - keep, b.id))
+        out.append(
+            "the device keeps about its last %s: it will hold about events %d..%d; "
+            "events %d..%d before them stay in backup %d only (the device holds the "
+            "state they led to)"
+            % (ex.plural(keep, "event"), last - keep + 1, last, first, last - keep, b.id)
+        )
     return out
 
 
@@ -173,7 +212,9 @@ def holds_done(b, held, last):
     """What the device holds after a restore that verified, in words."""
     if held > last:
         return "the device holds no events (backup %d has none after its snapshot at %d)" % (
-            b.id, last)
+            b.id,
+            last,
+        )
     said = "the device holds events %d..%d, verified one by one" % (held, last)
     if held > b.first:
         said += "; events %d..%d are in backup %d only" % (b.first, held - 1, b.id)
@@ -184,8 +225,14 @@ def discarded(dev, info, dc, b, progress=_quiet):
     """Lines naming the device's events that the restore would discard:
     those after the last event its campaign and backup b share."""
     if (dc.cid, dc.system) != (b.cid, b.system):
-        return ["the device's campaign %d and its %s go (a different campaign)"
-                % (dc.cid, ex.plural(dc.nevents, "event"))] if dc.nevents else []
+        return (
+            [
+                "the device's campaign %d and its %s go (a different campaign)"
+                % (dc.cid, ex.plural(dc.nevents, "event"))
+            ]
+            if dc.nevents
+            else []
+        )
     dfirst = max(1, info.get("first", 1))
     with progress("reading the device's events", dc.nevents - dfirst + 1) as cb:
         have = [bytes(e) for e in dev.events(dfirst - 1, cb)]
@@ -194,11 +241,13 @@ def discarded(dev, info, dc, b, progress=_quiet):
         if have[s - dfirst] != b.events[s - b.first]:
             common = s - 1
             break
-    gone = have[max(0, common + 1 - dfirst):]
+    gone = have[max(0, common + 1 - dfirst) :]
     if not gone:
         return []
     entries = ex.log(dc.system, dc.cid, gone, common + 1)[0]
-    out = ["the device's %s after event %d %s not in backup %d and would be discarded:"
-           % (ex.plural(len(gone), "event"), common, "is" if len(gone) == 1 else "are", b.id)]
+    out = [
+        "the device's %s after event %d %s not in backup %d and would be discarded:"
+        % (ex.plural(len(gone), "event"), common, "is" if len(gone) == 1 else "are", b.id)
+    ]
     out += ["  event %d: %s" % (e.seq, e.line) for e in entries]
     return out

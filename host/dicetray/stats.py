@@ -27,8 +27,13 @@ MIN_EXPECTED = 5  # rolls per face below which chi-square's p-value is not valid
 
 # The rolls counted per character: (system, event) -> the argument naming
 # who rolls (rules/events.py); None: a roll of nobody's (expedition's TEST).
-ROLLS = {(0, "ROLL"): "who", (1, "TEST"): "who", (1, "OPPOSED"): "who",
-         (2, "TEST"): None, (2, "COMBAT"): "a_char"}   # COMBAT: side A's
+ROLLS = {
+    (0, "ROLL"): "who",
+    (1, "TEST"): "who",
+    (1, "OPPOSED"): "who",
+    (2, "TEST"): None,
+    (2, "COMBAT"): "a_char",
+}  # COMBAT: side A's
 ROLL_KINDS = {(s, entry(s, n)[0]): who for (s, n), who in ROLLS.items()}
 
 
@@ -144,24 +149,42 @@ def report(system, cid, base, events):
         n = sum(faces[sides])
         expected = float(n) / sides
         small = expected < MIN_EXPECTED
-        dice.append({"sides": sides, "rolls": n, "counts": faces[sides],
-                     "chi2": round(stat, 6), "df": df, "p": None if p is None else round(p, 6),
-                     "expected": round(expected, 6), "small_sample": small,
-                     "warning": small_sample_warning(sides, n) if small else None})
+        dice.append(
+            {
+                "sides": sides,
+                "rolls": n,
+                "counts": faces[sides],
+                "chi2": round(stat, 6),
+                "df": df,
+                "p": None if p is None else round(p, 6),
+                "expected": round(expected, 6),
+                "small_sample": small,
+                "warning": small_sample_warning(sides, n) if small else None,
+            }
+        )
     chars = []
     for who in sorted(rolls):
         name = c.chars[who].name if 0 <= who < len(c.chars) else "(no character)"
         n, s = rolls[who]
-        chars.append({"index": who, "name": name, "rolls": n, "successes": s,
-                      "rate": round(float(s) / n, 6) if n else None})
+        chars.append(
+            {
+                "index": who,
+                "name": name,
+                "rolls": n,
+                "successes": s,
+                "rate": round(float(s) / n, 6) if n else None,
+            }
+        )
     return {"events": len(events), "dice": dice, "characters": chars}
 
 
 def small_sample_warning(sides, rolls):
     """The words for a die size rolled too few times for chi-square."""
-    return ("%d d%d rolled: %.3g expected per face, and chi-square needs at least %d per face "
-            "(%d rolls of a d%d): this p-value says nothing either way"
-            % (rolls, sides, float(rolls) / sides, MIN_EXPECTED, MIN_EXPECTED * sides, sides))
+    return (
+        "%d d%d rolled: %.3g expected per face, and chi-square needs at least %d per face "
+        "(%d rolls of a d%d): this p-value says nothing either way"
+        % (rolls, sides, float(rolls) / sides, MIN_EXPECTED, MIN_EXPECTED * sides, sides)
+    )
 
 
 def figure(rep):
@@ -170,26 +193,32 @@ def figure(rep):
     die would give."""
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         raise RuntimeError("--plot needs matplotlib: pip install 'dicetray[plot]'")
-    dice = rep["dice"] or [{"sides": 6, "counts": [0] * 6, "rolls": 0, "p": None,
-                            "small_sample": True}]
+    dice = rep["dice"] or [
+        {"sides": 6, "counts": [0] * 6, "rolls": 0, "p": None, "small_sample": True}
+    ]
     fig, axes = plt.subplots(len(dice), 1, figsize=(6, 2.6 * len(dice)), squeeze=False)
     for ax, d in zip(axes[:, 0], dice):
         xs = range(1, d["sides"] + 1)
         ax.bar(xs, d["counts"], color="#4a7bb7", label="times rolled")
         if d["rolls"]:
-            ax.axhline(float(d["rolls"]) / d["sides"], color="#c33", linewidth=1,
-                       label="a fair die")
+            ax.axhline(
+                float(d["rolls"]) / d["sides"], color="#c33", linewidth=1, label="a fair die"
+            )
         p = ""
         if d["p"] is not None:
             p = ", chi-square p = %.3g" % d["p"]
             if d.get("small_sample"):
                 p += " (too few rolls to judge)"
-        ax.set_title("d%d: %d %s rolled%s" % (d["sides"], d["rolls"],
-                                              "die" if d["rolls"] == 1 else "dice", p), fontsize=9)
+        ax.set_title(
+            "d%d: %d %s rolled%s"
+            % (d["sides"], d["rolls"], "die" if d["rolls"] == 1 else "dice", p),
+            fontsize=9,
+        )
         ax.set_xlabel("face", fontsize=8)
         ax.set_ylabel("times rolled", fontsize=8)
         ax.set_xticks(list(xs))
@@ -203,6 +232,7 @@ def plot(rep, path):
     """A PNG histogram of face counts per die size (see figure())."""
     fig = figure(rep)
     import matplotlib.pyplot as plt
+
     try:
         fig.savefig(path, format="png")
     finally:

@@ -27,7 +27,23 @@ from .history import HOST_DEPTH, Backup, Sha256, _digest, events_digest, fold, s
 from .plan import Result, device_head, snapshot_bytes
 
 __all__ = [
-    "BackupStore", "StoreError", "NoDatabase", "STORE_VERSION", "DB_NAME", "SCHEMA", "LIST_SQL",
-    "HOST_DEPTH", "Backup", "Sha256", "sha", "events_digest", "_digest", "start", "fold", "unhex",
-    "Result", "device_head", "snapshot_bytes",
+    "BackupStore",
+    "StoreError",
+    "NoDatabase",
+    "STORE_VERSION",
+    "DB_NAME",
+    "SCHEMA",
+    "LIST_SQL",
+    "HOST_DEPTH",
+    "Backup",
+    "Sha256",
+    "sha",
+    "events_digest",
+    "_digest",
+    "start",
+    "fold",
+    "unhex",
+    "Result",
+    "device_head",
+    "snapshot_bytes",
 ]

@@ -130,7 +130,6 @@ class NoDatabase(StoreError):
         self.path = path
 
 
-
 def _name(e):
     """SQLite's error name (Python 3.11+), else ''."""
     return getattr(e, "sqlite_errorname", None) or ""
@@ -138,15 +137,21 @@ def _name(e):
 
 def _corrupt(e):
     n, m = _name(e), str(e)
-    return (n.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_IOERR"))
-            or "malformed" in m or "not a database" in m or "disk I/O" in m)
+    return (
+        n.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_IOERR"))
+        or "malformed" in m
+        or "not a database" in m
+        or "disk I/O" in m
+    )
 
 
-LIST_SQL = ("SELECT b.id, b.campaign, c.cid, c.system, b.first, b.last, b.state_sha, b.gap, "
-            "b.device, b.firmware, b.created, c.parent, c.fork, "
-            "(SELECT seq FROM bases WHERE id=b.base), c.id "
-            "FROM backups b LEFT JOIN campaigns c ON c.id=b.campaign WHERE b.complete=1 %s "
-            "ORDER BY b.id")
+LIST_SQL = (
+    "SELECT b.id, b.campaign, c.cid, c.system, b.first, b.last, b.state_sha, b.gap, "
+    "b.device, b.firmware, b.created, c.parent, c.fork, "
+    "(SELECT seq FROM bases WHERE id=b.base), c.id "
+    "FROM backups b LEFT JOIN campaigns c ON c.id=b.campaign WHERE b.complete=1 %s "
+    "ORDER BY b.id"
+)
 
 
 class BackupStore:
@@ -165,8 +170,10 @@ class BackupStore:
                 try:
                     os.makedirs(d, exist_ok=True)
                 except OSError as e:
-                    raise StoreError("cannot create the data directory %s (%s): set DICETRAY_HOME "
-                                     "to a writable directory" % (d, e.strerror))
+                    raise StoreError(
+                        "cannot create the data directory %s (%s): set DICETRAY_HOME "
+                        "to a writable directory" % (d, e.strerror)
+                    )
             path = os.path.join(d, DB_NAME)
         self.path = path
         self.fault = None  # tests: called with a stage name in the middle of take()
@@ -181,28 +188,40 @@ class BackupStore:
             raise self._error(e)
         try:
             self.db.execute("PRAGMA foreign_keys=ON")
-            tables = {r[0] for r in self.db.execute(
-                "SELECT name FROM sqlite_master WHERE type='table'")}
+            tables = {
+                r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
             if tables and "meta" not in tables:
-                raise StoreError("%s is an SQLite database but not a dicetray backup database "
-                                 "(it has no store version): check --db" % path)
+                raise StoreError(
+                    "%s is an SQLite database but not a dicetray backup database "
+                    "(it has no store version): check --db" % path
+                )
             if create:
                 self.db.execute("PRAGMA synchronous=FULL")
                 if not tables >= {"meta", "campaigns", "events", "bases", "backups", "folds"}:
                     self.db.executescript(SCHEMA)
                     tables.add("folds")
             elif not tables:
-                raise NoDatabase("%s is an empty database, not a backup database: check --db "
-                                 "(only `dicetray backup` creates one)" % path, path)
+                raise NoDatabase(
+                    "%s is an empty database, not a backup database: check --db "
+                    "(only `dicetray backup` creates one)" % path,
+                    path,
+                )
             v = self.db.execute("SELECT value FROM meta WHERE key='store_version'").fetchone()
             if v is None and create:
-                self.db.execute("INSERT INTO meta VALUES ('store_version', ?)", (str(STORE_VERSION),))
+                self.db.execute(
+                    "INSERT INTO meta VALUES ('store_version', ?)", (str(STORE_VERSION),)
+                )
             elif v is None:
-                raise StoreError("backup database %s has no store version: it is damaged or not "
-                                 "a backup database; check --db" % path)
+                raise StoreError(
+                    "backup database %s has no store version: it is damaged or not "
+                    "a backup database; check --db" % path
+                )
             elif int(v[0]) > STORE_VERSION:
-                raise StoreError("backup database %s is store version %s, this dicetray reads %d: "
-                                 "upgrade dicetray" % (path, v[0], STORE_VERSION))
+                raise StoreError(
+                    "backup database %s is store version %s, this dicetray reads %d: "
+                    "upgrade dicetray" % (path, v[0], STORE_VERSION)
+                )
             self.has_folds = "folds" in tables
             self.has_heads = self._heads(create)
         except sqlite3.DatabaseError as e:
@@ -222,8 +241,10 @@ class BackupStore:
             col = "link" if table == "events" else "head"
             if col not in cols:
                 if create:
-                    self.db.execute("ALTER TABLE %s ADD COLUMN %s %s"
-                                    % (table, col, "BLOB" if col == "link" else "TEXT"))
+                    self.db.execute(
+                        "ALTER TABLE %s ADD COLUMN %s %s"
+                        % (table, col, "BLOB" if col == "link" else "TEXT")
+                    )
                 else:
                     have = False
         return have
@@ -238,25 +259,34 @@ class BackupStore:
         path = self.path
         d = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path):
-            raise StoreError("%s is a directory, not a backup database: give --db a file, "
-                             "e.g. --db %s" % (path, os.path.join(path, DB_NAME)))
+            raise StoreError(
+                "%s is a directory, not a backup database: give --db a file, "
+                "e.g. --db %s" % (path, os.path.join(path, DB_NAME))
+            )
         if os.path.exists(path):
             return
         if not create:
             if not explicit:
-                raise NoDatabase("there is no backup database at %s yet: `dicetray backup` "
-                                 "creates it" % path, path)
-            raise NoDatabase("no backup database %s%s: check --db (only `dicetray backup` "
-                             "creates one)" % (path, "" if os.path.isdir(d) else
-                                               " (no such directory %s)" % d), path)
+                raise NoDatabase(
+                    "there is no backup database at %s yet: `dicetray backup` creates it" % path,
+                    path,
+                )
+            raise NoDatabase(
+                "no backup database %s%s: check --db (only `dicetray backup` "
+                "creates one)" % (path, "" if os.path.isdir(d) else " (no such directory %s)" % d),
+                path,
+            )
         if not os.path.isdir(d):
-            raise StoreError("no such directory %s for the backup database %s: create it "
-                             "first, or give --db a file in an existing directory"
-                             % (d, os.path.basename(path)))
+            raise StoreError(
+                "no such directory %s for the backup database %s: create it "
+                "first, or give --db a file in an existing directory" % (d, os.path.basename(path))
+            )
         if not os.access(d, os.W_OK):
-            raise StoreError("cannot create the backup database %s: its directory %s is "
-                             "read-only; make it writable, or give --db a file in a writable "
-                             "directory" % (path, d))
+            raise StoreError(
+                "cannot create the backup database %s: its directory %s is "
+                "read-only; make it writable, or give --db a file in a writable "
+                "directory" % (path, d)
+            )
 
     def _error(self, e, what=""):
         """StoreError saying what is really wrong behind an sqlite3 error:
@@ -267,37 +297,51 @@ class BackupStore:
         d = os.path.dirname(os.path.abspath(path))
         if name.startswith("SQLITE_READONLY") or "readonly" in msg:
             if name == "SQLITE_READONLY_ROLLBACK":
-                return StoreError("backup database %s holds an interrupted write that only a "
-                                  "writable database can roll back (%s): make it writable and "
-                                  "run again (its complete backups are intact)" % (path, msg))
+                return StoreError(
+                    "backup database %s holds an interrupted write that only a "
+                    "writable database can roll back (%s): make it writable and "
+                    "run again (its complete backups are intact)" % (path, msg)
+                )
             if name == "SQLITE_READONLY_DIRECTORY" or (
-                    os.access(path, os.W_OK) and not os.access(d, os.W_OK)):
-                return StoreError("the directory %s of backup database %s is read-only (SQLite "
-                                  "writes a journal beside the database)%s: make the directory "
-                                  "writable, or copy the database into a writable one and give "
-                                  "--db the copy" % (d, path, what))
-            return StoreError("backup database %s is read-only%s: make it writable (chmod u+w), "
-                              "or give --db a writable copy; reading it (backups, restore, "
-                              "export, stats) works as it is" % (path, what))
+                os.access(path, os.W_OK) and not os.access(d, os.W_OK)
+            ):
+                return StoreError(
+                    "the directory %s of backup database %s is read-only (SQLite "
+                    "writes a journal beside the database)%s: make the directory "
+                    "writable, or copy the database into a writable one and give "
+                    "--db the copy" % (d, path, what)
+                )
+            return StoreError(
+                "backup database %s is read-only%s: make it writable (chmod u+w), "
+                "or give --db a writable copy; reading it (backups, restore, "
+                "export, stats) works as it is" % (path, what)
+            )
         if name == "SQLITE_CANTOPEN" or "unable to open" in msg:
             try:
                 self._check_path(True, True)
             except StoreError as s:
                 return s
-            return StoreError("cannot open backup database %s (%s): check that it and its "
-                              "directory can be read and written" % (path, msg))
+            return StoreError(
+                "cannot open backup database %s (%s): check that it and its "
+                "directory can be read and written" % (path, msg)
+            )
         if name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in msg:
-            return StoreError("backup database %s is in use by another dicetray (%s)%s: try "
-                              "again when it has finished" % (path, msg, what))
+            return StoreError(
+                "backup database %s is in use by another dicetray (%s)%s: try "
+                "again when it has finished" % (path, msg, what)
+            )
         if name == "SQLITE_FULL" or "disk is full" in msg:
-            return StoreError("the disk holding backup database %s is full (%s)%s: free some "
-                              "space and try again" % (path, msg, what))
+            return StoreError(
+                "the disk holding backup database %s is full (%s)%s: free some "
+                "space and try again" % (path, msg, what)
+            )
         return self._damaged(e, what)
 
     def _damaged(self, e, what=""):
-        return StoreError("backup database %s is damaged%s (%s): keep the file, copy it aside and "
-                          "restore from another backup or an older copy of it"
-                          % (self.path, what, e))
+        return StoreError(
+            "backup database %s is damaged%s (%s): keep the file, copy it aside and "
+            "restore from another backup or an older copy of it" % (self.path, what, e)
+        )
 
     def _q(self, sql, params=(), what=""):
         try:
@@ -309,7 +353,9 @@ class BackupStore:
     def _lineage(self, camp):
         r = self._q("SELECT cid, system, schema, parent, fork FROM campaigns WHERE id=?", (camp,))
         if not r:
-            raise StoreError("backup database %s: campaign lineage %d is missing" % (self.path, camp))
+            raise StoreError(
+                "backup database %s: campaign lineage %d is missing" % (self.path, camp)
+            )
         return r[0]
 
     def _events(self, camp, lo, hi, who="campaign", links=None):
@@ -324,35 +370,47 @@ class BackupStore:
             lo = fork + 1
             if lo > hi:
                 return out
-        rows = self._q("SELECT seq, ev, crc, %s FROM events WHERE campaign=? AND seq BETWEEN ? "
-                       "AND ? ORDER BY seq" % ("link" if self.has_heads else "NULL"),
-                       (camp, lo, hi), " reading events of %s" % who)
+        rows = self._q(
+            "SELECT seq, ev, crc, %s FROM events WHERE campaign=? AND seq BETWEEN ? "
+            "AND ? ORDER BY seq" % ("link" if self.has_heads else "NULL"),
+            (camp, lo, hi),
+            " reading events of %s" % who,
+        )
         want = lo
         for seq, ev, crc, lk in rows:
             if links is not None:
                 links.append(lk)
             if seq != want:
-                raise StoreError("%s: event %d of campaign %d is missing from %s"
-                                 % (who, want, cid, self.path))
+                raise StoreError(
+                    "%s: event %d of campaign %d is missing from %s" % (who, want, cid, self.path)
+                )
             if zlib.crc32(ev) != crc:
-                raise StoreError("%s: event %d of campaign %d is damaged (CRC mismatch) in %s"
-                                 % (who, seq, cid, self.path))
+                raise StoreError(
+                    "%s: event %d of campaign %d is damaged (CRC mismatch) in %s"
+                    % (who, seq, cid, self.path)
+                )
             out.append(bytes(ev))
             want += 1
         if want != hi + 1:
-            raise StoreError("%s: event %d of campaign %d is missing from %s"
-                             % (who, want, cid, self.path))
+            raise StoreError(
+                "%s: event %d of campaign %d is missing from %s" % (who, want, cid, self.path)
+            )
         return out
 
     def _row(self, bid):
-        r = self._q("SELECT id, campaign, base, first, last, state, state_sha, events_sha, gap, "
-                    "device, firmware, created, complete FROM backups WHERE id=?", (bid,),
-                    " reading backup %s" % bid)
+        r = self._q(
+            "SELECT id, campaign, base, first, last, state, state_sha, events_sha, gap, "
+            "device, firmware, created, complete FROM backups WHERE id=?",
+            (bid,),
+            " reading backup %s" % bid,
+        )
         if not r:
             raise StoreError("no backup %s in %s: `dicetray backups` lists them" % (bid, self.path))
         if not r[0][12]:
-            raise StoreError("backup %s is incomplete (a backup was interrupted): it cannot be used; "
-                             "take a new one with `dicetray backup`" % bid)
+            raise StoreError(
+                "backup %s is incomplete (a backup was interrupted): it cannot be used; "
+                "take a new one with `dicetray backup`" % bid
+            )
         return r[0]
 
     def load(self, bid, verify=True, events=True):
@@ -364,51 +422,68 @@ class BackupStore:
         camp, base, first, last, state, ssha, esha = row[1:8]
         cid, system, schema, _p, _f = self._lineage(camp)
         if sha(state) != ssha:
-            raise StoreError("%s is damaged: its state does not match its SHA-256 (in %s); "
-                             "other backups are unaffected" % (who, self.path))
+            raise StoreError(
+                "%s is damaged: its state does not match its SHA-256 (in %s); "
+                "other backups are unaffected" % (who, self.path)
+            )
         base_seq, snap, bhead = 0, None, None
         if base is not None:
-            b = self._q("SELECT seq, snap, sha%s FROM bases WHERE id=?"
-                        % (", head" if self.has_heads else ""), (base,), " reading " + who)
+            b = self._q(
+                "SELECT seq, snap, sha%s FROM bases WHERE id=?"
+                % (", head" if self.has_heads else ""),
+                (base,),
+                " reading " + who,
+            )
             if not b or sha(b[0][1]) != b[0][2]:
-                raise StoreError("%s is damaged: its base snapshot %s is missing or fails its "
-                                 "SHA-256 (in %s)" % (who, base, self.path))
+                raise StoreError(
+                    "%s is damaged: its base snapshot %s is missing or fails its "
+                    "SHA-256 (in %s)" % (who, base, self.path)
+                )
             base_seq, snap = b[0][0], bytes(b[0][1])
             bhead = b[0][3] if self.has_heads else None
         evs, links = None, []
         if events:
             evs = self._events(camp, first, last, who, links)
             if events_digest(first, evs) != esha:
-                raise StoreError("%s is damaged: its events %d..%d do not match their digest "
-                                 "(in %s)" % (who, first, last, self.path))
+                raise StoreError(
+                    "%s is damaged: its events %d..%d do not match their digest "
+                    "(in %s)" % (who, first, last, self.path)
+                )
         bk = Backup(row, cid, system, schema, base_seq, snap, evs)
         bk.state = bytes(state)
         bk.base_head = bhead
         if self.has_heads:
-            bk.head = self._q("SELECT head FROM backups WHERE id=?", (bid,), " reading " + who)[0][0]
+            bk.head = self._q("SELECT head FROM backups WHERE id=?", (bid,), " reading " + who)[0][
+                0
+            ]
         if events:
             bk.links = links
             heads, bad = bk.walk_chain()
             got = bk.head_at(last, heads) if bad is None else None
             if bad is not None:
-                raise StoreError("%s does not hold: its event %d does not lead to the hash chain "
-                                 "head stored with it (in %s): it was changed after it was backed "
-                                 "up; restore from a backup that holds it as it was, or verify "
-                                 "against the device (`dicetray verify --backup %d`)"
-                                 % (who, bad, self.path, bid))
+                raise StoreError(
+                    "%s does not hold: its event %d does not lead to the hash chain "
+                    "head stored with it (in %s): it was changed after it was backed "
+                    "up; restore from a backup that holds it as it was, or verify "
+                    "against the device (`dicetray verify --backup %d`)"
+                    % (who, bad, self.path, bid)
+                )
             if got is not None and bk.head is not None and got.hex() != bk.head:
-                raise StoreError("%s does not hold: its events do not lead to its hash chain head "
-                                 "(in %s): its history was changed after it was backed up"
-                                 % (who, self.path))
+                raise StoreError(
+                    "%s does not hold: its events do not lead to its hash chain head "
+                    "(in %s): its history was changed after it was backed up" % (who, self.path)
+                )
             if bk.head is None and got is not None:
-                bk.head = got.hex()   # a backup from before the chain: computed, not stored
+                bk.head = got.hex()  # a backup from before the chain: computed, not stored
         if verify and events:
             try:
                 c = bk.fold()
             except ValueError as e:
                 raise StoreError("%s is damaged: its events do not replay (%s)" % (who, e))
             if cp.encode_state(c) != bk.state:
-                raise StoreError("%s is damaged: its events do not fold to its recorded state" % who)
+                raise StoreError(
+                    "%s is damaged: its events do not fold to its recorded state" % who
+                )
         return bk
 
     def _head(self, bid):
@@ -424,23 +499,40 @@ class BackupStore:
         b = self.load(bid, verify=False, events=False)
         who = "backup %d" % bid
         note = None
-        r = self._q("SELECT depth, snap, sha, digest FROM folds WHERE backup=?", (bid,),
-                    " reading " + who) if self.has_folds else []
+        r = (
+            self._q(
+                "SELECT depth, snap, sha, digest FROM folds WHERE backup=?",
+                (bid,),
+                " reading " + who,
+            )
+            if self.has_folds
+            else []
+        )
         if r:
             depth, snap, s, dg = r[0]
             try:
-                c = cp.decode_snapshot(zlib.decompress(snap), depth, False) if sha(snap) == s \
+                c = (
+                    cp.decode_snapshot(zlib.decompress(snap), depth, False)
+                    if sha(snap) == s
                     else None
+                )
                 h = Sha256(bytes(dg))
             except (ValueError, zlib.error):
                 c = None
-            if (c is not None and c.nevents == b.last and cp.encode_state(c) == b.state
-                    and h.copy().hexdigest() == b.events_sha):
-                b.anchor = self._events(b.lineage, b.last, b.last, who)[0] \
-                    if b.last >= b.first else None
+            if (
+                c is not None
+                and c.nevents == b.last
+                and cp.encode_state(c) == b.state
+                and h.copy().hexdigest() == b.events_sha
+            ):
+                b.anchor = (
+                    self._events(b.lineage, b.last, b.last, who)[0] if b.last >= b.first else None
+                )
                 return b, c, h, None
-            note = ("the stored fold of backup %d is damaged (in %s): its events were read and "
-                    "folded instead" % (bid, self.path))
+            note = (
+                "the stored fold of backup %d is damaged (in %s): its events were read and "
+                "folded instead" % (bid, self.path)
+            )
         b = self.load(bid, verify=False)
         try:
             c = fold(b.system, b.cid, b.base_snap, b.folded_events())
@@ -467,12 +559,25 @@ class BackupStore:
             try:
                 if r[14] is None:
                     raise ValueError("its campaign lineage %s is missing" % r[1])
-                out.append({"id": r[0], "lineage": r[1], "campaign": r[2],
-                            "system": systems.NAMES[r[3]] if 0 <= r[3] < 3 else str(r[3]),
-                            "first": r[4], "last": r[5], "events": r[5] - r[4] + 1,
-                            "state_sha256": r[6], "gap": r[7], "device": r[8],
-                            "firmware": r[9], "created": r[10], "parent": r[11],
-                            "fork": r[12], "base_seq": r[13] or 0})
+                out.append(
+                    {
+                        "id": r[0],
+                        "lineage": r[1],
+                        "campaign": r[2],
+                        "system": systems.NAMES[r[3]] if 0 <= r[3] < 3 else str(r[3]),
+                        "first": r[4],
+                        "last": r[5],
+                        "events": r[5] - r[4] + 1,
+                        "state_sha256": r[6],
+                        "gap": r[7],
+                        "device": r[8],
+                        "firmware": r[9],
+                        "created": r[10],
+                        "parent": r[11],
+                        "fork": r[12],
+                        "base_seq": r[13] or 0,
+                    }
+                )
             except (TypeError, ValueError, IndexError) as e:
                 self.unreadable.append((r[0], "its row is damaged (%s)" % e))
         return out
@@ -534,9 +639,11 @@ class BackupStore:
     # --- taking a backup ------------------------------------------------------
     def _current(self, cid, system):
         """(lineage id, newest complete backup row id) for this campaign, or None."""
-        r = self._q("SELECT b.campaign, b.id FROM backups b JOIN campaigns c ON c.id=b.campaign "
-                    "WHERE c.cid=? AND c.system=? AND b.complete=1 ORDER BY b.id DESC LIMIT 1",
-                    (cid, system))
+        r = self._q(
+            "SELECT b.campaign, b.id FROM backups b JOIN campaigns c ON c.id=b.campaign "
+            "WHERE c.cid=? AND c.system=? AND b.complete=1 ORDER BY b.id DESC LIMIT 1",
+            (cid, system),
+        )
         return r[0] if r else None
 
     def _stage(self, name):
@@ -551,12 +658,15 @@ class BackupStore:
         The newest backup's events are read and checked (CRCs, digest), not
         refolded: the new events fold onto its stored fold."""
         from .plan import take
+
         return take(self, dev, progress, now)
 
     def _has_fold(self, bid):
         try:
-            return bool(self.has_folds and self.db.execute(
-                "SELECT 1 FROM folds WHERE backup=?", (bid,)).fetchone())
+            return bool(
+                self.has_folds
+                and self.db.execute("SELECT 1 FROM folds WHERE backup=?", (bid,)).fetchone()
+            )
         except sqlite3.DatabaseError:
             return True  # nothing to add to a database that does not read
 
@@ -569,8 +679,10 @@ class BackupStore:
             return
         snap = zlib.compress(cp.encode_snapshot(c))
         try:
-            self.db.execute("INSERT OR IGNORE INTO folds (backup, depth, snap, sha, digest) "
-                            "VALUES (?,?,?,?,?)", (bid, c.depth, snap, sha(snap), h.state()))
+            self.db.execute(
+                "INSERT OR IGNORE INTO folds (backup, depth, snap, sha, digest) VALUES (?,?,?,?,?)",
+                (bid, c.depth, snap, sha(snap), h.state()),
+            )
         except sqlite3.DatabaseError:
             pass
 
@@ -579,41 +691,63 @@ class BackupStore:
         db = self.db
         t = time.time() if now is None else now
         esha, new = h.hexdigest(), p.new
-        fsnap = zlib.compress(cp.encode_snapshot(c)) if c.depth is not None and self.has_folds \
-            else None
+        fsnap = (
+            zlib.compress(cp.encode_snapshot(c)) if c.depth is not None and self.has_folds else None
+        )
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
                 if camp is None:
-                    camp = db.execute("INSERT INTO campaigns (cid, system, schema, parent, fork, "
-                                      "created) VALUES (?,?,?,?,?,?)",
-                                      (cid, system, codec.VERSION, p.parent, p.fork, t)).lastrowid
+                    camp = db.execute(
+                        "INSERT INTO campaigns (cid, system, schema, parent, fork, "
+                        "created) VALUES (?,?,?,?,?,?)",
+                        (cid, system, codec.VERSION, p.parent, p.fork, t),
+                    ).lastrowid
                 if p.baseline:
                     bh = p.base_head.hex() if p.base_head is not None else None
-                    base_id = db.execute("INSERT INTO bases (campaign, seq, snap, sha, head) "
-                                         "VALUES (?,?,?,?,?)", (camp, p.base_seq, p.base_snap,
-                                                                sha(p.base_snap), bh)).lastrowid
+                    base_id = db.execute(
+                        "INSERT INTO bases (campaign, seq, snap, sha, head) VALUES (?,?,?,?,?)",
+                        (camp, p.base_seq, p.base_snap, sha(p.base_snap), bh),
+                    ).lastrowid
                 bid = db.execute(
                     "INSERT INTO backups (campaign, base, first, last, state, state_sha, "
                     "events_sha, gap, device, firmware, created, complete, head) "
                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,0,?)",
-                    (camp, base_id, p.first, last, state, sha(state), esha, " ".join(p.notes),
-                     str(info.get("device", "")), str(info.get("firmware", "")), t,
-                     head)).lastrowid
+                    (
+                        camp,
+                        base_id,
+                        p.first,
+                        last,
+                        state,
+                        sha(state),
+                        esha,
+                        " ".join(p.notes),
+                        str(info.get("device", "")),
+                        str(info.get("firmware", "")),
+                        t,
+                        head,
+                    ),
+                ).lastrowid
                 if fsnap is not None:
-                    db.execute("INSERT INTO folds (backup, depth, snap, sha, digest) "
-                               "VALUES (?,?,?,?,?)", (bid, c.depth, fsnap, sha(fsnap), h.state()))
+                    db.execute(
+                        "INSERT INTO folds (backup, depth, snap, sha, digest) VALUES (?,?,?,?,?)",
+                        (bid, c.depth, fsnap, sha(fsnap), h.state()),
+                    )
                 for i, ev in enumerate(new):
                     s = p.new_from + i
-                    old = db.execute("SELECT ev FROM events WHERE campaign=? AND seq=?",
-                                     (camp, s)).fetchone()
+                    old = db.execute(
+                        "SELECT ev FROM events WHERE campaign=? AND seq=?", (camp, s)
+                    ).fetchone()
                     if old is None:
-                        db.execute("INSERT INTO events (campaign, seq, ev, crc, link) "
-                                   "VALUES (?,?,?,?,?)",
-                                   (camp, s, ev, zlib.crc32(ev), links[i] if links else None))
+                        db.execute(
+                            "INSERT INTO events (campaign, seq, ev, crc, link) VALUES (?,?,?,?,?)",
+                            (camp, s, ev, zlib.crc32(ev), links[i] if links else None),
+                        )
                     elif bytes(old[0]) != ev:
-                        raise StoreError("stored event %d of campaign %d differs from the "
-                                         "device's: backup not taken" % (s, cid))
+                        raise StoreError(
+                            "stored event %d of campaign %d differs from the "
+                            "device's: backup not taken" % (s, cid)
+                        )
                     if i == len(new) // 2:
                         self._stage("events")
                 self._stage("row")

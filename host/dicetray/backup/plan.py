@@ -26,12 +26,13 @@ def device_head(dev, seq):
     """The device's chain head after event `seq` (bytes), or None where it
     cannot say (firmware before the chain, a head it no longer knows)."""
     from ..link.client import DeviceError
+
     ask = getattr(dev, "chain", None)
     if ask is None:
         return None
     try:
         return ask(seq)
-    except DeviceError:   # an old firmware, or a head it no longer knows
+    except DeviceError:  # an old firmware, or a head it no longer knows
         return None
 
 
@@ -47,7 +48,7 @@ class Result:
 
     def __init__(self, backup_id, duplicate, fetched, notes, last, cid, head=None):
         self.backup = backup_id
-        self.head = head          # the chain's head after `last` (hex; None: unknown)
+        self.head = head  # the chain's head after `last` (hex; None: unknown)
         self.duplicate = duplicate
         self.fetched = fetched
         self.notes = notes
@@ -75,8 +76,8 @@ class _Plan:
         self.notes = []
         self.baseline = False
         self.resume = self.hasher = self.prev = None
-        self.prev_head = None   # a continuation: the chain's head after prev's last (bytes)
-        self.base_head = None   # a baseline: the device's head after its snapshot (bytes)
+        self.prev_head = None  # a continuation: the chain's head after prev's last (bytes)
+        self.base_head = None  # a baseline: the device's head after its snapshot (bytes)
 
 
 def take(st, dev, progress=None, now=None):
@@ -92,11 +93,16 @@ def take(st, dev, progress=None, now=None):
     except ValueError as e:
         raise StoreError("the device runs %s" % e)
     if info["schema"] != codec.VERSION:
-        raise StoreError("the device's state schema is %d, this host reads %d: upgrade the %s"
-                         % (info["schema"], codec.VERSION,
-                            "host tool" if info["schema"] > codec.VERSION else "firmware"))
+        raise StoreError(
+            "the device's state schema is %d, this host reads %d: upgrade the %s"
+            % (
+                info["schema"],
+                codec.VERSION,
+                "host tool" if info["schema"] > codec.VERSION else "firmware",
+            )
+        )
     cid, n, dfirst = info["campaign"], info["events"], info.get("first", 1)
-    dhead = unhex(info.get("head"))   # the device's chain head after event n
+    dhead = unhex(info.get("head"))  # the device's chain head after event n
     fetched = [0]
 
     def fetch(since):
@@ -114,9 +120,11 @@ def take(st, dev, progress=None, now=None):
         else:
             said = [note] if note else []  # for the user, not the new version's gap
     from ..link.client import JournalDamaged
+
     try:
-        p, c, last = _fetch_and_check(st, prev, damaged, n, dfirst, fetch, resumed, hasher,
-                                      system, cid, dev, dhead)
+        p, c, last = _fetch_and_check(
+            st, prev, damaged, n, dfirst, fetch, resumed, hasher, system, cid, dev, dhead
+        )
     except JournalDamaged as e:
         # Keep what is intact: the device's state (its snapshot) and the
         # events after it; the damaged ones are named for the user.
@@ -124,16 +132,23 @@ def take(st, dev, progress=None, now=None):
         try:
             c, last = _check(st, p, system, cid, dev, fetch)
         except _Mismatch:
-            raise StoreError("backup not taken: %s, and the device's events after its "
-                             "snapshot do not fold to the state it reports; nothing was "
-                             "stored" % e)
+            raise StoreError(
+                "backup not taken: %s, and the device's events after its "
+                "snapshot do not fold to the state it reports; nothing was "
+                "stored" % e
+            )
     st._stage("fetched")
     state = cp.encode_state(c)
     head, links = _chain(st, p, dev, last)
     hx = head.hex() if head is not None else None
-    if (prev is not None and p.camp == prev.lineage and last == prev.last
-            and sha(state) == prev.state_sha and not p.baseline
-            and (prev.head is not None or hx is None)):
+    if (
+        prev is not None
+        and p.camp == prev.lineage
+        and last == prev.last
+        and sha(state) == prev.state_sha
+        and not p.baseline
+        and (prev.head is not None or hx is None)
+    ):
         if not st._has_fold(prev.id):
             st._keep_fold(prev.id, c, hasher)
         return Result(prev.id, True, fetched[0], said + p.notes, last, cid, prev.head)
@@ -154,13 +169,13 @@ def _chain(st, p, dev, last):
     own head at `last` says otherwise (the events were damaged on the
     way, or the journal does not hold what the device chained)."""
     links = [None] * len(p.new)
-    h, k = None, 0   # the head after event p.new_from - 1 + k
+    h, k = None, 0  # the head after event p.new_from - 1 + k
     if p.prev_head is not None:
         h = p.prev_head
     elif p.baseline:
         h, k = p.base_head, p.base_seq - p.new_from + 1
     elif p.first == 1 and p.base_snap is None and p.hasher is None:
-        old = _history(st, p)[:p.new_from - 1]
+        old = _history(st, p)[: p.new_from - 1]
         h = chain.over(chain.ZERO, 1, old)
     if h is not None:
         for i in range(k, len(p.new)):
@@ -168,14 +183,17 @@ def _chain(st, p, dev, last):
             links[i] = h
     dh = device_head(dev, last)
     if h is not None and dh is not None and dh != h:
-        raise StoreError("backup not taken: the events read from the device do not lead to "
-                         "the hash chain head it reports after event %d; nothing was stored "
-                         "(`dicetray verify` compares the device with a backup)" % last)
+        raise StoreError(
+            "backup not taken: the events read from the device do not lead to "
+            "the hash chain head it reports after event %d; nothing was stored "
+            "(`dicetray verify` compares the device with a backup)" % last
+        )
     return h, links
 
 
-def _fetch_and_check(st, prev, damaged, n, dfirst, fetch, resumed, hasher, system, cid,
-                     dev, dhead=None):
+def _fetch_and_check(
+    st, prev, damaged, n, dfirst, fetch, resumed, hasher, system, cid, dev, dhead=None
+):
     """take()'s plan, fetched and folded: (plan, campaign, last seq)."""
     p = _plan(st, prev, n, dfirst, fetch, resumed, hasher, dhead)
     if damaged:
@@ -185,10 +203,14 @@ def _fetch_and_check(st, prev, damaged, n, dfirst, fetch, resumed, hasher, syste
             c, last = _check(st, p, system, cid, dev, fetch)
         except _Mismatch:
             if dfirst <= 1:
-                raise StoreError("backup not taken: the device's events do not fold to the "
-                                 "state it reports; nothing was stored")
-            p.notes.append("the stored history does not lead to the device's state: "
-                           "this version starts from the device's snapshot")
+                raise StoreError(
+                    "backup not taken: the device's events do not fold to the "
+                    "state it reports; nothing was stored"
+                )
+            p.notes.append(
+                "the stored history does not lead to the device's state: "
+                "this version starts from the device's snapshot"
+            )
             if p.camp is not None:  # not a continuation after all
                 p.parent, p.camp, p.fork = p.camp, None, 0
             p.baseline = True
@@ -198,8 +220,10 @@ def _fetch_and_check(st, prev, damaged, n, dfirst, fetch, resumed, hasher, syste
         try:
             c, last = _check(st, p, system, cid, dev, fetch)
         except _Mismatch:
-            raise StoreError("backup not taken: the device's events after its snapshot do not "
-                             "fold to the state it reports; nothing was stored")
+            raise StoreError(
+                "backup not taken: the device's events after its snapshot do not "
+                "fold to the state it reports; nothing was stored"
+            )
     return p, c, last
 
 
@@ -214,21 +238,24 @@ def _intact(prev, e, dev, fetch):
     try:
         p.base_seq = cp.decode_snapshot(snap, None, False).nevents
     except ValueError as err:
-        raise StoreError("%s, and the device's snapshot does not decode (%s): backup not "
-                         "taken" % (e, err))
+        raise StoreError(
+            "%s, and the device's snapshot does not decode (%s): backup not taken" % (e, err)
+        )
     if p.base_seq < e.seq:
-        raise StoreError("backup not taken: %s, and its snapshot (event %d) is older: nothing "
-                         "was stored; a backup that holds them restores the campaign" % (
-                             e, p.base_seq))
+        raise StoreError(
+            "backup not taken: %s, and its snapshot (event %d) is older: nothing "
+            "was stored; a backup that holds them restores the campaign" % (e, p.base_seq)
+        )
     p.base_snap = snap
     p.base_head = device_head(dev, p.base_seq)
     p.first = p.new_from = p.base_seq + 1
     p.new = fetch(p.base_seq)
     p.baseline = True
-    p.notes.append("%s; this version keeps what is intact: the device's state at event %d "
-                   "(its snapshot) and the events after it; events %d..%d are only in an "
-                   "earlier backup, if one holds them (`dicetray backups`)"
-                   % (e, p.base_seq, e.seq, e.last))
+    p.notes.append(
+        "%s; this version keeps what is intact: the device's state at event %d "
+        "(its snapshot) and the events after it; events %d..%d are only in an "
+        "earlier backup, if one holds them (`dicetray backups`)" % (e, p.base_seq, e.seq, e.last)
+    )
     return p
 
 
@@ -241,9 +268,10 @@ def _plan(st, prev, n, dfirst, fetch, resumed=None, hasher=None, dhead=None):
     p = _Plan()
     if prev is None:
         if dfirst > 1:
-            p.notes.append("events 1..%d were compacted on the device before the first "
-                           "backup: this version starts from the device's snapshot"
-                           % (dfirst - 1))
+            p.notes.append(
+                "events 1..%d were compacted on the device before the first "
+                "backup: this version starts from the device's snapshot" % (dfirst - 1)
+            )
             p.baseline = True
         else:
             p.new = fetch(0)
@@ -252,8 +280,10 @@ def _plan(st, prev, n, dfirst, fetch, resumed=None, hasher=None, dhead=None):
     unseen = False
     if n >= a and dfirst > a + 1:
         p.camp = prev.lineage
-        p.notes.append("events %d..%d were compacted on the device before they were backed "
-                       "up: this version starts from the device's snapshot" % (a + 1, dfirst - 1))
+        p.notes.append(
+            "events %d..%d were compacted on the device before they were backed "
+            "up: this version starts from the device's snapshot" % (a + 1, dfirst - 1)
+        )
         p.baseline = True
         return p
     if n >= a and (dfirst <= a or a == prev.base_seq):
@@ -266,10 +296,13 @@ def _plan(st, prev, n, dfirst, fetch, resumed=None, hasher=None, dhead=None):
         ph = None
         if ok:
             ph = _prev_head(st, prev)
-            if ph is not None and dhead is not None and \
-                    chain.over(ph, a + 1, evs[:n - a]) != dhead:
+            if (
+                ph is not None
+                and dhead is not None
+                and chain.over(ph, a + 1, evs[: n - a]) != dhead
+            ):
                 ok = False
-                unseen = True   # the histories differ where the bytes were not compared
+                unseen = True  # the histories differ where the bytes were not compared
         if ok:
             p.prev_head = ph
             p.camp = prev.lineage
@@ -294,18 +327,22 @@ def _plan(st, prev, n, dfirst, fetch, resumed=None, hasher=None, dhead=None):
     if unseen and same:
         # Every event both hold is the same, and the chains differ: the
         # difference is before the oldest event the device still holds.
-        p.notes.append("the device's history differs from backup %d at or before event %d "
-                       "(their hash chains differ, every event both hold is the same): "
-                       "stored as a new lineage from the device's snapshot (older versions "
-                       "are kept); `dicetray verify` compares them" % (prev.id, dfirst - 1))
+        p.notes.append(
+            "the device's history differs from backup %d at or before event %d "
+            "(their hash chains differ, every event both hold is the same): "
+            "stored as a new lineage from the device's snapshot (older versions "
+            "are kept); `dicetray verify` compares them" % (prev.id, dfirst - 1)
+        )
         p.fork = 0
         p.baseline = True
         return p
-    p.notes.append("the device's history differs from backup %d after event %d: stored as "
-                   "a new lineage (older versions are kept)" % (prev.id, fork))
+    p.notes.append(
+        "the device's history differs from backup %d after event %d: stored as "
+        "a new lineage (older versions are kept)" % (prev.id, fork)
+    )
     if prev.first == 1 and prev.base is None and fork <= a:
         p.fork, p.old, p.new_from = fork, prev.events[:fork], fork + 1
-        p.new = evs[fork + 1 - dfirst:]
+        p.new = evs[fork + 1 - dfirst :]
     elif dfirst <= 1:
         p.fork, p.new = 0, evs
     else:
@@ -327,9 +364,10 @@ def _baseline(p, dev, dfirst, fetch):
     p.old = []
     p.new = fetch(dfirst - 1)
     if p.base_seq < dfirst - 1 or p.base_seq > dfirst - 1 + len(p.new):
-        raise StoreError("the device's snapshot (event %d) is outside the events it holds "
-                         "(%d..%d): backup not taken" % (p.base_seq, dfirst,
-                                                          dfirst - 1 + len(p.new)))
+        raise StoreError(
+            "the device's snapshot (event %d) is outside the events it holds "
+            "(%d..%d): backup not taken" % (p.base_seq, dfirst, dfirst - 1 + len(p.new))
+        )
 
 
 def _history(st, p):
@@ -358,7 +396,7 @@ def _fold(st, p, system, cid, c, more):
             return c
     events = _history(st, p)
     try:
-        return fold(system, cid, p.base_snap, events[p.base_seq - p.first + 1:])
+        return fold(system, cid, p.base_snap, events[p.base_seq - p.first + 1 :])
     except ValueError:
         raise _Mismatch()
 

@@ -38,8 +38,11 @@ def run(line, connect):
         raise ActionError(400, "type an action, e.g. roll --pool 3 (%s)" % takes)
     for a in argv:
         if a in ("-h", "--help") or a.split("=")[0] in ("--port", "--tray", "--version"):
-            raise ActionError(400, "%s is the terminal's: the page's action runs on its card's "
-                              "tray (`dicetray %s --help` says what it takes)" % (a, argv[0]))
+            raise ActionError(
+                400,
+                "%s is the terminal's: the page's action runs on its card's "
+                "tray (`dicetray %s --help` says what it takes)" % (a, argv[0]),
+            )
     try:
         args = cli.parse(cli.build_parser(), argv)
     except cli.UsageError as e:

@@ -30,8 +30,8 @@ class AutoBackup:
         self.every = every
         self.db = db
         self.say = say
-        self.count = {}           # tray name -> events since its last backup
-        self.done = []            # (tray, backup id, last event): what was taken, for figures and tests
+        self.count = {}  # tray name -> events since its last backup
+        self.done = []  # (tray, backup id, last event): what was taken, for figures and tests
         self.jobs = queue.Queue()
         self.thread = threading.Thread(target=self._run, name="hub-backup", daemon=True)
         self.thread.start()
@@ -65,7 +65,7 @@ class AutoBackup:
                 return
             try:
                 self._take(name)
-            except Exception as e:    # one failed backup: said, and the next one tries again
+            except Exception as e:  # one failed backup: said, and the next one tries again
                 self.say("tray %s: automatic backup failed: %s" % (name, e))
 
     def _take(self, name):
@@ -80,5 +80,7 @@ class AutoBackup:
             dev.close()
         self.done.append((name, r.backup, r.last))
         if not r.duplicate:
-            self.say("tray %s: backup %d taken (campaign %d, up to event %d)"
-                     % (name, r.backup, r.cid, r.last))
+            self.say(
+                "tray %s: backup %d taken (campaign %d, up to event %d)"
+                % (name, r.backup, r.cid, r.last)
+            )

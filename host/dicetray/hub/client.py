@@ -23,9 +23,10 @@ def _connect(reg):
     try:
         s = socket.create_connection(("127.0.0.1", int(reg["port"])), timeout=5.0)
     except OSError as e:
-        raise lc.DeviceError("the hub (pid %s) does not answer on 127.0.0.1:%s (%s): stop it "
-                             "and start `dicetray serve` again" % (reg["pid"], reg["port"], e)) \
-            from None
+        raise lc.DeviceError(
+            "the hub (pid %s) does not answer on 127.0.0.1:%s (%s): stop it "
+            "and start `dicetray serve` again" % (reg["pid"], reg["port"], e)
+        ) from None
     s.settimeout(wire.TIMEOUT_S)
     return s
 
@@ -63,10 +64,18 @@ class HubDevice:
                     continue
                 break
         except (OSError, ValueError) as e:
-            raise lc.DeviceError("lost the hub (pid %s) during %s: %s%s" % (
-                self.reg["pid"], name, e, "; the action may have been applied once: "
-                "`dicetray status` shows the device's last event" if name == "act" else "")) \
-                from None
+            raise lc.DeviceError(
+                "lost the hub (pid %s) during %s: %s%s"
+                % (
+                    self.reg["pid"],
+                    name,
+                    e,
+                    "; the action may have been applied once: "
+                    "`dicetray status` shows the device's last event"
+                    if name == "act"
+                    else "",
+                )
+            ) from None
         if "err" in ans:
             raise wire.rebuild(ans["err"], KINDS, lc.DeviceError)
         self.name = ans.get("tray", self.name)
@@ -98,8 +107,15 @@ class HubDevice:
         return self._call("set_clock", unix_seconds)
 
     def restore(self, snapshot, events, seq, first=1, progress=None, head=None):
-        self.last_info = self._call("restore", bytes(snapshot), [bytes(e) for e in events], seq,
-                                    first=first, head=head, progress=progress)
+        self.last_info = self._call(
+            "restore",
+            bytes(snapshot),
+            [bytes(e) for e in events],
+            seq,
+            first=first,
+            head=head,
+            progress=progress,
+        )
         return self.last_info
 
     def campaigns(self):
@@ -123,7 +139,7 @@ class HubDevice:
         f = s.makefile("rwb")
         try:
             self._ask(f, "subscribe", [since], {})
-            s.settimeout(10 * server.TICK_S)   # the hub ticks while quiet: silence is a lost hub
+            s.settimeout(10 * server.TICK_S)  # the hub ticks while quiet: silence is a lost hub
             quiet = time.monotonic()
             while True:
                 try:
@@ -134,8 +150,9 @@ class HubDevice:
                 else:
                     why = "it closed the connection"
                 if m is None:
-                    raise lc.DeviceError("lost the hub (pid %s) while watching: %s"
-                                         % (self.reg["pid"], why))
+                    raise lc.DeviceError(
+                        "lost the hub (pid %s) while watching: %s" % (self.reg["pid"], why)
+                    )
                 if "push" in m:
                     seq, ev = m["push"]
                     yield seq, ev
@@ -147,8 +164,10 @@ class HubDevice:
             s.close()
 
     def end_session(self):
-        raise lc.DeviceError("the hub (pid %s) holds the tray's port: stop `dicetray serve` "
-                             "before a deploy or mpremote" % self.reg["pid"])
+        raise lc.DeviceError(
+            "the hub (pid %s) holds the tray's port: stop `dicetray serve` "
+            "before a deploy or mpremote" % self.reg["pid"]
+        )
 
     @property
     def wire(self):
@@ -187,7 +206,8 @@ def trays(reg):
         f.close()
         s.close()
     if ans is None or "ok" not in ans:
-        raise lc.DeviceError("the hub (pid %s) would not list its trays: %s"
-                             % (reg["pid"], (ans or {}).get("err", {}).get("msg", "no answer")))
+        raise lc.DeviceError(
+            "the hub (pid %s) would not list its trays: %s"
+            % (reg["pid"], (ans or {}).get("err", {}).get("msg", "no answer"))
+        )
     return ans["ok"]
-

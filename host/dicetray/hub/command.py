@@ -22,7 +22,7 @@ from .server import Hub, HubError
 from .view import View
 from .web import Web
 
-HTTP_PORT = 8018     # beside the simulator's web page (8017): a bookmark on the table's TV
+HTTP_PORT = 8018  # beside the simulator's web page (8017): a bookmark on the table's TV
 
 
 class _Say:
@@ -38,9 +38,18 @@ class _Say:
         self.seen[tray.name] = now
         if tray.state == "up":
             i = tray.info or {}
-            print("tray %s: up on %s (device %s, %s campaign %s, %s events)" % (
-                tray.name, tray.port, i.get("device"), i.get("system"), i.get("campaign"),
-                i.get("events")), flush=True)
+            print(
+                "tray %s: up on %s (device %s, %s campaign %s, %s events)"
+                % (
+                    tray.name,
+                    tray.port,
+                    i.get("device"),
+                    i.get("system"),
+                    i.get("campaign"),
+                    i.get("events"),
+                ),
+                flush=True,
+            )
         else:
             print("tray %s: %s (%s)" % (tray.name, tray.state, tray.why), flush=True)
 
@@ -54,28 +63,33 @@ def _web(view, args, reg):
     the hub's socket, as any client's do."""
     host = "0.0.0.0" if args.listen else "127.0.0.1"
     port = HTTP_PORT if args.http_port is None else args.http_port
-    kw = dict(token=args.token, keeper=args.keeper_token,
-              connect=lambda tray: HubDevice(reg, tray=tray))
+    kw = dict(
+        token=args.token, keeper=args.keeper_token, connect=lambda tray: HubDevice(reg, tray=tray)
+    )
     try:
         return Web(view, host, port, **kw)
     except OSError as e:
         if args.http_port is not None:
-            raise HubError("cannot serve the page on %s:%d: %s (choose another --http-port)"
-                           % (host, port, e)) from None
+            raise HubError(
+                "cannot serve the page on %s:%d: %s (choose another --http-port)" % (host, port, e)
+            ) from None
         return Web(view, host, 0, **kw)
 
 
 def run(args):
     """Run the hub until Ctrl-C; the exit status."""
     if args.listen and not args.token:
-        sys.stderr.write("dicetray serve: error: --listen serves the page to the whole network: "
-                         "give it a --token (a secret the page's URL carries)\n")
+        sys.stderr.write(
+            "dicetray serve: error: --listen serves the page to the whole network: "
+            "give it a --token (a secret the page's URL carries)\n"
+        )
         return 2
-    if args.keeper_token is not None and (not args.keeper_token or
-                                          args.keeper_token == args.token):
-        sys.stderr.write("dicetray serve: error: --keeper-token lets its holder act on every "
-                         "tray: give a secret of its own, not empty and not the page's --token "
-                         "(which whoever sees the page has)\n")
+    if args.keeper_token is not None and (not args.keeper_token or args.keeper_token == args.token):
+        sys.stderr.write(
+            "dicetray serve: error: --keeper-token lets its holder act on every "
+            "tray: give a secret of its own, not empty and not the page's --token "
+            "(which whoever sees the page has)\n"
+        )
         return 2
     fwd = None
     if args.forward:
@@ -83,8 +97,10 @@ def run(args):
         try:
             fwd = Forwarder(args.forward, path)
         except (sqlite3.Error, OSError) as e:
-            sys.stderr.write("dicetray serve: error: cannot open the forwarding queue %s: %s "
-                             "(give another with --forward-queue FILE)\n" % (path, e))
+            sys.stderr.write(
+                "dicetray serve: error: cannot open the forwarding queue %s: %s "
+                "(give another with --forward-queue FILE)\n" % (path, e)
+            )
             return 1
     try:
         hub = Hub(args.port or (), timeout=args.timeout, listen_port=args.hub_port)
@@ -97,8 +113,7 @@ def run(args):
     view.forward = fwd
     auto = None
     if args.backup_every:
-        auto = AutoBackup(hub, args.backup_every, args.db,
-                          say=lambda line: print(line, flush=True))
+        auto = AutoBackup(hub, args.backup_every, args.db, say=lambda line: print(line, flush=True))
         hub.sinks.append(auto)
     web = None
     try:
@@ -110,12 +125,14 @@ def run(args):
         sys.stderr.write("dicetray serve: error: %s\n" % e)
         hub.close()
         return 1
-    print("hub: 127.0.0.1:%d (pid %d; every dicetray command goes through it%s)" % (
-        reg["port"], reg["pid"], "" if args.port else "; looking for trays"), flush=True)
+    print(
+        "hub: 127.0.0.1:%d (pid %d; every dicetray command goes through it%s)"
+        % (reg["port"], reg["pid"], "" if args.port else "; looking for trays"),
+        flush=True,
+    )
     print("http: %s" % web.url(), flush=True)
     if args.keeper_token:
-        print("keeper: %s (remote actions: the keeper's alone)" % web.url(keeper=True),
-              flush=True)
+        print("keeper: %s (remote actions: the keeper's alone)" % web.url(keeper=True), flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
@@ -123,7 +140,7 @@ def run(args):
     finally:
         web.close()
         if auto is not None:
-            auto.close()          # the session's last events, backed up through the hub
+            auto.close()  # the session's last events, backed up through the hub
         hub.close()
         if view.forward is not None:
             view.forward.stop()
@@ -142,37 +159,79 @@ def _positive(text):
 
 def register(sub, seconds):
     """Add `serve` to an argparse subparsers object."""
-    p = sub.add_parser("serve", help="the table hub: hold every tray's port and serve every "
-                       "other dicetray command through it (docs/hub.md)",
-                       description="the table hub: hold every tray's port and serve every "
-                       "other dicetray command through it (docs/hub.md)")
-    p.add_argument("--port", action="append", metavar="[NAME=]PORT",
-                   help="a tray's port (repeatable; NAME= names it; default: every board and "
-                   "simulator found, looked for again every 2 s)")
-    p.add_argument("--timeout", type=seconds, default=2.0, metavar="S",
-                   help="seconds to wait for each answer from a tray (default 2)")
-    p.add_argument("--hub-port", type=int, default=0, metavar="N",
-                   help="the local TCP port of the hub's socket (default: any free one)")
-    p.add_argument("--http-port", type=int, metavar="N",
-                   help="the live page's port (default %d, or any free one if it is taken)"
-                   % HTTP_PORT)
-    p.add_argument("--listen", action="store_true",
-                   help="serve the page to the network, not only this machine (needs --token)")
-    p.add_argument("--token", metavar="SECRET",
-                   help="a secret every page request must carry (?token=SECRET in the URL)")
-    p.add_argument("--keeper-token", metavar="SECRET",
-                   help="turn on remote actions from the page: the keeper's URL (printed) "
-                   "carries SECRET, which must differ from --token")
-    p.add_argument("--forward", action="append", metavar="URL",
-                   help="post every event as JSON to URL (repeatable; a Discord webhook, or a "
-                   "URL ending #discord or #slack, gets a chat message); queued on disk")
-    p.add_argument("--forward-queue", metavar="FILE",
-                   help="the queue of what is not delivered yet (default "
-                   "$DICETRAY_HOME/hub-forward.db)")
-    p.add_argument("--backup-every", type=_positive, metavar="N",
-                   help="back up each tray every N events, when it comes up, and when the hub "
-                   "stops (incremental, into the usual database)")
-    p.add_argument("--db", metavar="FILE",
-                   help="the backup database of --backup-every (default: $DICETRAY_HOME's)")
+    p = sub.add_parser(
+        "serve",
+        help="the table hub: hold every tray's port and serve every "
+        "other dicetray command through it (docs/hub.md)",
+        description="the table hub: hold every tray's port and serve every "
+        "other dicetray command through it (docs/hub.md)",
+    )
+    p.add_argument(
+        "--port",
+        action="append",
+        metavar="[NAME=]PORT",
+        help="a tray's port (repeatable; NAME= names it; default: every board and "
+        "simulator found, looked for again every 2 s)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        default=2.0,
+        metavar="S",
+        help="seconds to wait for each answer from a tray (default 2)",
+    )
+    p.add_argument(
+        "--hub-port",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the local TCP port of the hub's socket (default: any free one)",
+    )
+    p.add_argument(
+        "--http-port",
+        type=int,
+        metavar="N",
+        help="the live page's port (default %d, or any free one if it is taken)" % HTTP_PORT,
+    )
+    p.add_argument(
+        "--listen",
+        action="store_true",
+        help="serve the page to the network, not only this machine (needs --token)",
+    )
+    p.add_argument(
+        "--token",
+        metavar="SECRET",
+        help="a secret every page request must carry (?token=SECRET in the URL)",
+    )
+    p.add_argument(
+        "--keeper-token",
+        metavar="SECRET",
+        help="turn on remote actions from the page: the keeper's URL (printed) "
+        "carries SECRET, which must differ from --token",
+    )
+    p.add_argument(
+        "--forward",
+        action="append",
+        metavar="URL",
+        help="post every event as JSON to URL (repeatable; a Discord webhook, or a "
+        "URL ending #discord or #slack, gets a chat message); queued on disk",
+    )
+    p.add_argument(
+        "--forward-queue",
+        metavar="FILE",
+        help="the queue of what is not delivered yet (default $DICETRAY_HOME/hub-forward.db)",
+    )
+    p.add_argument(
+        "--backup-every",
+        type=_positive,
+        metavar="N",
+        help="back up each tray every N events, when it comes up, and when the hub "
+        "stops (incremental, into the usual database)",
+    )
+    p.add_argument(
+        "--db",
+        metavar="FILE",
+        help="the backup database of --backup-every (default: $DICETRAY_HOME's)",
+    )
     p.set_defaults(run=run)
     return p

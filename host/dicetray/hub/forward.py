@@ -24,8 +24,8 @@ import urllib.request
 from urllib.parse import urlsplit, urlunsplit
 
 SCHEMA = "dicetray.event/1"
-GIVE_UP = 5          # attempts at a record a receiver refuses for good (4xx) before skipping it
-DISCORD_MAX = 2000   # Discord's limit on a message's content
+GIVE_UP = 5  # attempts at a record a receiver refuses for good (4xx) before skipping it
+DISCORD_MAX = 2000  # Discord's limit on a message's content
 
 
 def _shape(url):
@@ -33,8 +33,11 @@ def _shape(url):
     #discord or #slack, or a Discord webhook URL, asks for a chat message."""
     u = urlsplit(url)
     kind = u.fragment if u.fragment in ("discord", "slack") else "json"
-    if kind == "json" and u.hostname in ("discord.com", "discordapp.com") and \
-            u.path.startswith("/api/webhooks/"):
+    if (
+        kind == "json"
+        and u.hostname in ("discord.com", "discordapp.com")
+        and u.path.startswith("/api/webhooks/")
+    ):
         kind = "discord"
     return urlunsplit(u._replace(fragment="")), kind
 
@@ -70,18 +73,25 @@ class Forwarder:
             db = self.db
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
-            db.execute("CREATE TABLE IF NOT EXISTS records (id INTEGER PRIMARY KEY AUTOINCREMENT,"
-                       " body TEXT NOT NULL)")
-            db.execute("CREATE TABLE IF NOT EXISTS cursors (url TEXT PRIMARY KEY,"
-                       " last INTEGER NOT NULL)")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS records (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                " body TEXT NOT NULL)"
+            )
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS cursors (url TEXT PRIMARY KEY, last INTEGER NOT NULL)"
+            )
             top = db.execute("SELECT COALESCE(MAX(id), 0) FROM records").fetchone()[0]
             db.execute("BEGIN")
             # A URL new at this start begins after what is queued (no history
             # replayed into a new channel); one no longer given holds nothing back.
             for u in self.urls:
                 db.execute("INSERT OR IGNORE INTO cursors VALUES (?, ?)", (u, top))
-            db.execute("DELETE FROM cursors WHERE url NOT IN (%s)" % ",".join("?" * len(self.urls))
-                       if self.urls else "DELETE FROM cursors", self.urls)
+            db.execute(
+                "DELETE FROM cursors WHERE url NOT IN (%s)" % ",".join("?" * len(self.urls))
+                if self.urls
+                else "DELETE FROM cursors",
+                self.urls,
+            )
             db.execute("COMMIT")
             self._prune()
 
@@ -117,7 +127,9 @@ class Forwarder:
         with self.lock:
             for u in self.urls:
                 last = self.db.execute("SELECT last FROM cursors WHERE url = ?", (u,)).fetchone()[0]
-                n = self.db.execute("SELECT COUNT(*) FROM records WHERE id > ?", (last,)).fetchone()[0]
+                n = self.db.execute(
+                    "SELECT COUNT(*) FROM records WHERE id > ?", (last,)
+                ).fetchone()[0]
                 out[u] = dict(self.stat[u], pending=n)
         return out
 
@@ -128,7 +140,9 @@ class Forwarder:
             while not self.stopping:
                 row = self.db.execute(
                     "SELECT r.id, r.body FROM records r, cursors c WHERE c.url = ? AND r.id > c.last "
-                    "ORDER BY r.id LIMIT 1", (url,)).fetchone()
+                    "ORDER BY r.id LIMIT 1",
+                    (url,),
+                ).fetchone()
                 if row is not None:
                     return row[0], json.loads(row[1])
                 self.wake.wait(1.0)
@@ -137,8 +151,9 @@ class Forwarder:
     def _done(self, url, rid):
         with self.lock:
             if not self.stopping:
-                self.db.execute("UPDATE cursors SET last = ? WHERE url = ? AND last < ?",
-                                (rid, url, rid))
+                self.db.execute(
+                    "UPDATE cursors SET last = ? WHERE url = ? AND last < ?", (rid, url, rid)
+                )
                 self._prune()
 
     def _prune(self):
@@ -164,9 +179,12 @@ class Forwarder:
             while not self.stopping:
                 wait = None
                 try:
-                    req = urllib.request.Request(target, data=body(record, kind), method="POST",
-                                                 headers={"Content-Type": "application/json",
-                                                          "User-Agent": "dicetray-hub"})
+                    req = urllib.request.Request(
+                        target,
+                        data=body(record, kind),
+                        method="POST",
+                        headers={"Content-Type": "application/json", "User-Agent": "dicetray-hub"},
+                    )
                     with urllib.request.urlopen(req, timeout=self.timeout) as r:
                         r.read()
                     self._done(url, rid)
@@ -183,7 +201,10 @@ class Forwarder:
                         # refused for good: one bad record must not hold the queue forever
                         st["failures"] += 1
                         st["last_error"] = "%s: record %s skipped after %d attempts" % (
-                            why, record.get("id"), GIVE_UP)
+                            why,
+                            record.get("id"),
+                            GIVE_UP,
+                        )
                         self._done(url, rid)
                         break
                 except (urllib.error.URLError, OSError, ValueError) as e:

@@ -29,7 +29,7 @@ from . import wire
 from .tray import Tray
 
 SCAN_S = 2.0
-TICK_S = 1.0         # a subscriber hears a tick this often, so a client that left is found
+TICK_S = 1.0  # a subscriber hears a tick this often, so a client that left is found
 
 
 def registration():
@@ -74,16 +74,17 @@ class Hub:
         self.opener = opener
         self.token = secrets.token_hex(16)
         self.lock = threading.Lock()
-        self.trays = {}           # name -> Tray
-        self.sinks = []           # f(tray, seq, ev), f(tray) on state: the page, forwarding, backups
+        self.trays = {}  # name -> Tray
+        self.sinks = []  # f(tray, seq, ev), f(tray) on state: the page, forwarding, backups
         self.watchers = []
         self.scanning = not ports
         self.stopping = threading.Event()
         self.server = None
         self.listen_port = listen_port
         for p in ports:
-            name, _eq, path = p.rpartition("=") if "=" in p and "://" not in p.split("=", 1)[0] \
-                else ("", "", p)
+            name, _eq, path = (
+                p.rpartition("=") if "=" in p and "://" not in p.split("=", 1)[0] else ("", "", p)
+            )
             self.add(path, name or None)
 
     # --- trays ---------------------------------------------------------------
@@ -107,20 +108,26 @@ class Hub:
             trays = dict(self.trays)
         if name is not None:
             if name not in trays:
-                raise DeviceError("no tray named %s at the hub (it has: %s)"
-                                  % (name, ", ".join(sorted(trays)) or "none yet"))
+                raise DeviceError(
+                    "no tray named %s at the hub (it has: %s)"
+                    % (name, ", ".join(sorted(trays)) or "none yet")
+                )
             return trays[name]
         if port is not None:
             for t in trays.values():
                 if t.port == port:
                     return t
-            raise DeviceError("the hub does not hold %s (it has: %s)" % (
-                port, ", ".join("%s on %s" % (t.name, t.port) for t in trays.values()) or "none"))
+            raise DeviceError(
+                "the hub does not hold %s (it has: %s)"
+                % (port, ", ".join("%s on %s" % (t.name, t.port) for t in trays.values()) or "none")
+            )
         if not trays:
             raise DeviceError("the hub serves no tray yet: plug one in or start `dicetray sim`")
         if len(trays) > 1:
-            raise DeviceError("the hub serves several trays (%s): choose one with --tray NAME"
-                              % ", ".join(sorted(trays)))
+            raise DeviceError(
+                "the hub serves several trays (%s): choose one with --tray NAME"
+                % ", ".join(sorted(trays))
+            )
         return next(iter(trays.values()))
 
     def on_event(self, tray, seq, ev):
@@ -128,7 +135,7 @@ class Hub:
             try:
                 s.event(tray, seq, ev)
             except Exception:
-                pass                      # a sink's fault never stops a tray
+                pass  # a sink's fault never stops a tray
 
     def on_state(self, tray):
         if tray.state == "up":
@@ -145,8 +152,12 @@ class Hub:
         dev = (tray.info or {}).get("device")
         with self.lock:
             for name, old in list(self.trays.items()):
-                if old is not tray and old.state != "up" and dev is not None and \
-                        (old.info or {}).get("device") == dev:
+                if (
+                    old is not tray
+                    and old.state != "up"
+                    and dev is not None
+                    and (old.info or {}).get("device") == dev
+                ):
                     del self.trays[tray.name]
                     del self.trays[name]
                     tray.name = name
@@ -167,8 +178,10 @@ class Hub:
         for trays; returns the registration."""
         other = running()
         if other is not None and int(other["pid"]) != os.getpid():
-            raise HubError("a hub is already running (pid %s): one hub serves every tray; "
-                           "stop it first" % other["pid"])
+            raise HubError(
+                "a hub is already running (pid %s): one hub serves every tray; "
+                "stop it first" % other["pid"]
+            )
         try:
             self.server = _Server(("127.0.0.1", self.listen_port), _Handler)
         except OSError as e:
@@ -179,8 +192,12 @@ class Hub:
             for p in portfinder.find():
                 self.add(p.device)
             threading.Thread(target=self._scan, name="hub-scan", daemon=True).start()
-        reg = {"pid": os.getpid(), "port": self.server.server_address[1], "token": self.token,
-               "version": __version__}
+        reg = {
+            "pid": os.getpid(),
+            "port": self.server.server_address[1],
+            "token": self.token,
+            "version": __version__,
+        }
         self._announce(reg)
         self.reg = reg
         return reg
@@ -233,9 +250,17 @@ class _Handler(socketserver.StreamRequestHandler):
                 return
             try:
                 if not isinstance(msg, dict) or not secrets.compare_digest(
-                        str(msg.get("token", "")), hub.token):
-                    self.send({"err": {"type": "DeviceError", "msg": "the hub refused the "
-                                       "request: wrong token (is <home>/hub.json this hub's?)"}})
+                    str(msg.get("token", "")), hub.token
+                ):
+                    self.send(
+                        {
+                            "err": {
+                                "type": "DeviceError",
+                                "msg": "the hub refused the "
+                                "request: wrong token (is <home>/hub.json this hub's?)",
+                            }
+                        }
+                    )
                     return
                 call = msg.get("call")
                 if call == "trays":
@@ -245,8 +270,9 @@ class _Handler(socketserver.StreamRequestHandler):
                 if call == "subscribe":
                     self.subscribe(tray, *(msg.get("args") or []))
                     return
-                value = tray.call(call, msg.get("args") or [], msg.get("kw") or {},
-                                  progress=self.progress)
+                value = tray.call(
+                    call, msg.get("args") or [], msg.get("kw") or {}, progress=self.progress
+                )
                 self.send({"ok": value, "tray": tray.name})
             except OSError:
                 return
@@ -260,14 +286,14 @@ class _Handler(socketserver.StreamRequestHandler):
         try:
             self.send({"progress": [k, n]})
         except OSError:
-            pass     # the client left: the call still completes, once
+            pass  # the client left: the call still completes, once
 
     def subscribe(self, tray, since=-1):
-        q = tray.listen()    # first: every event from here on reaches q
+        q = tray.listen()  # first: every event from here on reaches q
         try:
             sent = tray.last if since < 0 else since
             self.send({"ok": {"head": sent}, "tray": tray.name})
-            if since >= 0:   # the ones after since, then the live ones past them
+            if since >= 0:  # the ones after since, then the live ones past them
                 for k, e in enumerate(tray.call("events", [since])):
                     sent = since + 1 + k
                     self.send({"push": [sent, e]})

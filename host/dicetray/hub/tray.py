@@ -29,15 +29,28 @@ from ..link.client import AtRepl, Device, DeviceError
 from ..rules import codec
 
 RECONNECT_S = 1.0
-WAIT_S = 5.0         # a call waits this long for a tray that is reconnecting
+WAIT_S = 5.0  # a call waits this long for a tray that is reconnecting
 IDLE_S = 2.0
-PUMP_S = 0.005       # where the port has no fd to select on: how often the thread looks at calls
+PUMP_S = 0.005  # where the port has no fd to select on: how often the thread looks at calls
 LISTENER_MAX = 10000  # events queued for one slow subscriber before it is dropped
 
 # The calls a client may make: Device's methods that share the port with
 # others (END would stop the app under every other client: refused).
-CALLS = frozenset(("info", "snapshot", "events", "act", "chain", "restore", "campaigns",
-                   "switch", "delete", "set_clock", "screen"))
+CALLS = frozenset(
+    (
+        "info",
+        "snapshot",
+        "events",
+        "act",
+        "chain",
+        "restore",
+        "campaigns",
+        "switch",
+        "delete",
+        "set_clock",
+        "screen",
+    )
+)
 # Calls after which the device's campaign may be another one (or its app restarted).
 NEW_CAMPAIGN = frozenset(("restore", "switch"))
 
@@ -70,15 +83,15 @@ class Tray:
         self.timeout = timeout
         self.open = opener or (lambda p, t: Device.open(p, timeout=t, check_schema=False))
         self.dev = None
-        self.info = None          # the device's last info (None until connected)
+        self.info = None  # the device's last info (None until connected)
         self.state = "connecting"  # "up", "down" (and why: self.why)
         self.why = None
-        self.last = -1            # the last event seq handed on
+        self.last = -1  # the last event seq handed on
         self.jobs = queue.Queue()
-        self.listeners = []       # queue.Queue of (seq, event), one a subscribed client
+        self.listeners = []  # queue.Queue of (seq, event), one a subscribed client
         self.lock = threading.Lock()
         self.stopping = False
-        self.wake_r, self.wake_w = socket.socketpair()   # a call wakes the thread's select
+        self.wake_r, self.wake_w = socket.socketpair()  # a call wakes the thread's select
         self.wake_r.setblocking(False)
         self.wake_w.setblocking(False)
         self.thread = threading.Thread(target=self._run, name="tray-" + name, daemon=True)
@@ -102,13 +115,14 @@ class Tray:
         """Run Device.<name>(*args, **kw) on the tray's thread; returns its
         value or raises its error. `progress(k, n)` hears of long reads and restores."""
         if name not in CALLS:
-            raise DeviceError("the hub does not pass %r to a tray: it would take the port from "
-                              "every other client (stop `dicetray serve` for a deploy or mpremote)"
-                              % name)
+            raise DeviceError(
+                "the hub does not pass %r to a tray: it would take the port from "
+                "every other client (stop `dicetray serve` for a deploy or mpremote)" % name
+            )
         job = Job(name, list(args), dict(kw or {}), progress)
         self.jobs.put(job)
         try:
-            self.wake_w.send(b"!")     # the thread may be waiting for the device
+            self.wake_w.send(b"!")  # the thread may be waiting for the device
         except OSError:
             pass
         job.done.wait()
@@ -130,9 +144,16 @@ class Tray:
 
     def as_dict(self):
         i = self.info or {}
-        return {"tray": self.name, "port": self.port, "state": self.state, "why": self.why,
-                "device": i.get("device"), "system": i.get("system"),
-                "campaign": i.get("campaign"), "events": i.get("events")}
+        return {
+            "tray": self.name,
+            "port": self.port,
+            "state": self.state,
+            "why": self.why,
+            "device": i.get("device"),
+            "system": i.get("system"),
+            "campaign": i.get("campaign"),
+            "events": i.get("events"),
+        }
 
     # --- the thread -----------------------------------------------------------
     def _run(self):
@@ -163,7 +184,7 @@ class Tray:
             except DeviceError as e:
                 if _lost(e):
                     self._down(str(e))
-            except Exception as e:    # never let one tray's fault end its thread
+            except Exception as e:  # never let one tray's fault end its thread
                 self._down("the hub's link failed: %s: %s" % (type(e).__name__, e))
         if self.dev is not None:
             self.dev.close()
@@ -176,8 +197,11 @@ class Tray:
             return False
         self.dev = dev
         info = dict(dev.last_info or dev.info())
-        same = (self.info is not None and info.get("device") == self.info.get("device")
-                and info.get("campaign") == self.info.get("campaign"))
+        same = (
+            self.info is not None
+            and info.get("device") == self.info.get("device")
+            and info.get("campaign") == self.info.get("campaign")
+        )
         self.info = info
         # The same campaign again (a replug): replay what was appended while away.
         self._subscribe(self.last if same and self.last >= 0 else -1)
@@ -218,8 +242,10 @@ class Tray:
             except queue.Empty:
                 break
             if time.monotonic() - job.made > WAIT_S:
-                job.error = DeviceError("tray %s is not connected (%s): the hub tries its port "
-                                        "%s again every second" % (self.name, self.why, self.port))
+                job.error = DeviceError(
+                    "tray %s is not connected (%s): the hub tries its port "
+                    "%s again every second" % (self.name, self.why, self.port)
+                )
                 job.done.set()
             else:
                 keep.append(job)
@@ -239,7 +265,7 @@ class Tray:
             job.error = e
             if _lost(e):
                 raise
-        except Exception as e:     # a bad argument from a client: its error, not the tray's
+        except Exception as e:  # a bad argument from a client: its error, not the tray's
             job.error = DeviceError("%s: %s" % (type(e).__name__, e))
         finally:
             job.done.set()
@@ -249,7 +275,7 @@ class Tray:
             self.hub.on_state(self)
         elif job.name == "info" and job.error is None:
             self.info = dict(job.value)
-        if self.dev.recovered != self.epoch:   # the call restarted the app: its SUB went with it
+        if self.dev.recovered != self.epoch:  # the call restarted the app: its SUB went with it
             self._subscribe(self.last)
 
     def _pump(self, wait):
@@ -258,9 +284,11 @@ class Tray:
         dev = self.dev
         if not dev.frames:
             fd = dev.t.fileno()
-            if fd is None:     # nothing to select on: look at the calls every PUMP_S
+            if fd is None:  # nothing to select on: look at the calls every PUMP_S
                 end = time.monotonic() + wait
-                while self.jobs.empty() and not dev._read(min(PUMP_S, max(0, end - time.monotonic()))):
+                while self.jobs.empty() and not dev._read(
+                    min(PUMP_S, max(0, end - time.monotonic()))
+                ):
                     if time.monotonic() >= end:
                         return False
             else:
@@ -287,14 +315,14 @@ class Tray:
             self._subscribe(-1)
             self.hub.on_state(self)
         elif info.get("events", -1) > self.last:
-            self._subscribe(self.last)    # pushes were lost (a rebooted app): from where we are
+            self._subscribe(self.last)  # pushes were lost (a rebooted app): from where we are
 
     def _hand_on(self):
         dev = self.dev
         while dev.pushes:
             seq, ev = dev.pushes.popleft()
             if seq <= self.last:
-                continue                  # a replay of one we have
+                continue  # a replay of one we have
             if self.last >= 0 and seq != self.last + 1:
                 # a gap (pushes dropped by a flooded port): read what is missing
                 base = self.last
@@ -312,7 +340,7 @@ class Tray:
             subs = list(self.listeners)
         for q in subs:
             if q.qsize() > LISTENER_MAX:
-                self.unlisten(q)          # a subscriber that stopped reading
+                self.unlisten(q)  # a subscriber that stopped reading
             else:
                 q.put((seq, ev))
         self.hub.on_event(self, seq, ev)

@@ -18,8 +18,8 @@ from ..rules import campaign as cp
 from ..rules import codec, systems
 from . import forward
 
-RECENT = 12          # rolls kept per tray
-SCREEN_S = 1.0       # while a page is open, each tray's screen is read this often
+RECENT = 12  # rolls kept per tray
+SCREEN_S = 1.0  # while a page is open, each tray's screen is read this often
 
 
 class View:
@@ -27,14 +27,14 @@ class View:
 
     def __init__(self, hub):
         self.hub = hub
-        self.trays = {}           # name -> the tray's view (JSON-ready dict)
-        self.camps = {}           # name -> the folded campaign
+        self.trays = {}  # name -> the tray's view (JSON-ready dict)
+        self.camps = {}  # name -> the folded campaign
         self.version = 0
         self.changed = threading.Condition()
-        self.watching = 0         # open pages (SSE streams): the screens are read only then
+        self.watching = 0  # open pages (SSE streams): the screens are read only then
         self.work = queue.Queue()
-        self.forward = None       # forward.Forwarder: every event, as a record (--forward)
-        self.dirty = set()        # trays whose screen changed since it was last read
+        self.forward = None  # forward.Forwarder: every event, as a record (--forward)
+        self.dirty = set()  # trays whose screen changed since it was last read
         threading.Thread(target=self._run, name="hub-view", daemon=True).start()
 
     # --- the hub's sink ------------------------------------------------------
@@ -48,8 +48,10 @@ class View:
         """{"version", "trays": [a tray's view, ...]} in the hub's order."""
         with self.changed:
             names = list(self.hub.trays)
-            return {"version": self.version,
-                    "trays": [self.trays[n] for n in names if n in self.trays]}
+            return {
+                "version": self.version,
+                "trays": [self.trays[n] for n in names if n in self.trays],
+            }
 
     # --- the thread ------------------------------------------------------------
     def _run(self):
@@ -64,10 +66,10 @@ class View:
                     self._fresh(tray)
                 elif what == "event":
                     self._event(tray, seq, ev)
-            except Exception as e:    # a tray that went away mid-read: its state says so
+            except Exception as e:  # a tray that went away mid-read: its state says so
                 self._put(tray, why=str(e))
             if not self.work.empty():
-                continue              # events first: the screens once they are all shown
+                continue  # events first: the screens once they are all shown
             if self.watching and time.monotonic() - shot >= SCREEN_S:
                 shot = time.monotonic()
                 self.dirty.update(n for n, t in list(self.hub.trays.items()) if t.state == "up")
@@ -79,8 +81,12 @@ class View:
     def _view(self, tray):
         v = self.trays.get(tray.name)
         if v is None:
-            v = self.trays[tray.name] = {"tray": tray.name, "recent": [], "trackers": None,
-                                         "screen": None}
+            v = self.trays[tray.name] = {
+                "tray": tray.name,
+                "recent": [],
+                "trackers": None,
+                "screen": None,
+            }
         return v
 
     def _put(self, tray, **kw):
@@ -117,8 +123,12 @@ class View:
             self._fresh(tray)
             return
         said = ex.outcome(kind, out)
-        roll = {"seq": seq, "line": line.strip(), "faces": list(out.faces) if out else [],
-                "outcome": None if said is None or said["hidden"] else said}
+        roll = {
+            "seq": seq,
+            "line": line.strip(),
+            "faces": list(out.faces) if out else [],
+            "outcome": None if said is None or said["hidden"] else said,
+        }
         with self.changed:
             v = self._view(tray)
             v["recent"] = ([roll] + v["recent"])[:RECENT]
@@ -126,16 +136,19 @@ class View:
         self._put(tray, trackers=t)
         if self.forward is not None:
             self.forward.put(record(tray, c, seq, ev, roll, t))
-        self.dirty.add(tray.name)   # its screen changed: read once the events are shown
+        self.dirty.add(tray.name)  # its screen changed: read once the events are shown
 
     def _screen(self, tray):
         try:
             s = tray.call("screen")
         except Exception:
-            return                    # a firmware without SCREEN: the page shows no screen
-        shown = {"w": s["width"], "h": s["height"],
-                 "fb": base64.b64encode(bytes(s["fb"])).decode("ascii"),
-                 "leds": base64.b64encode(bytes(s["leds"])).decode("ascii")}
+            return  # a firmware without SCREEN: the page shows no screen
+        shown = {
+            "w": s["width"],
+            "h": s["height"],
+            "fb": base64.b64encode(bytes(s["fb"])).decode("ascii"),
+            "leds": base64.b64encode(bytes(s["leds"])).decode("ascii"),
+        }
         if self.trays.get(tray.name, {}).get("screen") != shown:
             self._put(tray, screen=shown)
 
@@ -145,11 +158,21 @@ def record(tray, c, seq, ev, roll, trackers):
     what the page shows of it, and the trackers after it."""
     kind, args, _faces, text = codec.decode_event(ev)
     i = tray.info or {}
-    return {"schema": forward.SCHEMA,
-            "id": "%s:%s:%d" % (i.get("device"), c.cid, seq),
-            "tray": tray.name, "device": i.get("device"), "campaign": c.cid,
-            "system": systems.NAMES[c.system], "seq": seq, "time": round(time.time(), 3),
-            "kind": kind, "event": ex.kind_name(c.system, kind).lower(), "args": list(args),
-            "text": text, "faces": roll["faces"], "outcome": roll["outcome"],
-            "trackers": trackers,
-            "summary": "%s: %s" % (tray.name, roll["line"].split(None, 1)[-1])}
+    return {
+        "schema": forward.SCHEMA,
+        "id": "%s:%s:%d" % (i.get("device"), c.cid, seq),
+        "tray": tray.name,
+        "device": i.get("device"),
+        "campaign": c.cid,
+        "system": systems.NAMES[c.system],
+        "seq": seq,
+        "time": round(time.time(), 3),
+        "kind": kind,
+        "event": ex.kind_name(c.system, kind).lower(),
+        "args": list(args),
+        "text": text,
+        "faces": roll["faces"],
+        "outcome": roll["outcome"],
+        "trackers": trackers,
+        "summary": "%s: %s" % (tray.name, roll["line"].split(None, 1)[-1]),
+    }

@@ -23,8 +23,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from . import actions, page
 
-KEEPALIVE_S = 15.0   # a comment line on a quiet stream, so proxies and browsers keep it
-MAX_BODY = 4096      # an action's request: a tray's name and a command line
+KEEPALIVE_S = 15.0  # a comment line on a quiet stream, so proxies and browsers keep it
+MAX_BODY = 4096  # an action's request: a tray's name and a command line
 
 
 class Web:
@@ -66,7 +66,7 @@ class _Server(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *a):
-        pass                          # the hub's terminal is for trays coming and going
+        pass  # the hub's terminal is for trays coming and going
 
     def _allowed(self, query):
         want = self.server.web.token
@@ -87,8 +87,11 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         u = urlsplit(self.path)
         if not self._allowed(u.query):
-            self._send(403, "text/plain; charset=utf-8",
-                       b"this page needs its token: open the URL `dicetray serve` printed\n")
+            self._send(
+                403,
+                "text/plain; charset=utf-8",
+                b"this page needs its token: open the URL `dicetray serve` printed\n",
+            )
             return
         web = self.server.web
         if u.path == "/":
@@ -107,16 +110,24 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": "no such action: POST /act"})
             return
         if not self._allowed(u.query):
-            self._json(403, {"error": "this page needs its token: open the URL `dicetray serve` "
-                             "printed"})
+            self._json(
+                403, {"error": "this page needs its token: open the URL `dicetray serve` printed"}
+            )
             return
         if web.keeper is None:
-            self._json(403, {"error": "remote actions are off: start the hub with "
-                             "--keeper-token SECRET and open the keeper's URL it prints"})
+            self._json(
+                403,
+                {
+                    "error": "remote actions are off: start the hub with "
+                    "--keeper-token SECRET and open the keeper's URL it prints"
+                },
+            )
             return
         if not secrets.compare_digest(self.headers.get("X-Dicetray-Keeper", ""), web.keeper):
-            self._json(403, {"error": "not the keeper's token: open the keeper's URL "
-                             "`dicetray serve` printed"})
+            self._json(
+                403,
+                {"error": "not the keeper's token: open the keeper's URL `dicetray serve` printed"},
+            )
             return
         try:
             n = int(self.headers.get("Content-Length", ""))
@@ -127,12 +138,22 @@ class _Handler(BaseHTTPRequestHandler):
             if not (isinstance(tray, str) and isinstance(line, str)):
                 raise ValueError("tray and action are text")
         except (ValueError, KeyError, TypeError) as e:
-            self._json(400, {"error": "an action is JSON {\"tray\": NAME, \"action\": "
-                             "\"roll --pool 3\"} of at most %d bytes (%s)" % (MAX_BODY, e)})
+            self._json(
+                400,
+                {
+                    "error": 'an action is JSON {"tray": NAME, "action": '
+                    '"roll --pool 3"} of at most %d bytes (%s)' % (MAX_BODY, e)
+                },
+            )
             return
         if tray not in web.view.hub.trays:
-            self._json(404, {"error": "no tray %s at the hub: it has %s" % (
-                tray, ", ".join(web.view.hub.trays) or "none")})
+            self._json(
+                404,
+                {
+                    "error": "no tray %s at the hub: it has %s"
+                    % (tray, ", ".join(web.view.hub.trays) or "none")
+                },
+            )
             return
         try:
             self._json(200, actions.run(line, lambda: web.connect(tray)))
@@ -161,7 +182,7 @@ class _Handler(BaseHTTPRequestHandler):
                     if view.version == seen:
                         view.changed.wait(KEEPALIVE_S)
         except OSError:
-            pass                      # the page was closed
+            pass  # the page was closed
         finally:
             with view.changed:
                 view.watching -= 1

@@ -13,7 +13,7 @@ with its seq and hint, AnswerLost with its seq) the device's link would.
 import base64
 import json
 
-TIMEOUT_S = 600.0    # the longest a call may take (a restore of 20,000 events on a board)
+TIMEOUT_S = 600.0  # the longest a call may take (a restore of 20,000 events on a board)
 
 
 def pack(v):
@@ -53,8 +53,11 @@ def read(f):
 
 def error(e):
     """An exception as {"type", "msg", "attrs"}: its plain attributes kept."""
-    attrs = {k: v for k, v in vars(e).items()
-             if isinstance(v, (int, str, type(None))) and not k.startswith("_")}
+    attrs = {
+        k: v
+        for k, v in vars(e).items()
+        if isinstance(v, (int, str, type(None))) and not k.startswith("_")
+    }
     return {"type": type(e).__name__, "msg": str(e), "attrs": attrs}
 
 

@@ -33,9 +33,9 @@ from . import frame as fr
 from . import ports
 from .transport import Transport, TransportError
 
-BOOT_S = 15.0     # how long a restarted app may take to answer
+BOOT_S = 15.0  # how long a restarted app may take to answer
 READ_QUIET = 0.5  # a window of reads asks again after this long without a frame
-RECOVER = 2       # how many times one call restarts an app that stopped under it
+RECOVER = 2  # how many times one call restarts an app that stopped under it
 
 
 class DeviceError(Exception):
@@ -52,13 +52,16 @@ class JournalDamaged(DeviceError):
     from `seq` on in that segment cannot be read."""
 
     def __init__(self, seq, base, why, last):
-        DeviceError.__init__(self, "the device's journal is damaged at event %d (segment j%08x.log: %s): "
-                             "events %d..%d cannot be read from the device"
-                             % (seq, base, why, seq, last))
-        self.hint = ("`dicetray backup` keeps what is intact (the device's state and the "
-                     "events after its snapshot); an earlier backup may hold events %d..%d "
-                     "(`dicetray backups`), and `--backup ID` exports or counts from it"
-                     % (seq, last))
+        DeviceError.__init__(
+            self,
+            "the device's journal is damaged at event %d (segment j%08x.log: %s): "
+            "events %d..%d cannot be read from the device" % (seq, base, why, seq, last),
+        )
+        self.hint = (
+            "`dicetray backup` keeps what is intact (the device's state and the "
+            "events after its snapshot); an earlier backup may hold events %d..%d "
+            "(`dicetray backups`), and `--backup ID` exports or counts from it" % (seq, last)
+        )
         self.seq = seq
         self.last = last
 
@@ -68,9 +71,12 @@ class AnswerLost(DeviceError):
     reset before its answer reached the host."""
 
     def __init__(self, seq, what="the device reset"):
-        DeviceError.__init__(self, "%s while acting: the action is event %d on its "
-                             "flash, applied once, but its answer was lost (`dicetray status` or the "
-                             "tray's log shows it); do not repeat it" % (what, seq))
+        DeviceError.__init__(
+            self,
+            "%s while acting: the action is event %d on its "
+            "flash, applied once, but its answer was lost (`dicetray status` or the "
+            "tray's log shows it); do not repeat it" % (what, seq),
+        )
         self.seq = seq
 
 
@@ -82,6 +88,7 @@ def _recovering(fn):
     it (a Ctrl-C byte on the line stops the app, as mpremote does on
     purpose), restart the app and read again, from the start (reads change
     nothing), up to RECOVER times; Device.open(restart=False) turns it off."""
+
     def run(self, *a, **kw):
         for k in range(RECOVER + 1):
             try:
@@ -90,6 +97,7 @@ def _recovering(fn):
                 if not self.restart or k == RECOVER:
                     raise
                 self.recover()
+
     run.__name__, run.__doc__ = fn.__name__, fn.__doc__
     return run
 
@@ -105,8 +113,10 @@ def check_timeout(timeout):
     except (TypeError, ValueError):
         ok = False
     if not ok:
-        raise DeviceError("a timeout of %r seconds cannot work: give the seconds to wait for each "
-                          "answer, more than 0 (default 2)" % (timeout,))
+        raise DeviceError(
+            "a timeout of %r seconds cannot work: give the seconds to wait for each "
+            "answer, more than 0 (default 2)" % (timeout,)
+        )
 
 
 def _ints(*vals):
@@ -146,15 +156,15 @@ def records(data, base, lo, hi):
     while seq < hi and i + REC_HDR <= end:
         n, s, crc, chk = unpack_from("<HIIB", data, i)
         want = seq + 1
-        if reduce(xor, data[i:i + 10], REC_SEED) != chk:
+        if reduce(xor, data[i : i + 10], REC_SEED) != chk:
             raise JournalDamaged(want, base, "record header check failed", hi)
         if not 0 < n <= REC_MAX or s != want:
             raise JournalDamaged(want, base, "record numbered %d, length %d" % (s, n), hi)
         j = i + REC_HDR + n
         if j > end:
-            break               # cut short: the page ends there
+            break  # cut short: the page ends there
         if want > lo:
-            ev = data[i + REC_HDR:j]
+            ev = data[i + REC_HDR : j]
             if crc32(ev) != crc:
                 raise JournalDamaged(want, base, "record fails its CRC", hi)
             out.append(ev)
@@ -177,21 +187,21 @@ class Device:
     def __init__(self, transport, timeout=2.0, retries=4, restart=True):
         check_timeout(timeout)
         self.t = transport
-        self.restart = restart    # restart the app when it is found stopped (at the REPL)
-        self.recovered = 0        # times it was restarted after stopping mid-session
+        self.restart = restart  # restart the app when it is found stopped (at the REPL)
+        self.recovered = 0  # times it was restarted after stopping mid-session
         self.port = transport.port
         self.timeout = timeout
         self.retries = retries
         self.seq = random.randrange(1, 0xFFFF)
         self.lines = fr.FastLines(fr.MAX_ANS + 64)
-        self.window = fr.WINDOW   # journal reads in flight...
-        self.pages = fr.PAGES     # ...each for this many segments
-        self.frames = deque()     # whole frames read, not yet taken
-        self.pushes = deque()     # (seq, event) pushed by the device
-        self.tail = b""           # the last bytes outside frames: REPL prompts
+        self.window = fr.WINDOW  # journal reads in flight...
+        self.pages = fr.PAGES  # ...each for this many segments
+        self.frames = deque()  # whole frames read, not yet taken
+        self.pushes = deque()  # (seq, event) pushed by the device
+        self.tail = b""  # the last bytes outside frames: REPL prompts
         self.last_info = None
-        self.head = None          # the device's last event as last seen (info, an act's answer)
-        self.tries = 0            # writes of the last request: more than 1 after a timeout
+        self.head = None  # the device's last event as last seen (info, an act's answer)
+        self.tries = 0  # writes of the last request: more than 1 after a timeout
 
     # --- opening ------------------------------------------------------------
     @classmethod
@@ -204,11 +214,15 @@ class Device:
         if port is None:
             found = ports.find()
             if not found:
-                raise DeviceError("no Dicetray found: plug the tray in by USB, start the simulator "
-                                  "(dicetray sim), or name the port with --port")
+                raise DeviceError(
+                    "no Dicetray found: plug the tray in by USB, start the simulator "
+                    "(dicetray sim), or name the port with --port"
+                )
             if len(found) > 1:
-                raise DeviceError("several possible trays: %s: choose one with --port"
-                                  % ", ".join("%s (%s)" % (p.device, p.description) for p in found))
+                raise DeviceError(
+                    "several possible trays: %s: choose one with --port"
+                    % ", ".join("%s (%s)" % (p.device, p.description) for p in found)
+                )
             port = found[0].device
         check_timeout(timeout)
         try:
@@ -261,8 +275,9 @@ class Device:
         restart it and handshake again, as Device.open does."""
         self.recovered += 1
         self.restart_app()
-        self.last_info = json.loads(self._request(fr.HELLO, self._hello_body(), timeout=BOOT_S,
-                                                  retries=1))
+        self.last_info = json.loads(
+            self._request(fr.HELLO, self._hello_body(), timeout=BOOT_S, retries=1)
+        )
         self.head = self.last_info["events"]
         return self.last_info
 
@@ -279,10 +294,15 @@ class Device:
         """Refuse a device whose state schema this host cannot read or write."""
         i = self.last_info or self.info()
         if i.get("schema") != codec.VERSION:
-            side = "host tool (pip install -U dicetray)" if i.get("schema", 0) > codec.VERSION \
+            side = (
+                "host tool (pip install -U dicetray)"
+                if i.get("schema", 0) > codec.VERSION
                 else "firmware (dicetray deploy)"
-            raise DeviceError("state schema mismatch: the device has %s, this host %d: upgrade the %s"
-                              % (i.get("schema"), codec.VERSION, side))
+            )
+            raise DeviceError(
+                "state schema mismatch: the device has %s, this host %d: upgrade the %s"
+                % (i.get("schema"), codec.VERSION, side)
+            )
 
     # --- frames -------------------------------------------------------------
     def _got(self, text):
@@ -304,9 +324,11 @@ class Device:
             self.tail = tail[-64:]
             if b">>> " in tail or b"raw REPL; CTRL-B to exit" in tail:
                 self.tail = b""
-                raise AtRepl("the tray on %s is at the MicroPython REPL, not running the app: "
-                             "press Ctrl-D in a terminal on it (soft reboot) or let dicetray "
-                             "restart it" % self.port)
+                raise AtRepl(
+                    "the tray on %s is at the MicroPython REPL, not running the app: "
+                    "press Ctrl-D in a terminal on it (soft reboot) or let dicetray "
+                    "restart it" % self.port
+                )
         return bool(data)
 
     def _frame(self, deadline):
@@ -322,7 +344,9 @@ class Device:
         self.seq = self.seq % 0xFFFF + 1
         line = fr.encode(typ, self.seq, payload)
         if len(line) > fr.MAX_REQ:
-            raise DeviceError("request of %d bytes exceeds the %d-byte frame limit" % (len(line), fr.MAX_REQ))
+            raise DeviceError(
+                "request of %d bytes exceeds the %d-byte frame limit" % (len(line), fr.MAX_REQ)
+            )
         return self.seq, line
 
     def _write(self, line):
@@ -339,7 +363,7 @@ class Device:
         self.tries = 0
         for _ in range(tries):
             self.tries += 1
-            self._write(line)   # the same seq and bytes: the device answers a retry from its cache
+            self._write(line)  # the same seq and bytes: the device answers a retry from its cache
             deadline = time.monotonic() + timeout
             while True:
                 f = self._frame(deadline)
@@ -350,13 +374,15 @@ class Device:
                     s, i = codec.get_int(fp, 0)
                     self.pushes.append((s, bytes(fp[i:])))
                 elif fs != seq:
-                    continue     # an answer to an earlier try, or not ours
+                    continue  # an answer to an earlier try, or not ours
                 elif ft == fr.ERR:
                     raise DeviceError(bytes(fp).decode("utf-8", "replace"))
                 elif ft == want:
                     return bytes(fp)
-        raise DeviceError("no answer from %s after %d tries: is the Dicetray app running on it?"
-                          % (self.port, tries))
+        raise DeviceError(
+            "no answer from %s after %d tries: is the Dicetray app running on it?"
+            % (self.port, tries)
+        )
 
     def _window(self, todo, got):
         """Read requests, several in flight. `todo` is a deque of (type,
@@ -373,7 +399,7 @@ class Device:
         silence as a single request would (timeout x (1 + retries)). Only
         for requests that change nothing on the device: a repeat is simply
         served again."""
-        out = {}          # seq -> [type, payload, line, order, tries, pages]
+        out = {}  # seq -> [type, payload, line, order, tries, pages]
         order = [0]
         quiet = min(self.timeout, READ_QUIET)
         give_up = self.timeout * (1 + self.retries)
@@ -382,7 +408,14 @@ class Device:
             typ, payload = item[0], item[1]
             seq, line = self._line(typ, payload)
             order[0] += 1
-            out[seq] = [typ, payload, line, order[0], tries, list(item[2]) if len(item) > 2 else [None]]
+            out[seq] = [
+                typ,
+                payload,
+                line,
+                order[0],
+                tries,
+                list(item[2]) if len(item) > 2 else [None],
+            ]
             self._write(line)
 
         def again(r, pages):
@@ -398,11 +431,13 @@ class Device:
             while todo and len(out) < self.window:
                 send(todo.popleft())
             f = self._frame(time.monotonic() + quiet)
-            if f is None:                          # nothing for a while: all of it again
+            if f is None:  # nothing for a while: all of it again
                 tries = max(r[4] for r in out.values())
                 if time.monotonic() - heard > give_up:
-                    raise DeviceError("no answer from %s after %d tries: is the Dicetray app "
-                                      "running on it?" % (self.port, tries))
+                    raise DeviceError(
+                        "no answer from %s after %d tries: is the Dicetray app "
+                        "running on it?" % (self.port, tries)
+                    )
                 for seq, r in sorted(out.items(), key=lambda kv: kv[1][3]):
                     del out[seq]
                     again(r, r[5])
@@ -414,7 +449,7 @@ class Device:
                 continue
             r = out.get(fs)
             if r is None:
-                continue                           # an answer to an earlier try
+                continue  # an answer to an earlier try
             if ft == fr.ERR:
                 raise DeviceError(bytes(fp).decode("utf-8", "replace"))
             if ft != r[0] | fr.ANSWER:
@@ -422,14 +457,14 @@ class Device:
             key = unpack_from("<I", fp, 0)[0] if r[0] == fr.LOG else None
             keys = [pg[0] if pg is not None else None for pg in r[5]]
             if key not in keys:
-                continue                           # a page it sent already
+                continue  # a page it sent already
             k = keys.index(key)
             lost = r[5][:k]
-            r[5] = r[5][k + 1:]
+            r[5] = r[5][k + 1 :]
             if not r[5]:
                 del out[fs]
             for seq, r2 in sorted(out.items(), key=lambda kv: kv[1][3]):
-                if r2[3] < r[3]:                   # asked before it, never answered: lost
+                if r2[3] < r[3]:  # asked before it, never answered: lost
                     del out[seq]
                     again(r2, r2[5])
             if lost:
@@ -465,7 +500,7 @@ class Device:
                 t2, i = codec.get_int(p, i)
                 o2, i = codec.get_int(p, i)
                 if (s2, t2, o2) != (seq, total, len(data)):
-                    ok = False   # another client asked for a new snapshot: start over
+                    ok = False  # another client asked for a new snapshot: start over
                     break
                 data.extend(p[i:])
             if ok:
@@ -499,8 +534,10 @@ class Device:
         # The first page and the journal's segments at once (one round
         # trip): the SEGS answer is used if the events are not all in RAM.
         first_page = {}
-        self._window(deque([(fr.EVENTS, _ints(cur, fr.EV_RAM)), (fr.SEGS, _ints(cur))]),
-                     lambda typ, req, ans: first_page.__setitem__(typ, ans))
+        self._window(
+            deque([(fr.EVENTS, _ints(cur, fr.EV_RAM)), (fr.SEGS, _ints(cur))]),
+            lambda typ, req, ans: first_page.__setitem__(typ, ans),
+        )
         p = first_page[fr.EVENTS]
         while True:
             first, i = codec.get_int(p, 0)
@@ -508,12 +545,14 @@ class Device:
             head, i = codec.get_int(p, i)
             if first != cur + 1:
                 raise DeviceError("the device answered events from %d, not %d" % (first, cur + 1))
-            if n == 0 and cur < head:     # not (or no longer) all in RAM: the journal
-                segs = first_page.pop(fr.SEGS, None) if cur == since else None   # SEGS of `since`
+            if n == 0 and cur < head:  # not (or no longer) all in RAM: the journal
+                segs = first_page.pop(fr.SEGS, None) if cur == since else None  # SEGS of `since`
                 evs, head = self._journal(cur, progress, since, segs)
                 if not evs:
-                    raise DeviceError("the device holds neither in RAM nor in its journal the "
-                                      "events after %d (its last is %d)" % (cur, head))
+                    raise DeviceError(
+                        "the device holds neither in RAM nor in its journal the "
+                        "events after %d (its last is %d)" % (cur, head)
+                    )
                 out.extend(evs)
                 cur += len(evs)
                 if cur >= head:
@@ -552,9 +591,9 @@ class Device:
             j = 8
             buf = data[b]
             if b in done or off != len(buf):
-                return                     # an answer repeated by a retry
+                return  # an answer repeated by a retry
             buf += ans[j:]
-            if len(ans) - j >= fr.LOG_PAGE:    # a full page: the segment may go on
+            if len(ans) - j >= fr.LOG_PAGE:  # a full page: the segment may go on
                 todo.append((fr.LOG, pack("<IIB", b, len(buf), 1), [(b, len(buf))]))
                 return
             k = bases.index(b)
@@ -568,7 +607,7 @@ class Device:
 
         todo = deque()
         for k in range(0, len(bases), self.pages):
-            run = bases[k:k + self.pages]
+            run = bases[k : k + self.pages]
             todo.append((fr.LOG, pack("<IIB", run[0], 0, len(run)), [(b, 0) for b in run]))
         self._window(todo, got)
         out = []
@@ -617,11 +656,13 @@ class Device:
                 self.head = now
                 if retried and now == d["after"] + 1 and self._is(now, d):
                     raise AnswerLost(now) from None
-                continue   # someone else acted: again, on the new head
+                continue  # someone else acted: again, on the new head
             self.head = out["seq"]
             return out
-        raise DeviceError("the device's journal kept moving while acting (a key held down?): "
-                          "nothing was applied; try again")
+        raise DeviceError(
+            "the device's journal kept moving while acting (a key held down?): "
+            "nothing was applied; try again"
+        )
 
     def _is(self, seq, d):
         """Whether event seq is the action d (kind, args, text; faces if given)."""
@@ -629,8 +670,12 @@ class Device:
         if not evs:
             return False
         kind, args, faces, text = codec.decode_event(evs[0])
-        return (kind == d["kind"] and list(args) == d["args"] and text == d["text"]
-                and ("faces" not in d or list(faces) == d["faces"]))
+        return (
+            kind == d["kind"]
+            and list(args) == d["args"]
+            and text == d["text"]
+            and ("faces" not in d or list(faces) == d["faces"])
+        )
 
     def set_clock(self, unix_seconds=None):
         """Set the device's clock (default: now)."""
@@ -651,7 +696,7 @@ class Device:
         self.pushes.clear()
         last = since
         stopped = 0
-        epoch = None          # self.recovered when last subscribed
+        epoch = None  # self.recovered when last subscribed
         try:
             quiet = time.monotonic()
             while True:
@@ -661,7 +706,7 @@ class Device:
                         self.pushes.clear()
                         head, _i = codec.get_int(self._request(fr.SUB, _ints(last)), 0)
                         if last < 0:
-                            last = head   # from now: the pushes start after it
+                            last = head  # from now: the pushes start after it
                         continue
                     if self.pushes:
                         item = self.pushes.popleft()
@@ -680,7 +725,7 @@ class Device:
                     if not self.restart or stopped >= RECOVER:
                         raise
                     stopped += 1
-                    self.recover()    # and subscribe again, above
+                    self.recover()  # and subscribe again, above
         finally:
             try:
                 self._request(fr.UNSUB)
@@ -704,8 +749,13 @@ class Device:
         device's new info."""
         snapshot = bytes(snapshot)
         events = [bytes(e) for e in events]
-        begin = {"seq": seq, "first": first, "count": len(events), "size": len(snapshot),
-                 "crc": crc32(snapshot) & 0xFFFFFFFF}
+        begin = {
+            "seq": seq,
+            "first": first,
+            "count": len(events),
+            "size": len(snapshot),
+            "crc": crc32(snapshot) & 0xFFFFFFFF,
+        }
         if head is not None and first > 1:
             begin["head"] = bytes(head).hex()
         self._request(fr.R_BEGIN, json.dumps(begin).encode())
@@ -713,7 +763,7 @@ class Device:
             room = fr.MAX_REQ_PAYLOAD - 5
             off = 0
             while off < len(snapshot):
-                chunk = snapshot[off:off + room]
+                chunk = snapshot[off : off + room]
                 self._request(fr.R_SNAP, _ints(off) + chunk)
                 off += len(chunk)
             k = 0
@@ -726,10 +776,12 @@ class Device:
             self.last_info = json.loads(self._request(fr.R_COMMIT, timeout=max(self.timeout, 10.0)))
         except AtRepl:
             # No R_ABORT: the app that stopped dropped what it staged.
-            raise DeviceError("%s during the restore: a restore is swapped in atomically, so the "
-                              "device holds its old campaign, or the new one if the commit was "
-                              "reached: `dicetray status` says which; restore again if it is "
-                              "the old" % STOPPED) from None
+            raise DeviceError(
+                "%s during the restore: a restore is swapped in atomically, so the "
+                "device holds its old campaign, or the new one if the commit was "
+                "reached: `dicetray status` says which; restore again if it is "
+                "the old" % STOPPED
+            ) from None
         except BaseException:
             try:
                 self._request(fr.R_ABORT, retries=0)
@@ -744,8 +796,10 @@ class Device:
             return json.loads(self._request(typ, payload))
         except DeviceError as e:
             if str(e).startswith("unknown request type"):
-                raise DeviceError("this firmware keeps no list of its campaign slots (it answers: "
-                                  "%s): upgrade the firmware (dicetray deploy)" % e) from None
+                raise DeviceError(
+                    "this firmware keeps no list of its campaign slots (it answers: "
+                    "%s): upgrade the firmware (dicetray deploy)" % e
+                ) from None
             raise
 
     @_recovering
@@ -777,16 +831,20 @@ class Device:
             p = self._request(fr.SCREEN)
         except DeviceError as e:
             if str(e).startswith("unknown request type"):
-                raise DeviceError("this firmware has no SCREEN request: it cannot show its "
-                                  "screen to the host (it answers: %s): upgrade the firmware "
-                                  "(dicetray deploy)" % e) from None
+                raise DeviceError(
+                    "this firmware has no SCREEN request: it cannot show its "
+                    "screen to the host (it answers: %s): upgrade the firmware "
+                    "(dicetray deploy)" % e
+                ) from None
             raise
-        w, h, n = (p[0], p[1], p[2]) if len(p) >= 3 else (0, 0, 0)   # a short one: refused below
+        w, h, n = (p[0], p[1], p[2]) if len(p) >= 3 else (0, 0, 0)  # a short one: refused below
         size = w * h // 8
         if len(p) != 3 + size + 3 * n:
-            raise DeviceError("a SCREEN answer of %d bytes for %dx%d and %d LEDs: the firmware "
-                              "and the host tool disagree (upgrade both)" % (len(p), w, h, n))
-        return {"width": w, "height": h, "fb": p[3:3 + size], "leds": p[3 + size:]}
+            raise DeviceError(
+                "a SCREEN answer of %d bytes for %dx%d and %d LEDs: the firmware "
+                "and the host tool disagree (upgrade both)" % (len(p), w, h, n)
+            )
+        return {"width": w, "height": h, "fb": p[3 : 3 + size], "leds": p[3 + size :]}
 
     def switch(self, slot):
         """Make campaign slot `slot` current (it becomes the highest slot:
@@ -807,7 +865,7 @@ class Device:
         try:
             self._request(fr.END)
         except AtRepl:
-            pass    # the REPL's prompt came with (or before) END's answer: ended as asked
+            pass  # the REPL's prompt came with (or before) END's answer: ended as asked
 
     def close(self):
         self.t.close()

@@ -10,8 +10,9 @@ try:
     from dicetray.fwlink.frame import *  # noqa: F401,F403
     from dicetray.fwlink import frame as _mod
 except ImportError:
-    _path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                         "..", "..", "..", "firmware", "link", "frame.py")
+    _path = os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "firmware", "link", "frame.py"
+    )
     _spec = importlib.util.spec_from_file_location("dicetray._fwframe", os.path.normpath(_path))
     _mod = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(_mod)
@@ -29,7 +30,7 @@ class FastLines(Lines):  # type: ignore[name-defined,misc]  # noqa: F405
 
     def __init__(self, size):
         Lines.__init__(self, size)  # noqa: F405
-        self.acc = bytearray()       # the current frame's text so far
+        self.acc = bytearray()  # the current frame's text so far
 
     def push(self, data, n, out):
         delim = _DELIM
@@ -39,13 +40,13 @@ class FastLines(Lines):  # type: ignore[name-defined,misc]  # noqa: F405
         while i < n:
             m = delim.search(data, i)
             j = m.start() if m is not None else n
-            run = j - i                       # bytes before the next delimiter
+            run = j - i  # bytes before the next delimiter
             if run:
                 if self.n >= 0:
                     if self.n + run <= size:
                         self.acc += data[i:j]
                         self.n += run
-                    else:                     # longer than a frame: skipped from here on
+                    else:  # longer than a frame: skipped from here on
                         self.acc = bytearray()
                         self.n = -1
                         self.over = True
@@ -54,9 +55,9 @@ class FastLines(Lines):  # type: ignore[name-defined,misc]  # noqa: F405
             if m is None:
                 return
             b = data[j]
-            if b == MARK:                     # noqa: F405
+            if b == MARK:  # noqa: F405
                 if self.n > 0:
-                    self.skipped += self.n    # a torn frame: dropped
+                    self.skipped += self.n  # a torn frame: dropped
                 self.n = 0
                 self.over = False
                 self.acc = bytearray()
@@ -73,4 +74,4 @@ class FastLines(Lines):  # type: ignore[name-defined,misc]  # noqa: F405
             i = j + 1
 
 
-_DELIM = re.compile(rb"[#\r\n]")   # MARK, CR, NL
+_DELIM = re.compile(rb"[#\r\n]")  # MARK, CR, NL

@@ -118,8 +118,13 @@ def usb():
     for p in sorted(list_ports.comports(), key=lambda p: p.device):
         for vid, pid, what in USB_IDS:
             if p.vid == vid and (pid is None or p.pid == pid):
-                out.append(Port(p.device, "usb", "%s %04x:%04x %s" % (
-                    what, p.vid, p.pid, p.product or p.description or "")))
+                out.append(
+                    Port(
+                        p.device,
+                        "usb",
+                        "%s %04x:%04x %s" % (what, p.vid, p.pid, p.product or p.description or ""),
+                    )
+                )
                 break
     return out
 

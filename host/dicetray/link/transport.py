@@ -23,7 +23,7 @@ import stat
 import time
 
 BAUD = 115200
-LOCK_WAIT = 2.0   # seconds to wait for a port another program has locked
+LOCK_WAIT = 2.0  # seconds to wait for a port another program has locked
 _B1200 = 0o000011  # termios.B1200 on Linux (also read from termios when there is one)
 
 
@@ -47,10 +47,12 @@ def _cmdline(pid):
     except OSError:
         return ""
     args = [a.decode("utf-8", "replace") for a in args if a]
-    for k in range(min(2, len(args))):   # /usr/bin/python3 /x/bin/dicetray watch -> python3 dicetray watch
+    for k in range(
+        min(2, len(args))
+    ):  # /usr/bin/python3 /x/bin/dicetray watch -> python3 dicetray watch
         if args[k].startswith("/"):
             args[k] = os.path.basename(args[k])
-    line = " ".join(" ".join(args).split())   # one line, whatever the arguments hold
+    line = " ".join(" ".join(args).split())  # one line, whatever the arguments hold
     return line if len(line) <= 100 else line[:97] + "..."
 
 
@@ -133,17 +135,20 @@ def _who(procs):
 
 
 def _is_lock_error(e):
-    return getattr(e, "errno", None) in (errno.EAGAIN, errno.EWOULDBLOCK) or \
-        "exclusively lock" in str(e)
+    return getattr(e, "errno", None) in (
+        errno.EAGAIN,
+        errno.EWOULDBLOCK,
+    ) or "exclusively lock" in str(e)
 
 
 def _serial_class():
     """pyserial's Serial, keeping the port's termios settings from before
     its first change (`saved`) so that close() can put them back."""
     import serial
+
     try:
         import termios
-    except ImportError:       # not a POSIX system: nothing to keep
+    except ImportError:  # not a POSIX system: nothing to keep
         return serial.Serial, None
 
     class Serial(serial.Serial):
@@ -170,19 +175,22 @@ class Transport:
 
     def __init__(self, port, baud=BAUD):
         import serial
+
         if baud == 1200:
             raise TransportError("1200 baud resets some boards into their bootloader: refused")
         self.port = port
-        self.sent = 0          # bytes on the wire, each way (for figures)
+        self.sent = 0  # bytes on the wire, each way (for figures)
         self.received = 0
         if is_url(port):
             self._open_url(port, baud)
             return
         shell = terminal_of(port)
         if shell:
-            raise TransportError("%s is the terminal of %s, not a Dicetray: nothing was sent to "
-                                 "it; name the tray's port with --port (`dicetray ports` lists "
-                                 "boards and simulators)" % (port, _who(shell)))
+            raise TransportError(
+                "%s is the terminal of %s, not a Dicetray: nothing was sent to "
+                "it; name the tray's port with --port (`dicetray ports` lists "
+                "boards and simulators)" % (port, _who(shell))
+            )
         cls, self._termios = _serial_class()
         s = cls()
         s.port = port
@@ -199,17 +207,23 @@ class Transport:
                 s.open()
                 break
             except (serial.SerialException, OSError) as e:
-                s.saved = None    # what the holder set is not the port's own
+                s.saved = None  # what the holder set is not the port's own
                 if not _is_lock_error(e):
                     raise TransportError("cannot open %s: %s" % (port, e)) from None
                 if time.monotonic() < end:
-                    time.sleep(0.1)   # another program has it: it may be about to let go
+                    time.sleep(0.1)  # another program has it: it may be about to let go
                     continue
                 who = lock_holders(port)
-                raise PortBusy("%s is in use by %s: one program at a time talks to the tray; "
-                               "stop that one (Ctrl-C in its terminal%s) and try again" % (
-                                   port, _who(who) if who else "another program",
-                                   ", or kill %d" % who[0][0] if who else ""), who) from None
+                raise PortBusy(
+                    "%s is in use by %s: one program at a time talks to the tray; "
+                    "stop that one (Ctrl-C in its terminal%s) and try again"
+                    % (
+                        port,
+                        _who(who) if who else "another program",
+                        ", or kill %d" % who[0][0] if who else "",
+                    ),
+                    who,
+                ) from None
         self.ser = s
 
     def _open_url(self, url, baud):
@@ -218,19 +232,23 @@ class Transport:
         no controlling-terminal check; the simulator itself keeps one
         client at a time."""
         import serial
+
         self._termios = None
         try:
-            s = serial.serial_for_url(url, do_not_open=True, baudrate=baud, timeout=0,
-                                      write_timeout=5)
+            s = serial.serial_for_url(
+                url, do_not_open=True, baudrate=baud, timeout=0, write_timeout=5
+            )
             s.open()
         except (serial.SerialException, OSError, ValueError) as e:
-            raise TransportError("cannot open %s: %s (is `dicetray sim --tcp` running there?)"
-                                 % (url, e)) from None
+            raise TransportError(
+                "cannot open %s: %s (is `dicetray sim --tcp` running there?)" % (url, e)
+            ) from None
         self.ser = s
 
     def write(self, data):
         """Send all of data."""
         import serial
+
         try:
             self.ser.write(data)
             self.ser.flush()
@@ -241,6 +259,7 @@ class Transport:
     def read(self, timeout):
         """Bytes that arrive within `timeout` seconds (b'' if none)."""
         import serial
+
         ser = self.ser
         try:
             n = ser.in_waiting
@@ -294,7 +313,7 @@ class Transport:
                 b1200 = getattr(tm, "B1200", _B1200)
                 if b1200 in (attrs[4], attrs[5]):
                     now = tm.tcgetattr(ser.fd)
-                    attrs[4], attrs[5] = now[4], now[5]   # (tcsetattr sets the speed from these)
+                    attrs[4], attrs[5] = now[4], now[5]  # (tcsetattr sets the speed from these)
                 tm.tcsetattr(ser.fd, tm.TCSANOW, attrs)
             except (tm.error, OSError, ValueError):
                 pass

@@ -1,4 +1,5 @@
 """`python -m dicetray.sim`: the simulator's command line."""
+
 import sys
 
 from . import main

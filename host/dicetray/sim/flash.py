@@ -16,7 +16,9 @@ MODES = {"r": "rb", "w": "wb", "a": "ab", "r+": "r+b", "w+": "w+b", "a+": "a+b"}
 
 def default_dir():
     """$XDG_DATA_HOME/dicetray/flash (~/.local/share/dicetray/flash)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
     return os.path.join(base, "dicetray", "flash")
 
 
@@ -26,6 +28,7 @@ def _oserror(fn):
             return fn(*args)
         except OSError as e:
             return {"oserror": errno.errorcode.get(e.errno, "EIO")}
+
     wrapped.__name__ = fn.__name__
     return wrapped
 
@@ -93,7 +96,7 @@ class Flash:
         data = base64.b64decode(b64)
         view = memoryview(data)
         while view:  # a raw file may write partially
-            view = view[f.write(view):]
+            view = view[f.write(view) :]
         return len(data)
 
     @_oserror
@@ -125,8 +128,18 @@ class Flash:
     @_oserror
     def fs_stat(self, p):
         st = os.stat(self.path(p))
-        return [st.st_mode, 0, 0, 0, 0, 0, st.st_size,
-                int(st.st_atime), int(st.st_mtime), int(st.st_ctime)]
+        return [
+            st.st_mode,
+            0,
+            0,
+            0,
+            0,
+            0,
+            st.st_size,
+            int(st.st_atime),
+            int(st.st_mtime),
+            int(st.st_ctime),
+        ]
 
     @_oserror
     def fs_mkdir(self, p):
@@ -141,6 +154,21 @@ class Flash:
 
     def functions(self):
         """The host functions this flash provides, by name."""
-        return {n: getattr(self, n) for n in (
-            "f_open", "f_read", "f_readline", "f_write", "f_seek", "f_flush", "f_close",
-            "fs_rename", "fs_remove", "fs_listdir", "fs_stat", "fs_mkdir", "fs_rmdir")}
+        return {
+            n: getattr(self, n)
+            for n in (
+                "f_open",
+                "f_read",
+                "f_readline",
+                "f_write",
+                "f_seek",
+                "f_flush",
+                "f_close",
+                "fs_rename",
+                "fs_remove",
+                "fs_listdir",
+                "fs_stat",
+                "fs_mkdir",
+                "fs_rmdir",
+            )
+        }

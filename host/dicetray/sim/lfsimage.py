@@ -20,11 +20,14 @@ def _lfs(**kw):
     try:
         import littlefs
     except ImportError:
-        raise RuntimeError("reading or writing a board's filesystem needs littlefs-python: "
-                           "pip install 'littlefs-python==0.19.0' (it is in the dev extras)") from None
+        raise RuntimeError(
+            "reading or writing a board's filesystem needs littlefs-python: "
+            "pip install 'littlefs-python==0.19.0' (it is in the dev extras)"
+        ) from None
     # As MicroPython's VfsLfs2 on the rp2 port: read 32, program 256 bytes.
-    return littlefs.LittleFS(block_size=BLOCK, block_count=BLOCKS, read_size=32, prog_size=256,
-                             lookahead_size=32, **kw)
+    return littlefs.LittleFS(
+        block_size=BLOCK, block_count=BLOCKS, read_size=32, prog_size=256, lookahead_size=32, **kw
+    )
 
 
 def pack(files):
@@ -80,6 +83,7 @@ def read(flash_file):
         f.seek(FS_OFFSET)
         image = f.read()
     import littlefs
+
     ctx = littlefs.UserContext(len(image))
     ctx.buffer[:] = image
     fs = _lfs(context=ctx, mount=True)

@@ -41,14 +41,16 @@ def render(display, leds, scale=4, contrast=255, power=True):
     for _ in range(MARGIN):
         rows.append(bezel * width)
     for y in range(H):
-        row = edge + b"".join(on if power and pixel(display, x, y) else off for x in range(W)) + edge
+        row = (
+            edge + b"".join(on if power and pixel(display, x, y) else off for x in range(W)) + edge
+        )
         rows.extend([row] * scale)
     for _ in range(MARGIN):
         rows.append(bezel * width)
     row = bytearray(bezel * width)
     for i in range(n):
         x0 = MARGIN + i * cell + (cell - led) // 2
-        row[3 * x0:3 * (x0 + led)] = bytes(leds[3 * i:3 * i + 3]) * led
+        row[3 * x0 : 3 * (x0 + led)] = bytes(leds[3 * i : 3 * i + 3]) * led
     rows.extend([bytes(row)] * led)
     for _ in range(MARGIN):
         rows.append(bezel * width)
@@ -64,13 +66,17 @@ def led_centre(i, n, scale=4):
 
 def encode(width, height, rows):
     """PNG bytes of 8-bit RGB rows (filter type 0 on every row)."""
+
     def chunk(tag, data):
         return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
     raw = b"".join(b"\0" + r for r in rows)
-    return (b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw, 9))
-            + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw, 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 def write(path, display, leds, scale=4, contrast=255, power=True):
@@ -85,8 +91,8 @@ def decode(data):
         raise ValueError("not a PNG")
     pos, idat = 8, b""
     while pos < len(data):
-        n, tag = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
+        n, tag = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + n]
         if tag == b"IHDR":
             width, height, depth, ctype = struct.unpack(">IIBB", body[:10])
             if (depth, ctype) != (8, 2):
@@ -98,7 +104,7 @@ def decode(data):
     stride = 3 * width + 1
     rows = []
     for y in range(height):
-        line = raw[y * stride:(y + 1) * stride]
+        line = raw[y * stride : (y + 1) * stride]
         if line[0] != 0:
             raise ValueError("only filter type 0 is supported")
         rows.append(line[1:])

@@ -40,7 +40,7 @@ class SerialPty:
         view = memoryview(data)
         while view:
             try:
-                view = view[os.write(self.master, view):]
+                view = view[os.write(self.master, view) :]
             except (BlockingIOError, OSError):
                 self.dropped += len(view)
                 break

@@ -33,7 +33,7 @@ EMULATOR = os.path.join(ROOT, "emulator")
 FIRMWARE = os.path.join(ROOT, "firmware")
 UF2_DIR = os.path.join(ROOT, "build", "uf2")
 FLASH_FILE = "rp2040-flash.bin"  # in the --flash folder
-NS = 1_000_000                   # emulated ns a ms
+NS = 1_000_000  # emulated ns a ms
 
 
 class EmulatorError(Exception):
@@ -47,7 +47,9 @@ def default_uf2():
 
 def default_flash_dir():
     """$XDG_DATA_HOME/dicetray/rp2040 (~/.local/share/dicetray/rp2040)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
     return os.path.join(base, "dicetray", "rp2040")
 
 
@@ -56,23 +58,35 @@ def ensure_node():
     from the lock file the first time); EmulatorError naming what is missing."""
     node = shutil.which("node")
     if node is None:
-        raise EmulatorError("node not found: the emulated RP2040 runs on Node.js 18 or newer "
-                            "(apt-get install nodejs npm)")
+        raise EmulatorError(
+            "node not found: the emulated RP2040 runs on Node.js 18 or newer "
+            "(apt-get install nodejs npm)"
+        )
     if not os.path.isdir(os.path.join(EMULATOR, "node_modules", "rp2040js")):
         npm = shutil.which("npm")
         if npm is None:
-            raise EmulatorError("npm not found: it installs the emulator's rp2040js "
-                                "(apt-get install npm), or run `npm ci` in %s" % EMULATOR)
-        r = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                           cwd=EMULATOR, capture_output=True, text=True)
+            raise EmulatorError(
+                "npm not found: it installs the emulator's rp2040js "
+                "(apt-get install npm), or run `npm ci` in %s" % EMULATOR
+            )
+        r = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=EMULATOR,
+            capture_output=True,
+            text=True,
+        )
         if r.returncode != 0:
-            raise EmulatorError("npm ci in %s failed: %s" % (EMULATOR, (r.stderr or r.stdout).strip()[-500:]))
+            raise EmulatorError(
+                "npm ci in %s failed: %s" % (EMULATOR, (r.stderr or r.stdout).strip()[-500:])
+            )
     return node
 
 
 def _firmware_module(name):
     """A module of firmware/hw loaded on CPython (pins.py, keys.py: plain data)."""
-    spec = importlib.util.spec_from_file_location("_fw_" + name, os.path.join(FIRMWARE, "hw", name + ".py"))
+    spec = importlib.util.spec_from_file_location(
+        "_fw_" + name, os.path.join(FIRMWARE, "hw", name + ".py")
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -86,12 +100,14 @@ def profile(name="pico", display=None):
     names = _firmware_module("keys").NAMES
     pmap = pins.BOARDS.get(name)
     if pmap is None:
-        raise EmulatorError("no board profile %r: use one of %s" % (name, ", ".join(sorted(pins.BOARDS))))
+        raise EmulatorError(
+            "no board profile %r: use one of %s" % (name, ", ".join(sorted(pins.BOARDS)))
+        )
     keys = {}
     inputs = []
     for _sig, gpio, kind, use in pmap:
         if kind in ("key", "enc"):
-            inputs.append(gpio)   # switches: released until pressed
+            inputs.append(gpio)  # switches: released until pressed
         if kind == "key" and use:
             keys.setdefault(str(1 << names.index(use)), []).append(gpio)
 
@@ -99,12 +115,24 @@ def profile(name="pico", display=None):
         return pins.gpio(pmap, sig)
 
     if name == "macropad":
-        disp = {"bus": "spi", "id": pins.MACROPAD_SPI[0], "cs": g("OLED_CS"), "dc": g("OLED_DC"),
-                "rst": g("OLED_RST"), "controller": SH1106}
+        disp = {
+            "bus": "spi",
+            "id": pins.MACROPAD_SPI[0],
+            "cs": g("OLED_CS"),
+            "dc": g("OLED_DC"),
+            "rst": g("OLED_RST"),
+            "controller": SH1106,
+        }
         ring = {"gpio": g("PIXELS"), "n": pins.MACROPAD_LEDS}
     else:
-        disp = {"bus": "i2c", "id": pins.PICO_I2C[0], "sda": g("SDA"), "scl": g("SCL"), "addr": 0x3C,
-                "controller": display or SSD1306}
+        disp = {
+            "bus": "i2c",
+            "id": pins.PICO_I2C[0],
+            "sda": g("SDA"),
+            "scl": g("SCL"),
+            "addr": 0x3C,
+            "controller": display or SSD1306,
+        }
         ring = {"gpio": g("RING"), "n": pins.PICO_LEDS}
     return {"name": name, "display": disp, "keys": keys, "inputs": inputs, "ring": ring}
 
@@ -177,8 +205,18 @@ class Emulator(Shown):
     fast as the emulator goes. cut_at: a power cut at that emulated ms.
     """
 
-    def __init__(self, uf2, flash, board="pico", display=None, seed=1, paced=False,
-                 cut_at_ns=None, serial=True, unique_id=None):
+    def __init__(
+        self,
+        uf2,
+        flash,
+        board="pico",
+        display=None,
+        seed=1,
+        paced=False,
+        cut_at_ns=None,
+        serial=True,
+        unique_id=None,
+    ):
         self.uf2 = uf2
         self.flash = flash
         self.unique_id = unique_id or flash_unique_id(flash)
@@ -191,20 +229,20 @@ class Emulator(Shown):
         self.pty = SerialPty() if serial else None
         self.port = self.pty.path if self.pty else None
         self.proc = None
-        self.errors = []           # what the panel model refused, and harness errors
-        self.app_t = None          # emulated ns the app first idled at (its boot done)
-        self.boot_t = None         # ...and the last display write before it
+        self.errors = []  # what the panel model refused, and harness errors
+        self.app_t = None  # emulated ns the app first idled at (its boot done)
+        self.boot_t = None  # ...and the last display write before it
         self.boots = 0
-        self.boot_start = 0        # emulated ns of the last power-on or reset
+        self.boot_start = 0  # emulated ns of the last power-on or reset
         self.boot_stats = self.app_stats = None  # the counters then, and when the app came up
-        self.span_log = []         # CPU runs that drew on the display (spans(True))
-        self.exit = None           # the harness's exit event
-        self.cut = None            # its last power-cut event
+        self.span_log = []  # CPU runs that drew on the display (spans(True))
+        self.exit = None  # the harness's exit event
+        self.cut = None  # its last power-cut event
         self.cuts = 0
         self.marks = {}
-        self.writes = 0            # display writes
+        self.writes = 0  # display writes
         self.last_write_t = 0
-        self.on_change = None      # called (from the reader thread) when the screen or LEDs change
+        self.on_change = None  # called (from the reader thread) when the screen or LEDs change
         self._cv = threading.Condition()
         self._replies = queue.Queue()
         self._stderr = []
@@ -215,10 +253,19 @@ class Emulator(Shown):
         """Start the harness; returns self (use as a context manager too)."""
         node = ensure_node()
         if self.uf2 is not None and not os.path.isfile(self.uf2):
-            raise EmulatorError("no image %s: build it with `make uf2`, or pass --uf2 FILE" % self.uf2)
-        cmd = [node, os.path.join(EMULATOR, "src", "main.mjs"),
-               "--profile", json.dumps(self.profile), "--seed", str(self.seed & 0x3FFFFFFF),
-               "--unique-id", self.unique_id]
+            raise EmulatorError(
+                "no image %s: build it with `make uf2`, or pass --uf2 FILE" % self.uf2
+            )
+        cmd = [
+            node,
+            os.path.join(EMULATOR, "src", "main.mjs"),
+            "--profile",
+            json.dumps(self.profile),
+            "--seed",
+            str(self.seed & 0x3FFFFFFF),
+            "--unique-id",
+            self.unique_id,
+        ]
         if self.uf2 is not None:
             cmd += ["--uf2", self.uf2]
         if self.flash is not None:
@@ -232,8 +279,14 @@ class Emulator(Shown):
         if self.pty is not None:
             cmd += ["--serial-fd", str(self.pty.master)]
             fds = (self.pty.master,)
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, pass_fds=fds, bufsize=0)
+        self.proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=fds,
+            bufsize=0,
+        )
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_err, daemon=True).start()
         return self
@@ -345,8 +398,10 @@ class Emulator(Shown):
         with self._cv:
             while not pred():
                 if self.exit is not None and not pred():
-                    raise EmulatorError("the emulator ended (%s) while waiting for %s%s"
-                                        % (self.exit.get("why"), what, self._tail()))
+                    raise EmulatorError(
+                        "the emulator ended (%s) while waiting for %s%s"
+                        % (self.exit.get("why"), what, self._tail())
+                    )
                 left = end - time.monotonic()
                 if left <= 0:
                     raise EmulatorError("timed out after %d s waiting for %s" % (timeout, what))
@@ -392,8 +447,14 @@ class Emulator(Shown):
     def tap(self, mask, hold_ms, settle_ms, mark):
         """Press `mask` a moment from now for hold_ms, release it, and wait
         until settle_ms later (mark `mark`); returns the mark."""
-        self.at([(20 * NS, mask, None), ((20 + hold_ms) * NS, 0, None),
-                 ((20 + hold_ms + settle_ms) * NS, None, mark)], base="now")
+        self.at(
+            [
+                (20 * NS, mask, None),
+                ((20 + hold_ms) * NS, 0, None),
+                ((20 + hold_ms + settle_ms) * NS, None, mark),
+            ],
+            base="now",
+        )
         return self.wait_mark(mark)
 
     def play(self, events, origin_ns=None):
@@ -446,22 +507,27 @@ class Emulator(Shown):
             raise EmulatorError("no answer to stats" + self._tail()) from None
 
 
-
 # -- `dicetray sim --rp2040` ---------------------------------------------------
+
 
 def run(args, err):
     """The command line's run on the emulated board (dicetray.sim.main
     parsed the arguments). Returns the exit status."""
     from .script import Buttons
+
     uf2 = args.uf2 or default_uf2()
     flash_dir = args.flash or default_flash_dir()
     events = args.events
-    seed = args.seed if args.seed is not None else (1 if (args.script or args.headless)
-                                                    else int.from_bytes(os.urandom(4), "little"))
+    seed = (
+        args.seed
+        if args.seed is not None
+        else (1 if (args.script or args.headless) else int.from_bytes(os.urandom(4), "little"))
+    )
     board = args.board or "pico"
     term = None
     if not args.headless:
         from .terminal import Terminal
+
         term = Terminal()
     # A person at the keys, or a host on a serial-only device, works in wall
     # time; a script runs in emulated time as fast as the emulator goes.
@@ -470,6 +536,7 @@ def run(args, err):
         # A fresh MacroPad: the image is the Pico's (the same RP2040), so
         # /config.txt names the board (docs/hardware.md), as a builder writes it.
         from . import lfsimage
+
         try:
             lfsimage.install(flash, {"/config.txt": b"board=macropad\n"})
         except RuntimeError as e:
@@ -484,6 +551,7 @@ def run(args, err):
         return 2
     print("serial: %s" % em.port, flush=True)
     from ..link.ports import announced
+
     stop = []
 
     def on_signal(signum, frame):
@@ -508,8 +576,10 @@ def run(args, err):
             signal.signal(s, h)
         em.close()
     if em.errors:
-        print("dicetray sim: the firmware drove the parts wrongly:\n  " + "\n  ".join(em.errors[:20]),
-              file=err)
+        print(
+            "dicetray sim: the firmware drove the parts wrongly:\n  " + "\n  ".join(em.errors[:20]),
+            file=err,
+        )
         code = code or 1
     return code
 
@@ -518,6 +588,7 @@ def _shots(em, marks):
     for _t, mid, path in marks:
         m = em.marks[mid]
         from . import png
+
         png.write(path, m["display"], m["leds"], 4, m["contrast"], m["power"])
 
 
@@ -529,7 +600,7 @@ def _headless(em, events, stop):
         em.wait(lambda: "end" in em.marks or stop, 3600, "the script's end")
         _shots(em, [m for m in marks if m[1] in em.marks])
         return 0
-    em.wait(lambda: stop or em.exit is not None, 10 ** 9, "a signal")
+    em.wait(lambda: stop or em.exit is not None, 10**9, "a signal")
     return 0
 
 
@@ -537,6 +608,7 @@ def _interactive(em, term, buttons, events, stop):
     """The screen and ring in the terminal, keys as buttons (held in wall
     time: the board is paced), until q, a signal or the script's end."""
     from .terminal import HELP, LONG_HELP
+
     dirty = [True]
     em.on_change = lambda: dirty.__setitem__(0, True)
     long_next = False
@@ -567,7 +639,8 @@ def _interactive(em, term, buttons, events, stop):
             drawn = time.monotonic()
             held = " ".join(k for k, b in KEY_BITS.items() if buttons.mask & b) or "-"
             status = "rp2040 serial: %s  keys: %-14s" % (em.port, held)
-            term.show(em.display, em.leds, em.contrast, em.power, status,
-                      LONG_HELP if long_next else HELP)
+            term.show(
+                em.display, em.leds, em.contrast, em.power, status, LONG_HELP if long_next else HELP
+            )
     _shots(em, [m for m in marks if m[1] in em.marks])
     return 0

@@ -74,7 +74,9 @@ def parse(text, name="script"):
             if ms < 0:
                 raise ValueError
         except ValueError:
-            raise ScriptError(where + "time %r is not a whole number of ms >= 0" % words[0]) from None
+            raise ScriptError(
+                where + "time %r is not a whole number of ms >= 0" % words[0]
+            ) from None
         if len(words) < 2:
             raise ScriptError(where + "missing what to do after the time")
         verb = words[1]
@@ -87,10 +89,14 @@ def parse(text, name="script"):
         elif verb.upper() in KEY_BITS:
             action = words[2].lower() if len(words) > 2 else "tap"
             if action not in ACTIONS or len(words) > 3:
-                raise ScriptError(where + "action %r: use one of %s" % (" ".join(words[2:]), ", ".join(ACTIONS)))
+                raise ScriptError(
+                    where + "action %r: use one of %s" % (" ".join(words[2:]), ", ".join(ACTIONS))
+                )
             events.append((ms, verb.upper(), action))
         else:
-            raise ScriptError(where + "unknown %r: use a key (%s), screenshot or quit"
-                              % (verb, " ".join(KEY_BITS)))
+            raise ScriptError(
+                where
+                + "unknown %r: use a key (%s), screenshot or quit" % (verb, " ".join(KEY_BITS))
+            )
     events.sort(key=lambda e: e[0])  # stable: same-time lines keep file order
     return events

@@ -25,8 +25,10 @@ class SerialTcp:
             s.bind(("127.0.0.1", port))
         except OSError as e:
             s.close()
-            raise OSError("cannot listen on 127.0.0.1:%d: %s (choose another --tcp port, "
-                          "or 0 for any free one)" % (port, e.strerror or e)) from None
+            raise OSError(
+                "cannot listen on 127.0.0.1:%d: %s (choose another --tcp port, "
+                "or 0 for any free one)" % (port, e.strerror or e)
+            ) from None
         s.listen(4)
         s.setblocking(False)
         self.server = s
@@ -38,7 +40,7 @@ class SerialTcp:
         while True:
             try:
                 conn, _addr = self.server.accept()
-            except OSError:      # none waiting (BlockingIOError) or a failed one
+            except OSError:  # none waiting (BlockingIOError) or a failed one
                 return
             if self.client is not None:
                 try:
@@ -70,7 +72,7 @@ class SerialTcp:
         except OSError:
             self._hang_up()
             return b""
-        if not data:          # the client closed its end: the port is free again
+        if not data:  # the client closed its end: the port is free again
             self._hang_up()
         return data
 
@@ -84,7 +86,7 @@ class SerialTcp:
         view = memoryview(data)
         while view:
             try:
-                view = view[self.client.send(view):]
+                view = view[self.client.send(view) :]
             except (BlockingIOError, InterruptedError):
                 self.dropped += len(view)
                 break

@@ -34,11 +34,26 @@ from .script import LONG_MS
 HALF = " ▀▄█"  # index: top | bottom << 1
 
 KEYMAP = {
-    b"\x1b[A": "UP", b"\x1bOA": "UP", b"\x1b[B": "DOWN", b"\x1bOB": "DOWN",
-    b"\x1b[D": "LEFT", b"\x1bOD": "LEFT", b"\x1b[C": "RIGHT", b"\x1bOC": "RIGHT",
-    b"\n": "OK", b"\r": "OK", b"\x7f": "BACK", b"\x08": "BACK", b"\x1b": "BACK",
-    b" ": "ROLL", b"r": "ROLL", b"R": "ROLL", b"l": "LONG", b"L": "LONG",
-    b"q": "QUIT", b"Q": "QUIT",
+    b"\x1b[A": "UP",
+    b"\x1bOA": "UP",
+    b"\x1b[B": "DOWN",
+    b"\x1bOB": "DOWN",
+    b"\x1b[D": "LEFT",
+    b"\x1bOD": "LEFT",
+    b"\x1b[C": "RIGHT",
+    b"\x1bOC": "RIGHT",
+    b"\n": "OK",
+    b"\r": "OK",
+    b"\x7f": "BACK",
+    b"\x08": "BACK",
+    b"\x1b": "BACK",
+    b" ": "ROLL",
+    b"r": "ROLL",
+    b"R": "ROLL",
+    b"l": "LONG",
+    b"L": "LONG",
+    b"q": "QUIT",
+    b"Q": "QUIT",
 }
 
 
@@ -51,15 +66,15 @@ def parse_keys(data):
     out = []
     i = 0
     while i < len(data):
-        if data[i:i + 1] == b"\x1b" and data[i + 1:i + 2] in (b"[", b"O"):
+        if data[i : i + 1] == b"\x1b" and data[i + 1 : i + 2] in (b"[", b"O"):
             j = i + 2
-            while j < len(data) and not (0x40 <= data[j] <= 0x7e):
+            while j < len(data) and not (0x40 <= data[j] <= 0x7E):
                 j += 1  # CSI parameters, e.g. ESC [ 1 ; 2 A
-            seq = data[i:j + 1]
+            seq = data[i : j + 1]
             key = KEYMAP.get(seq[:2] + seq[-1:])
             i = j + 1
         else:
-            key = KEYMAP.get(data[i:i + 1])
+            key = KEYMAP.get(data[i : i + 1])
             i += 1
         if key:
             out.append(key)
@@ -70,9 +85,12 @@ def display_lines(buf, power=True):
     """The panel as 32 strings of 128 half-block characters."""
     lines = []
     for y in range(0, H, 2):
-        lines.append("".join(
-            HALF[(pixel(buf, x, y) | pixel(buf, x, y + 1) << 1) if power else 0]
-            for x in range(W)))
+        lines.append(
+            "".join(
+                HALF[(pixel(buf, x, y) | pixel(buf, x, y + 1) << 1) if power else 0]
+                for x in range(W)
+            )
+        )
     return lines
 
 
@@ -100,7 +118,7 @@ def braille_lines(buf, power=True):
 
 
 UNLIT = (56, 56, 56)  # the grey '··' of an LED that is off
-LIT_FLOOR = 128       # the brightest channel of the dimmest lit LED
+LIT_FLOOR = 128  # the brightest channel of the dimmest lit LED
 
 
 def led_rgb(r, g, b):
@@ -155,10 +173,12 @@ def view(size):
     return "small"
 
 
-SMALL = ("Needs a %dx%d terminal (this is %dx%d): enlarge it or shrink the font; q quits",
-         "Needs %dx%d, is %dx%d: enlarge or shrink font",
-         "Needs %dx%d, is %dx%d",
-         "Needs %dx%d")
+SMALL = (
+    "Needs a %dx%d terminal (this is %dx%d): enlarge it or shrink the font; q quits",
+    "Needs %dx%d, is %dx%d: enlarge or shrink font",
+    "Needs %dx%d, is %dx%d",
+    "Needs %dx%d",
+)
 
 
 def too_small(size):
@@ -166,7 +186,7 @@ def too_small(size):
     longest wording that fits its width (the simulator runs on, the keys
     still work)."""
     for form in SMALL:
-        text = form % (HALF_SIZE + tuple(size))[:form.count("%")]
+        text = form % (HALF_SIZE + tuple(size))[: form.count("%")]
         if len(text) < size[0]:
             break
     return text

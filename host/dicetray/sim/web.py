@@ -21,8 +21,14 @@ SITE = os.path.join(ROOT, "build", "web")
 TOOL = os.path.join(ROOT, "tools", "web.py")
 DEFAULT_PORT = 8017
 
-TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-         ".html": "text/html", ".bin": "application/octet-stream", ".json": "application/json"}
+TYPES = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".html": "text/html",
+    ".bin": "application/octet-stream",
+    ".json": "application/json",
+}
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -45,6 +51,7 @@ def ensure_built(site=SITE, err=sys.stderr):
         sys.path.insert(0, ROOT)
         try:
             from tools import web as tool
+
             stale = tool.stale(site)
         except ImportError:  # tools/ without its dependencies: let the build say why
             stale = True
@@ -53,8 +60,9 @@ def ensure_built(site=SITE, err=sys.stderr):
         if not stale:
             return None
         print("dicetray sim --web: building %s (make web)" % site, file=err, flush=True)
-        r = subprocess.run([sys.executable, TOOL, "--quiet", "--out", site], cwd=ROOT,
-                           stdout=subprocess.DEVNULL)
+        r = subprocess.run(
+            [sys.executable, TOOL, "--quiet", "--out", site], cwd=ROOT, stdout=subprocess.DEVNULL
+        )
         if r.returncode:
             return "building the page failed (above): run `make web` to see why"
     if not os.path.isfile(os.path.join(site, "index.html")):
@@ -78,9 +86,11 @@ def main(args, err=sys.stderr):
     try:
         srv = server(port)
     except OSError as e:
-        print("dicetray sim --web: cannot listen on 127.0.0.1:%d (%s): pass --port N "
-              "(another number; the flash in the browser is kept per port)" % (port, e.strerror or e),
-              file=err)
+        print(
+            "dicetray sim --web: cannot listen on 127.0.0.1:%d (%s): pass --port N "
+            "(another number; the flash in the browser is kept per port)" % (port, e.strerror or e),
+            file=err,
+        )
         return 1
     print("web: http://127.0.0.1:%d/  (Ctrl-C stops)" % srv.server_address[1], flush=True)
     try:
