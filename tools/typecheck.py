@@ -13,7 +13,10 @@ runs with `--custom-typeshed-dir` on firmware/ with `--check-untyped-defs`
 (the firmware has no annotations; without it mypy would skip every
 function body), so a call the real board does not have fails here.
 
-Exit status: mypy's (0 clean, 1 errors, 2 usage).
+Then the host's typed API (HOST_TYPED: what a script imports with its
+annotations) against CPython's own typeshed.
+
+Exit status: mypy's (0 clean, 1 errors, 2 usage); the first that fails.
 """
 
 import os
@@ -26,6 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUB_DISTS = ("micropython-stdlib-stubs", "micropython-rp2-rpi_pico-stubs")
 CONFIG = os.path.join(ROOT, "tools", "mypy.ini")
 FIRMWARE = os.path.join(ROOT, "firmware")
+HOST_TYPED = [os.path.join(ROOT, "host", "dicetray", "restore.py")]
 
 
 def _dist_files(name):
@@ -92,7 +96,23 @@ def main(argv):
     ts = build_typeshed(os.path.join(ROOT, "build", "typeshed"))
     cmd = command(ts, extra=argv)
     print("typecheck: mypy on firmware/ against micropython-rp2-rpi_pico-stubs")
-    return subprocess.call(cmd, cwd=FIRMWARE)
+    rc = subprocess.call(cmd, cwd=FIRMWARE)
+    if rc:
+        return rc
+    print(
+        "typecheck: mypy on the host's typed API (%s)"
+        % ", ".join(os.path.relpath(p, ROOT) for p in HOST_TYPED)
+    )
+    host = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--ignore-missing-imports",
+        "--follow-imports=silent",
+        "--cache-dir",
+        os.path.join(ROOT, "build", "mypy_cache_host"),
+    ] + list(argv)
+    return subprocess.call(host + HOST_TYPED, cwd=os.path.join(ROOT, "host"))
 
 
 if __name__ == "__main__":

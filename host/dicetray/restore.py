@@ -15,7 +15,18 @@ stages the backup beside its campaign and swaps it in with one rename,
 once it reads back as a boot would (docs/backup.md, docs/protocol.md).
 """
 
+from __future__ import annotations
+
 import contextlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the types a script sees; nothing of them is imported to run
+    from .backup import Backup, BackupStore
+    from .link.client import Device
+    from .rules.campaign import Campaign
+
+    Progress = Callable[..., contextlib.AbstractContextManager]
 
 from . import backup as bk
 from . import export as ex
@@ -31,7 +42,7 @@ class RestoreError(Exception):
     """A restore refused or not verified: the text says why and what to do."""
 
 
-def device_state(dev):
+def device_state(dev: Device) -> Campaign:
     """The device's campaign, decoded from its snapshot."""
     snap = bk.snapshot_bytes(dev.snapshot())
     try:
@@ -48,7 +59,17 @@ class Plan:
     (the words), the payload it sends (`snap`, `events` numbered from
     `first`, the snapshot at `seq`, the last event `last`)."""
 
-    def __init__(self, b, info, dc, snap, events, seq, first, lines):
+    def __init__(
+        self,
+        b: Backup,
+        info: dict[str, Any],
+        dc: Campaign,
+        snap: bytes,
+        events: list[bytes],
+        seq: int,
+        first: int,
+        lines: list[str],
+    ):
         self.backup = b
         self.info = info  # the device's, when planned
         self.device = dc  # its campaign then
@@ -60,7 +81,7 @@ class Plan:
 class Done:
     """A restore that verified: what the device now holds (`held`..`last`)."""
 
-    def __init__(self, p, held, chained):
+    def __init__(self, p: Plan, held: int, chained: bool):
         self.plan = p
         self.held = held
         self.chained = chained  # the device's hash chain head was compared too
@@ -75,7 +96,14 @@ class Done:
         )
 
 
-def plan(st, bid, dev, force_schema=False, force_system=False, progress=_quiet):
+def plan(
+    st: BackupStore,
+    bid: int,
+    dev: Device,
+    force_schema: bool = False,
+    force_system: bool = False,
+    progress: Progress = _quiet,
+) -> Plan:
     """The Plan of restoring backup `bid` of store `st` onto the open
     device `dev`: nothing is sent. RestoreError when the backup does not
     fit the device (another state schema or rule system) unless forced.
@@ -139,7 +167,7 @@ def plan(st, bid, dev, force_schema=False, force_system=False, progress=_quiet):
     return Plan(b, info, dc, snap, events, seq, first, lines)
 
 
-def apply(p, dev, progress=_quiet):
+def apply(p: Plan, dev: Device, progress: Progress = _quiet) -> Done:
     """Send Plan `p` to `dev`, then read the device back: the Done when its
     state, head and every event it holds are the backup's; RestoreError
     otherwise (the backup is unchanged). `progress` as plan's."""
