@@ -40,6 +40,7 @@ SIM_SPARE = 64 * 1024
 TICKS_MASK = (1 << 30) - 1
 SLOTS_PAGE = 24    # campaign slots per SLOTS answer (~120 bytes of JSON each)
 LOG_ANSWER = fr.LOG | fr.ANSWER
+_FREE = getattr(gc, "mem_free", None)
 
 
 class _Full(Exception):
@@ -309,8 +310,10 @@ class Link:
         d = {"device": self.device_id(), "firmware": FIRMWARE, "protocol": fr.PROTOCOL,
              "schema": codec.VERSION, "system": NAMES[c.system], "campaign": c.cid,
              "events": st.seq, "first": self._first(), "keep": st.keep, "slot": self.s.n, "bad": self.bad,
-             "head": _hex(st.head), "retried": self.retried, "board": self.app.b.name,
-             "heap_free": gc.mem_free(), "heap_used": gc.mem_alloc()}
+             "head": _hex(st.head), "retried": self.retried, "board": self.app.b.name}
+        if _FREE is not None:   # MicroPython's gc; CPython's (host tests run the link) has none
+            d["heap_free"] = _FREE()
+            d["heap_used"] = gc.mem_alloc()
         for w in self.s.warnings:   # what the boot (or the scrub since) found damaged, as the screen said
             if w[0] == "STORE DAMAGE":
                 d["damage"] = d.get("damage", []) + w[1].split("\n")

@@ -2,7 +2,8 @@
 read-only file or directory, a missing directory, a --db that is a
 directory, a mistyped --db, a database in use; only `dicetray backup`
 creates a database; every intact backup stays listable when others are
-damaged. Everything in tmp_path (DICETRAY_HOME too).
+damaged. Everything in tmp_path (DICETRAY_HOME too); the device is the
+real firmware (a RamTray, tests/host/ramtray.py).
 
 root ignores file permissions: the read-only cases are also made with a
 connection SQLite opens read-only (URI mode=ro), which binds root too; the
@@ -16,7 +17,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fake_device import FakeDevice, play  # noqa: E402
+from ramtray import RamTray, play, serve  # noqa: E402
 
 from dicetray import commands  # noqa: E402
 from dicetray.backup import BackupStore, StoreError  # noqa: E402
@@ -26,10 +27,9 @@ BLAME = ("damaged", "restore from another backup")
 
 @pytest.fixture
 def dev(tmp_path, monkeypatch):
+    """The tray every command talks to (st.take(dev.device()) for the store's own calls)."""
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
-    d = play(FakeDevice(system=0, cid=4242), 40)
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: d)
-    return d
+    return serve(monkeypatch, {"dev": play(RamTray(system=0, cid=4242), 40)})["dev"]
 
 
 def run(capsys, *argv):
@@ -56,13 +56,14 @@ def skip_if_writable(path):
 def test_read_only_database_through_sqlite_uri_mode(tmp_path, dev):
     db = str(tmp_path / "b.sqlite3")
     st = BackupStore(db)
-    bid = st.take(dev).backup
+    d = dev.device()
+    bid = st.take(d).backup
     play(dev, 5, seed=9)
     st.db.close()
     st.db = sqlite3.connect(pathlib.Path(db).as_uri() + "?mode=ro", uri=True,
                             isolation_level=None)
     with pytest.raises(StoreError) as e:
-        st.take(dev)
+        st.take(d)
     honest(str(e.value) + "\n", "read-only", db, "nothing was added")
     assert [b["id"] for b in st.list()] == [bid] and st.load(bid).last == 40  # reading works
 
@@ -124,18 +125,19 @@ def test_sqlite_read_only_names_are_told_apart(tmp_path):
 def test_database_in_use(tmp_path, dev):
     db = str(tmp_path / "b.sqlite3")
     st = BackupStore(db)
-    st.take(dev)
+    d = dev.device()
+    st.take(d)
     play(dev, 3, seed=2)
     st.db.execute("PRAGMA busy_timeout=50")
     other = sqlite3.connect(db, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StoreError) as e:
-            st.take(dev)
+            st.take(d)
         honest(str(e.value) + "\n", "in use", db)
     finally:
         other.execute("ROLLBACK")
-    assert not st.take(dev).duplicate   # and once it is free, the backup goes in
+    assert not st.take(d).duplicate   # and once it is free, the backup goes in
 
 
 def test_missing_directory(tmp_path, dev, capsys):
@@ -199,9 +201,10 @@ def test_another_sqlite_file_is_not_taken_over(tmp_path, dev, capsys):
 def test_intact_backups_stay_listed_when_a_page_is_damaged(tmp_path, dev, capsys):
     db = str(tmp_path / "b.sqlite3")
     st = BackupStore(db)
+    d = dev.device()
     for k in range(60):
         play(dev, 2, seed=k)
-        st.take(dev)
+        st.take(d)
     rows = st.list()
     assert len(rows) == 60
     state = st.load(30).state
@@ -225,4 +228,6 @@ def test_intact_backups_stay_listed_when_a_page_is_damaged(tmp_path, dev, capsys
     assert "%4d " % listed[0] in out and "%4d " % listed[-1] in out
     for i in (listed[0], listed[-1]):                   # and they restore
         assert run(capsys, "backups", "show", str(i), "--db", db)[0] == 0
-        FakeDevice(system=0, cid=1).restore(*BackupStore(db, create=False).restore_payload(i))
+        fresh = RamTray(system=0, cid=1)
+        info = fresh.device().restore(*BackupStore(db, create=False).restore_payload(i))
+        assert info["events"] == BackupStore(db, create=False).load(i).last

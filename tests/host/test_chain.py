@@ -4,15 +4,16 @@ with the stored history, `dicetray verify` checks a backup end to end and
 against the device, restore carries the head. A forger here edits a stored
 event and recomputes its CRC, the events digest and the stored fold, as
 the issue's forged backup did; the full forger recomputes the chain too.
-FakeDevice chains with the firmware's own store/chain.py; the last test
-runs the real firmware in the simulator."""
+The device is the real firmware in this process (a RamTray,
+tests/host/ramtray.py: its store chains every event); the last test runs
+it in the simulator."""
 import os
 import sqlite3
 import sys
 import zlib
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fake_device import FakeDevice, play  # noqa: E402
+from ramtray import RamTray, play, serve  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -22,18 +23,21 @@ from dicetray.fwstore import chain  # noqa: E402
 from dicetray.rules import campaign as cp, codec  # noqa: E402
 
 
-def device(n=30, rolls=(5, 12, 20)):
-    """A hunt campaign of n events, free rolls (DICE: faces that change no
-    state, so an edit to them keeps every fold) at the seqs in `rolls`."""
-    dev = FakeDevice(system=0, cid=31)
-    play(dev, 1)
-    while dev.c.nevents < n:
-        if dev.c.nevents + 1 in rolls:
-            dev.act(cp.DICE, (6, 3))
+def device(n=30, rolls=(5, 12, 20), **kw):
+    """A tray with a hunt campaign of n events, free rolls (DICE: faces
+    that change no state, so an edit to them keeps every fold) at the seqs
+    in `rolls`; kw: RamTray's (keep, roll)."""
+    tray = RamTray(system=0, cid=31, **kw)
+    play(tray, 1)
+    while tray.nevents < n:
+        if tray.nevents + 1 in rolls:
+            tray.act(cp.DICE, (6, 3))
         else:
-            play(dev, 1, seed=dev.c.nevents)
-    assert [codec.decode_event(dev.journal[s - 1])[0] for s in rolls] == [cp.DICE] * len(rolls)
-    return dev
+            play(tray, 1, seed=tray.nevents)
+    first = tray.first()
+    evs = tray.device().events(first - 1)
+    assert all(codec.decode_event(evs[s - first])[0] == cp.DICE for s in rolls if s >= first)
+    return tray
 
 
 def forge(path, seq, links=False):
@@ -71,22 +75,23 @@ def forge(path, seq, links=False):
 
 def test_backups_store_the_chain_the_device_reports(tmp_path):
     st = BackupStore(str(tmp_path / "b.sqlite3"))
-    dev = device()
+    tray = device()
+    dev = tray.device()
     r = st.take(dev)
-    assert r.head == dev.head.hex() == chain.over(chain.ZERO, 1, dev.journal).hex()
+    assert r.head == tray.head.hex() == chain.over(chain.ZERO, 1, tray.journal()).hex()
+    assert dev.chain(30) == tray.head and dev.info()["head"] == r.head
     b = st.load(r.backup)
-    assert b.head == r.head and [bytes(x) for x in b.links][-1] == dev.head
-    play(dev, 5, seed=2)
+    assert b.head == r.head and [bytes(x) for x in b.links][-1] == tray.head
+    play(tray, 5, seed=2)
     r2 = st.take(dev)                      # incremental: the head goes on over the new events
-    assert r2.head == dev.head.hex() and r2.fetched == 6
+    assert r2.head == tray.head.hex() and r2.fetched == 6
     assert st.take(dev).duplicate
 
 
 def test_a_forged_event_fails_its_link_and_names_it(tmp_path):
     path = str(tmp_path / "b.sqlite3")
     st = BackupStore(path)
-    dev = device()
-    bid = st.take(dev).backup
+    bid = st.take(device().device()).backup
     st.close()
     forge(path, 12)
     st = BackupStore(path)
@@ -99,8 +104,8 @@ def test_a_fully_forged_backup_is_caught_by_the_device(tmp_path, monkeypatch, ca
     # incremental backup of the genuine device said "no change".
     path = str(tmp_path / "b.sqlite3")
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
-    dev = device()
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: dev)
+    tray = serve(monkeypatch, {"x": device()}, "x")["x"]
+    dev = tray.device()
     st = BackupStore(path)
     bid = st.take(dev).backup
     st.close()
@@ -115,65 +120,70 @@ def test_a_fully_forged_backup_is_caught_by_the_device(tmp_path, monkeypatch, ca
     r = st.take(dev)
     assert not r.duplicate and r.backup != bid
     assert any("differs from backup %d after event 11" % bid in n for n in r.notes), r.notes
-    assert r.head == dev.head.hex()
+    assert r.head == tray.head.hex()
 
 
 def test_a_forgery_before_what_the_device_holds(tmp_path, monkeypatch, capsys):
     path = str(tmp_path / "b.sqlite3")
-    dev = device()
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: dev)
+    tray = serve(monkeypatch, {"x": device(roll=1)}, "x")["x"]
+    dev = tray.device()
     st = BackupStore(path)
     st.take(dev)
     st.close()
     forge(path, 5, links=True)
-    dev.compact(20)                        # the device holds events 11..30 now
+    # The tray goes on and compacts: it keeps 4 events below its floor.
+    tray.tune(keep=4)
+    while tray.first() <= 5:
+        play(tray, 1, seed=tray.nevents)
+    first = tray.first()
+    assert 5 < first <= 31, first          # event 5 is no longer on the device
     code = commands.main(["verify", "--db", path, "--port", "x", "--json"])
     import json
     d = json.loads(capsys.readouterr().out)
-    assert code == 1 and not d["holds"] and d["differs_at"] == 10, d
-    assert "at or before event 10" in d["why"]
+    assert code == 1 and not d["holds"] and d["differs_at"] == first - 1, d
+    assert "at or before event %d" % (first - 1) in d["why"]
     st = BackupStore(path)
     r = st.take(dev)
     assert not r.duplicate
     assert any("hash chains differ" in n for n in r.notes), r.notes
     b = st.load(r.backup)                  # a new lineage from the device's snapshot
-    assert b.base_snap is not None and b.base_head == dev.head.hex() and b.head == dev.head.hex()
+    assert b.base_snap is not None and b.base_head == tray.head.hex() and b.head == tray.head.hex()
 
 
 def test_verify_a_backup_alone_and_after_the_device_moved_on(tmp_path, monkeypatch, capsys):
     path = str(tmp_path / "b.sqlite3")
-    dev = device()
+    tray = device()
     st = BackupStore(path)
-    bid = st.take(dev).backup
+    bid = st.take(tray.device()).backup
     from dicetray.link import ports
     monkeypatch.setattr(ports, "find", lambda: [])
     assert commands.main(["verify", "--db", path, "--backup", str(bid)]) == 0
     out = capsys.readouterr().out
     assert "every hash chain link holds" in out and "checked alone" in out
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: dev)
-    play(dev, 4, seed=5)                   # the device goes on: its head covers the backup's
+    serve(monkeypatch, {"x": tray}, "x")
+    play(tray, 4, seed=5)                  # the device goes on: its head covers the backup's
     assert commands.main(["verify", "--db", path, "--backup", str(bid), "--port", "x"]) == 0
     assert "the device goes on to event 34" in capsys.readouterr().out
 
 
 def test_restore_carries_the_chain(tmp_path, monkeypatch, capsys):
     path = str(tmp_path / "b.sqlite3")
-    dev = device()
-    dev.compact(10)
+    tray = device(50, keep=10, roll=1)    # it compacts as it goes: keeps 10 below its floor
+    assert tray.first() > 1
     st = BackupStore(path)
-    bid = st.take(dev).backup             # a baseline: the device's snapshot and its head
+    bid = st.take(tray.device()).backup   # a baseline: the device's snapshot and its head
     b = st.load(bid)
-    assert b.base_snap is not None and b.base_head == dev.head.hex()
-    other = FakeDevice(system=0, cid=99)
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: other)
+    assert b.base_snap is not None and b.base_head == tray.head.hex()
+    other = serve(monkeypatch, {"x": RamTray(system=0, cid=99)}, "x")["x"]
     assert commands.main(["restore", str(bid), "--db", path, "--port", "x", "--yes"]) == 0
     assert "verified, and its hash chain head" in capsys.readouterr().out
-    assert other.head == dev.head
+    assert other.head == tray.head and other.state() == tray.state()
 
 
 def test_a_database_from_before_the_chain_gets_it(tmp_path):
     path = str(tmp_path / "b.sqlite3")
-    dev = device()
+    tray = device()
+    dev = tray.device()
     st = BackupStore(path)
     bid = st.take(dev).backup
     st.close()
@@ -189,13 +199,13 @@ def test_a_database_from_before_the_chain_gets_it(tmp_path):
     """)
     db.close()
     ro = BackupStore(path, create=False)   # read only: nothing added, the head computed
-    assert not ro.has_heads and ro.load(bid).head == dev.head.hex()
+    assert not ro.has_heads and ro.load(bid).head == tray.head.hex()
     ro.close()
     st = BackupStore(path)                 # opened to write: the columns are added
-    assert st.has_heads and st.load(bid).head == dev.head.hex()
-    play(dev, 3, seed=4)
+    assert st.has_heads and st.load(bid).head == tray.head.hex()
+    play(tray, 3, seed=4)
     r = st.take(dev)
-    assert r.head == dev.head.hex() and st.load(r.backup).head == r.head
+    assert r.head == tray.head.hex() and st.load(r.backup).head == r.head
 
 
 def test_on_the_real_firmware(tmp_path, capsys):

@@ -1,6 +1,7 @@
 """The tool's words (issue 16, item 5), read by their output: `dicetray ...`
-through dicetray.cli.main, against the fake device on the real rules core.
-Usage errors exit 2, device and data errors 1; every error is one line."""
+through dicetray.cli.main, against the real firmware (RamTrays:
+tests/host/ramtray.py). Usage errors exit 2, device and data errors 1;
+every error is one line."""
 import json
 import os
 import re
@@ -9,9 +10,10 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fake_device import FakeDevice, play  # noqa: E402
+import ramtray  # noqa: E402
+from ramtray import RamTray, play, serve  # noqa: E402
 
-from dicetray import cli, commands  # noqa: E402
+from dicetray import cli  # noqa: E402
 from dicetray.backup import BackupStore  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 
@@ -19,11 +21,10 @@ from dicetray.rules import campaign as cp  # noqa: E402
 @pytest.fixture
 def devs(tmp_path, monkeypatch):
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
-    d = {"hunt": play(FakeDevice(system=0, cid=4242), 40),
-         "paths": play(FakeDevice(system=1, cid=77), 10),
-         "exp": play(FakeDevice(system=2, cid=99), 10)}
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: d[port or "hunt"])
-    return d
+    d = {"hunt": play(RamTray(system=0, cid=4242), 40),
+         "paths": play(RamTray(system=1, cid=77), 10),
+         "exp": play(RamTray(system=2, cid=99), 10)}
+    return serve(monkeypatch, d, "hunt")
 
 
 def tool(capsys, *argv):
@@ -39,8 +40,9 @@ def usage(capsys, *argv):
     return err
 
 
-def acts(dev):
-    return [c for c in dev.calls if isinstance(c, tuple) and c[0] == "act"]
+def acts(tray):
+    """("act", kind, args, text) of every ACT the host sent the tray."""
+    return [("act",) + a for a in ramtray.acts(tray)]
 
 
 # --- bad arguments ------------------------------------------------------------
@@ -108,18 +110,18 @@ def test_roll_takes_every_hunt_pool_odds_takes(devs, capsys):
     # 7..9 are divine agony's: the exorcist's pathos gives the dice (max 3)
     assert "needs divine agony" in usage(capsys, "roll", "--pool", "9")
     dev = devs["hunt"]
-    ada = dev.c.chars[0]
-    ada.v[4] = 3  # hunt.PATHOS
-    ada.v[6] = 0  # agony not used this session
-    dev.c.x[4] = -1
+    # At the table: a session ends (pathos and agony start over), Ada
+    # witnesses three times (pathos 3), Bo once.
+    dev.act(42)                                   # SESSION_END, event 48
+    for i in (0, 0, 0, 1):
+        dev.act(46, (i,))                         # WITNESS: pathos + 1, events 49..52
+    assert dev.c.chars[0].v[4] == 3 and dev.c.chars[1].v[4] == 1   # hunt.PATHOS
     code, out, err = tool(capsys, "roll", "--pool", "9", "--char", "0")
     assert code == 0, err
     assert acts(dev)[-1][1:3] == (32, (0, 3, 3, 1, 0, 0, -1))
-    assert out.startswith("event 48: Ada rolls 9d6 with divine agony: ")
-    assert len(cp.codec.decode_event(dev.journal[-1])[2]) == 9   # nine faces on the journal
+    assert out.startswith("event 53: Ada rolls 9d6 with divine agony: ")
+    assert len(cp.codec.decode_event(dev.journal()[-1])[2]) == 9   # nine faces on the journal
     # not enough pathos: a data error naming what the character can roll
-    bo = dev.c.chars[1]
-    bo.v[4] = 1
     code, out, err = tool(capsys, "roll", "--pool", "9", "--char", "1")
     assert code == 1 and "adds 1 die (pathos 1), so the most that character rolls is 7" in err
 
@@ -214,7 +216,7 @@ def test_articles_and_plurals(devs, capsys, tmp_path, monkeypatch):
     code, out, err = tool(capsys, "restore", "2", "--yes", "--port", "exp")
     assert code == 1 and "backup 2 is a hunt campaign and the device runs expedition" in err
     # a device of one event, a backup of one event
-    one = devs["one"] = FakeDevice(system=0, cid=5)
+    one = devs["one"] = RamTray(system=0, cid=5)
     one.act(cp.CHAR_ADD, (), "Ada")
     assert tool(capsys, "backup", "--port", "one")[0] == 0    # backup 3
     code, out, _ = tool(capsys, "restore", "3", "--port", "one", "--dry-run")
@@ -224,7 +226,7 @@ def test_articles_and_plurals(devs, capsys, tmp_path, monkeypatch):
     st = BackupStore(str(tmp_path / "home" / "backups.sqlite3"))
     one.act(cp.DICE, (6, 1))
     assert tool(capsys, "backup", "--port", "one")[0] == 0    # backup 4: events 1..2
-    one.restore(*st.restore_payload(3))
+    one.device().restore(*st.restore_payload(3))
     one.act(cp.DICE, (8, 1))
     assert tool(capsys, "backup", "--port", "one")[0] == 0    # backup 5: another event 2
     code, out, _ = tool(capsys, "backups", "diff", "4", "5")
@@ -256,6 +258,9 @@ def test_remote_actions_speak_in_words(devs, capsys):
 
 
 def test_status_names_what_was_compacted(devs, capsys):
-    devs["hunt"].compact(10)
+    # A tray that keeps 10 events below its compaction floor, in small segments.
+    tray = devs["hunt"] = play(RamTray(system=0, cid=4242, keep=10, roll=1), 40)
+    first = tray.first()
+    assert first > 1
     code, out, _ = tool(capsys, "status")
-    assert "events    40 (it holds 31..40: events 1..30 were compacted)" in out
+    assert "events    40 (it holds %d..40: events 1..%d were compacted)" % (first, first - 1) in out

@@ -1,5 +1,6 @@
-"""The device/backup subcommands against a fake device: output, --json,
-exit statuses (0 / 1 device or data / 2 usage), restore safety, watch."""
+"""The device/backup subcommands against the real firmware (a RamTray:
+tests/host/ramtray.py): output, --json, exit statuses (0 / 1 device or
+data / 2 usage), restore safety, watch."""
 import json
 import os
 import sys
@@ -7,7 +8,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fake_device import FakeDevice, play  # noqa: E402
+from ramtray import RamTray, play, serve  # noqa: E402
 
 from dicetray import commands  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
@@ -16,9 +17,7 @@ from dicetray.rules import campaign as cp  # noqa: E402
 @pytest.fixture
 def env(tmp_path, monkeypatch):
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
-    devs = {"dev": play(FakeDevice(system=0, cid=4242), 40)}
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: devs[port or "dev"])
-    return devs
+    return serve(monkeypatch, {"dev": play(RamTray(system=0, cid=4242), 40)})
 
 
 def run(capsys, *argv):
@@ -31,7 +30,8 @@ def test_status_json(env, capsys):
     code, out, err = run(capsys, "status", "--json")
     d = json.loads(out)
     assert code == 0 and d["events"] == 40 and d["system"] == "hunt" and d["campaign"] == 4242
-    assert "firmware" in d
+    assert d["firmware"] == "0.1.0" and d["first"] == 1 and d["keep"] == 6000
+    assert d["head"] == env["dev"].head.hex() and d["device"] == "ram-1"
 
 
 def test_backup_then_list_show_diff(env, capsys):
@@ -72,9 +72,10 @@ def test_remote_actions(env, capsys):
 
 def test_roll_maps_to_each_system(env, capsys):
     for system, kind in ((1, 64), (2, 96)):
-        env["dev"] = play(FakeDevice(system=system), 5)
+        env["dev"] = play(RamTray(system=system), 5)
         code, out, _ = run(capsys, "roll", "--pool", "4", "--target", "2", "--json")
-        assert code == 0 and env["dev"].calls[-1][1] == kind
+        assert code == 0 and json.loads(out)["kind"] == kind and env["dev"].nevents == 6
+        assert cp.codec.decode_event(env["dev"].journal()[-1])[0] == kind
         code, out, err = run(capsys, "roll", "--pool", "4", "--hard")
         assert code == 2 and "--hard is for hunt" in err
     assert commands.roll_event(2, 15) == (96, (10, 1, 2, 0, 1, 0, 0, -1))
@@ -85,61 +86,64 @@ def test_roll_maps_to_each_system(env, capsys):
 
 def test_restore_safety_and_verification(env, capsys, monkeypatch, tmp_path):
     assert run(capsys, "backup")[0] == 0
-    fresh = env["other"] = FakeDevice(system=0, cid=1)
-    before = cp.encode_snapshot(fresh.c)
+    fresh = env["other"] = RamTray(system=0, cid=1)
+    before = fresh.snapshot()
+
+    def staged(tray):   # a restore's first request (R_BEGIN) makes the next slot's nN/
+        return [d for d in tray.fs.dirs if d.startswith("/dicetray/n")]
     # no tty, no --yes: refused, nothing sent
     monkeypatch.setattr(sys, "stdin", open(os.devnull))
     code, out, err = run(capsys, "restore", "1", "--port", "other")
-    assert code == 1 and "--yes" in err and cp.encode_snapshot(fresh.c) == before
+    assert code == 1 and "--yes" in err and fresh.snapshot() == before and not staged(fresh)
     code, out, err = run(capsys, "restore", "1", "--port", "other", "--dry-run")
     assert code == 0 and "dry run" in out and "backup  1: campaign 4242" in out
-    assert not any(c[0] == "restore" for c in fresh.calls if isinstance(c, tuple))
+    assert fresh.snapshot() == before and not staged(fresh) and fresh.s.n == 1
     code, out, err = run(capsys, "restore", "1", "--port", "other", "--yes")
     assert code == 0 and "verified" in out
-    assert fresh.events(0) == env["dev"].events(0)
-    assert cp.encode_state(fresh.c) == cp.encode_state(env["dev"].c)
+    assert fresh.journal() == env["dev"].journal() and fresh.s.n == 2   # the next slot
+    assert fresh.state() == env["dev"].state() and fresh.snapshot() == env["dev"].snapshot()
+    assert fresh.head == env["dev"].head
     # another rule system: refused unless forced
-    paths = env["p"] = FakeDevice(system=1)
+    paths = env["p"] = RamTray(system=1)
     code, out, err = run(capsys, "restore", "1", "--port", "p", "--yes")
     assert code == 1 and "--force-system" in err and paths.c.system == 1
     code, out, err = run(capsys, "restore", "1", "--port", "p", "--yes", "--force-system")
     assert code == 0 and paths.c.system == 0
-    # a device that answers the restore but does not hold it: detected
-    bad = env["bad"] = FakeDevice(system=0)
-    real = bad.restore
+    # a device that answers the restore but does not hold it (its flash
+    # reads back another first event, in a record whose checks all pass): detected
+    bad = env["bad"] = RamTray(system=0)
+    device = bad.device
 
-    def lossy(snap, events, seq, first=1, progress=None, head=None):  # damages the first event
-        info = real(snap, events, seq, first)
-        bad.journal[0] = cp.codec.encode_event(cp.CHAR_ADD, (), b"", "Eve")
-        return info
-    bad.restore = lossy
+    def lossy_device(*a, **kw):
+        dev = device(*a, **kw)
+        restore = dev.restore
+
+        def lossy(*a, **kw):
+            info = restore(*a, **kw)
+            bad.replace_event(1, cp.codec.encode_event(cp.CHAR_ADD, (), b"", "Eve"))
+            return info
+        dev.restore = lossy
+        return dev
+    bad.device = lossy_device
     code, out, err = run(capsys, "restore", "1", "--port", "bad", "--yes")
     assert code == 1 and "did not verify" in err
+    assert "its events 1..40 differ from the backup's" in err
 
 
 def test_watch_plain_lines_and_ctrl_c(env, capsys):
     dev = env["dev"]
-    c = cp.Campaign(0, dev.c.cid)
-    for ev in dev.journal:
-        c.apply(ev)
-    new = []
-    for _ in range(3):
-        dev.act(cp.DICE, (6, 2))
-        new.append((dev.c.nevents, dev.journal[-1]))
-    # the watcher starts from the snapshot taken now: replay the 3 as pushes
-    snap = cp.encode_snapshot(c)
-    dev.snapshot = lambda: snap
+    # While the watcher waits, the table rolls three times (the tray pushes
+    # each event), then Ctrl-C.
 
-    def pushes():
-        yield from new
+    def ctrl_c():
         raise KeyboardInterrupt
-    dev.subscribe = pushes
+    dev.idle = [lambda: dev.act(cp.DICE, (6, 2))] * 3 + [ctrl_c]
     code, out, err = run(capsys, "watch")
     lines = out.splitlines()
-    assert code == 0 and lines[0].startswith("watching campaign 4242")
+    assert code == 0 and lines[0].startswith("watching campaign 4242 (hunt) from event 40")
     assert len(lines) == 4 and "free roll of 2d6: " in lines[1] and lines[1].split()[0] == "41"
-    assert "total" in lines[1]
-    assert dev.closed
+    assert [x.split()[0] for x in lines[1:]] == ["41", "42", "43"] and "total" in lines[1]
+    assert dev.devices[-1].t.closed and not dev.link.sub   # unsubscribed, closed
 
 
 def test_errors_are_one_line(env, capsys, monkeypatch):
@@ -195,31 +199,41 @@ def test_restore_longer_than_the_device_keeps(env, capsys):
     # is done and verified, saying what the device holds and what it cannot.
     play(env["dev"], 160, seed=9)
     assert run(capsys, "backup")[0] == 0
-    small = env["small"] = FakeDevice(system=0, cid=1, keep=50)
+    # A tray that keeps 50 events below its compaction floor, in segments
+    # of about a dozen events (so it compacts in a few dozen, not thousands).
+    small = env["small"] = RamTray(system=0, cid=1, keep=50, roll=256)
     code, out, err = run(capsys, "restore", "1", "--port", "small", "--dry-run")
     assert code == 0 and "keeps about its last 50 events" in out and "events 1..150" in out
     code, out, err = run(capsys, "restore", "1", "--port", "small", "--yes")
     assert code == 0, err
+    held = small.first()           # compacted whole segments at a time, as the store does
+    assert 100 < held <= 151
     assert "state after event 200 verified" in out
-    assert "the device holds events 151..200, verified one by one" in out
-    assert "events 1..150 are in backup 1 only" in out
-    assert small.first == 151 and small.events(150) == env["dev"].events(0)[150:]
+    assert "the device holds events %d..200, verified one by one" % held in out
+    assert "events 1..%d are in backup 1 only" % (held - 1) in out
+    assert small.journal() == env["dev"].journal()[held - 1:]
+    assert small.state() == env["dev"].state()
 
 
 def test_restore_of_a_baseline_says_it_sends_no_events(env, capsys):
     # A backup taken after the device compacted starts from its snapshot
     # at the head: restoring it sends that state and no events, and says so
     # (it said "verified (state and events)").
-    env["dev"].compact(10)
+    # A tray that compacted its journal (it keeps 10 events below its
+    # floor, in small segments) before the first backup.
+    dev = env["dev"] = play(RamTray(system=0, cid=4242, keep=10, roll=1), 40)
+    first = dev.first()
+    assert first > 1
     assert run(capsys, "backup")[0] == 0
-    fresh = env["fresh"] = FakeDevice(system=0, cid=1)
+    fresh = env["fresh"] = RamTray(system=0, cid=1)
     code, out, err = run(capsys, "restore", "1", "--port", "fresh", "--yes")
     assert code == 0, err
     assert "the device will hold the state after event 40 and no events" in out
-    assert "events 31..40 stay in backup 1 only" in out
+    assert "events %d..40 stay in backup 1 only" % first in out
     assert "the device holds no events (backup 1 has none after its snapshot at 40)" in out
     assert "state and events" not in out
-    assert cp.encode_state(fresh.c) == cp.encode_state(env["dev"].c)
+    assert fresh.state() == dev.state() and fresh.snapshot() == dev.snapshot()
+    assert fresh.first() == 41 and fresh.head == dev.head
 
 
 def test_restore_dry_run_names_the_events_it_would_discard(env, capsys):
@@ -232,7 +246,7 @@ def test_restore_dry_run_names_the_events_it_would_discard(env, capsys):
     assert "the device's 2 events after event 40 are not in backup 1 and would be discarded:" in out
     assert "  event 41: " in out and "  event 42: " in out and "Cy" in out
     assert "nothing sent, the device is unchanged" in out and dev.c.nevents == 42
-    env["other"] = play(FakeDevice(system=0, cid=77), 5)
+    env["other"] = play(RamTray(system=0, cid=77), 5)
     code, out, err = run(capsys, "restore", "1", "--port", "other", "--dry-run")
     assert code == 0 and "the device's campaign 77 and its 5 events go" in out
 

@@ -1,5 +1,6 @@
 """Export: the campaign alone, deterministic, identical after a restore onto
-another device."""
+another device. The devices are the real firmware (RamTrays:
+tests/host/ramtray.py), read through the host's real Device."""
 import csv
 import re
 import io
@@ -8,26 +9,28 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fake_device import FakeDevice, play  # noqa: E402
+from ramtray import RamTray, play, serve  # noqa: E402
 
 from dicetray import commands, export  # noqa: E402
 from dicetray.backup import BackupStore  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 
 
-def _export(dev, fmt, capsys, monkeypatch):
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: dev)
+def _export(tray, fmt, capsys, monkeypatch):
+    serve(monkeypatch, {"dev": tray})
     assert commands.main(["export", "--format", fmt]) == 0
     return capsys.readouterr().out
 
 
 def test_restored_campaign_exports_byte_for_byte(tmp_path, capsys, monkeypatch):
-    dev = play(FakeDevice(system=1, cid=321, name="tray-A"), 90)
+    dev = play(RamTray(system=1, cid=321, name="tray-A"), 90)
     st = BackupStore(str(tmp_path / "b.sqlite3"))
-    bid = st.take(dev).backup
-    other = FakeDevice(system=0, cid=5, name="tray-B", seed=99)
-    other.set_clock(1234567)
-    other.restore(*st.restore_payload(bid))
+    bid = st.take(dev.device()).backup
+    other = RamTray(system=0, cid=5, name="tray-B", seed=99)
+    od = other.device()
+    od.set_clock(1234567)
+    od.restore(*st.restore_payload(bid))
+    assert od.info()["clock"] >= 1234567 and od.info()["device"] == "tray-B"
     for fmt in ("json", "csv"):
         a = _export(dev, fmt, capsys, monkeypatch)
         b = _export(other, fmt, capsys, monkeypatch)
@@ -61,8 +64,8 @@ def _campaign_only(doc):
 
 
 def test_json_content():
-    dev = play(FakeDevice(system=0, cid=8), 25)
-    doc = export.document(0, 8, cp.encode_state(dev.c), dev.events(0))
+    dev = play(RamTray(system=0, cid=8), 25)
+    doc = export.document(0, 8, dev.state(), dev.device().events(0))
     text = export.to_json(doc)
     assert text == export.to_json(json.loads(text))  # sorted, stable
     d = json.loads(text)
@@ -70,18 +73,18 @@ def test_json_content():
     assert d["events"][0]["name"] == "CHAR_ADD" and d["events"][0]["text"] == "Ada"
     assert [e["seq"] for e in d["events"]] == list(range(1, 26))
     assert d["state"]["events"] == 25 and d["state"]["characters"][1]["name"] == "Bo"
-    assert bytes.fromhex(d["state"]["hex"]) == cp.encode_state(dev.c)
+    assert bytes.fromhex(d["state"]["hex"]) == dev.state()
     assert not set(d) & {"device", "firmware", "created", "exported"}
 
 
 def test_csv_rows():
-    dev = play(FakeDevice(system=2, cid=8), 20)
-    doc = export.document(2, 8, cp.encode_state(dev.c), dev.events(0))
+    dev = play(RamTray(system=2, cid=8), 20)
+    doc = export.document(2, 8, dev.state(), dev.device().events(0))
     rows = list(csv.reader(io.StringIO(export.to_csv(doc))))
     assert rows[0] == list(export.CSV_COLUMNS)
     ev = [r for r in rows if r[0] == "event"]
     assert len(ev) == 20 and ev[0][3] == "CHAR_ADD" and ev[0][6] == "Ada"
-    assert bytes.fromhex(ev[5][7]) == dev.journal[5]
+    assert bytes.fromhex(ev[5][7]) == dev.journal()[5]
     assert any(r[0] == "counter" and r[3] == "turn" for r in rows)
     assert rows[-1][:4] == ["state", "", "", "hex"]
 
@@ -97,24 +100,29 @@ def test_kind_names():
 
 # --- the log a keeper reads (issue 16, item 6) --------------------------------
 
-def _doc(dev):
-    return export.document(dev.c.system, dev.c.cid, cp.encode_state(dev.c), dev.events(0))
+def _doc(tray):
+    """export.document of what the tray's Device reads: info, snapshot, events."""
+    dev = tray.device()
+    info = dev.info()
+    snap = cp.decode_snapshot(dev.snapshot()[1], None, False)
+    return export.document(snap.system, info["campaign"], cp.encode_state(snap), dev.events(0))
 
 
 def test_each_roll_carries_the_outcome_the_device_gave():
-    dev = play(FakeDevice(system=0, cid=8), 20)
+    # Each outcome as the device answered its ACT, through the host's Device.
+    dev = play(RamTray(system=0, cid=8), 20)
     said = {}
     for args in ((0, 2, 1, 0, 0, 0, -1), (1, 3, 3, 0, 0, 1, -1), (-1, 0, 0, 0, 0, 0, -1)):
-        r = dev.act(32, args)
+        r = dev.device().act(32, args)
         said[r["seq"]] = r
-    dev2 = play(FakeDevice(system=1, cid=9), 5)
+    dev2 = play(RamTray(system=1, cid=9), 5)
     for args in ((0, 3, 2, 0, 0, 3, 0), (1, 2, 2, 0, 0, 2, 1), (0, 0, 0, 0, 0, 0, 0)):
-        r = dev2.act(64, args)
+        r = dev2.device().act(64, args)
         said[(1, r["seq"])] = r
-    r = dev2.act(65, (0, 3, 3, 0, 0, 4, 0))
+    r = dev2.device().act(65, (0, 3, 3, 0, 0, 4, 0))
     said[(1, r["seq"])] = r
-    dev3 = play(FakeDevice(system=2, cid=10), 5)
-    r = dev3.act(97, (2, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0))
+    dev3 = play(RamTray(system=2, cid=10), 5)
+    r = dev3.device().act(97, (2, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0))
     said[(2, r["seq"])] = r
     for d, key in ((dev, lambda s: s), (dev2, lambda s: (1, s)), (dev3, lambda s: (2, s))):
         doc = _doc(d)
@@ -142,7 +150,7 @@ def test_each_roll_carries_the_outcome_the_device_gave():
 
 
 def test_undone_actions_and_what_undo_takes_back():
-    dev = FakeDevice(system=0, cid=3)
+    dev = RamTray(system=0, cid=3)
     dev.act(cp.CHAR_ADD, (), "Ada")           # 1
     dev.act(32, (0, 1, 0, 0, 0, 0, -1))       # 2
     dev.act(cp.UNDO)                          # 3: takes back 2
@@ -159,7 +167,7 @@ def test_undone_actions_and_what_undo_takes_back():
 
 
 def test_hunt_sessions_end_at_a_session_end_that_stands(capsys, monkeypatch):
-    dev = play(FakeDevice(system=0, cid=8), 10)
+    dev = play(RamTray(system=0, cid=8), 10)
     dev.act(42)            # 11: session 1 ends
     dev.act(cp.DICE, (6, 2))
     dev.act(42)            # 13: undone, so no end
@@ -184,16 +192,17 @@ def test_hunt_sessions_end_at_a_session_end_that_stands(capsys, monkeypatch):
 
 def test_backup_export_times_and_sessions_from_backups(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path))
-    dev = play(FakeDevice(system=1, cid=30), 10)
+    tray = play(RamTray(system=1, cid=30), 10)
+    dev = tray.device()
     st = BackupStore(str(tmp_path / "b.sqlite3"))
     t0 = 1767300000  # 2026-01-01T20:40:00Z
     assert st.take(dev, now=t0).backup == 1
-    play(dev, 5, seed=8)
+    play(tray, 5, seed=8)
     assert st.take(dev, now=t0 + 86400).backup == 2
     assert st.take(dev, now=t0 + 86400 * 2).duplicate   # nothing new: no version, no session
-    play(dev, 3, seed=9)
+    play(tray, 3, seed=9)
     assert st.take(dev, now=t0 + 86400 * 7).backup == 3
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: dev)
+    serve(monkeypatch, {"dev": tray})
     assert commands.main(["export", "--format", "json", "--backup", "3", "--db", st.path]) == 0
     doc = json.loads(capsys.readouterr().out)
     ev = {e["seq"]: e for e in doc["events"]}
@@ -209,23 +218,24 @@ def test_backup_export_times_and_sessions_from_backups(tmp_path, capsys, monkeyp
     assert [(e["backup"], e["seen"]) for e in old["events"]] == \
         [(ev[s]["backup"], ev[s]["seen"]) for s in range(1, 16)]
     # the device's export has no backup times and, in paths, one session
-    doc = json.loads(_export(dev, "json", capsys, monkeypatch))
+    doc = json.loads(_export(tray, "json", capsys, monkeypatch))
     assert {(e["backup"], e["seen"], e["session"]) for e in doc["events"]} == {(None, None, 1)}
-    rows = list(csv.reader(io.StringIO(_export(dev, "csv", capsys, monkeypatch))))
+    rows = list(csv.reader(io.StringIO(_export(tray, "csv", capsys, monkeypatch))))
     assert {r[export.CSV_COLUMNS.index("seen")] for r in rows[1:]} == {""}
 
 
 def test_a_new_lineage_keeps_the_times_its_parent_saw(tmp_path, capsys, monkeypatch):
-    dev = play(FakeDevice(system=2, cid=31), 12)
+    tray = play(RamTray(system=2, cid=31), 12)
+    dev = tray.device()
     st = BackupStore(str(tmp_path / "b.sqlite3"))
     st.take(dev, now=1000)                  # 1: events 1..12
-    play(dev, 4, seed=5)
+    play(tray, 4, seed=5)
     st.take(dev, now=2000)                  # 2: 1..16
     dev.restore(*st.restore_payload(1))     # back to 12, then another story
-    play(dev, 2, seed=6)
+    play(tray, 2, seed=6)
     r = st.take(dev, now=3000)              # 3: a new lineage from event 12
     assert r.notes and "new lineage" in r.notes[0]
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: dev)
+    serve(monkeypatch, {"dev": tray})
     assert commands.main(["export", "--format", "json", "--backup", "3", "--db", st.path]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [e["backup"] for e in doc["events"]] == [1] * 12 + [3] * 2
@@ -233,29 +243,34 @@ def test_a_new_lineage_keeps_the_times_its_parent_saw(tmp_path, capsys, monkeypa
 
 
 def test_a_baseline_export_has_outcomes_after_its_snapshot(tmp_path, capsys, monkeypatch):
-    dev = play(FakeDevice(system=0, cid=32), 30)
-    dev.compact(10)                          # the device holds 21..30
+    # A tray that keeps 10 events below its compaction floor, in small segments.
+    tray = play(RamTray(system=0, cid=32, keep=10, roll=1), 50)
+    first = tray.first()
+    assert first > 1                         # the device holds first..50
+    dev = tray.device()
     st = BackupStore(str(tmp_path / "b.sqlite3"))
     b = st.take(dev)
-    play(dev, 6, seed=12)
+    tray.tune(keep=6000)                     # and keeps all it gets from now on
+    play(tray, 6, seed=12)
     b = st.take(dev)
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: dev)
+    assert tray.first() == first
+    serve(monkeypatch, {"dev": tray})
     assert commands.main(["export", "--format", "json", "--backup", str(b.backup),
                           "--db", st.path]) == 0
     doc = json.loads(capsys.readouterr().out)
     base = st.load(b.backup).base_seq
     rolls = [e for e in doc["events"] if e["kind"] == 32]
     assert rolls and all((e["outcome"] is None) == (e["seq"] <= base) for e in rolls)
-    assert doc["first"] == 21 and doc["last"] == 36
+    assert doc["first"] == first and doc["last"] == 56
     # the device's own export of a compacted journal: no outcome (no state before it), no error
-    doc = json.loads(_export(dev, "json", capsys, monkeypatch))
-    assert doc["first"] == 21 and all(e["outcome"] is None for e in doc["events"])
+    doc = json.loads(_export(tray, "json", capsys, monkeypatch))
+    assert doc["first"] == first and all(e["outcome"] is None for e in doc["events"])
 
 
 def test_a_damaged_backup_is_not_exported(tmp_path, capsys, monkeypatch):
-    dev = play(FakeDevice(system=0, cid=33), 20)
+    dev = play(RamTray(system=0, cid=33), 20)
     st = BackupStore(str(tmp_path / "b.sqlite3"))
-    bid = st.take(dev).backup
+    bid = st.take(dev.device()).backup
     real = export.log
 
     def wrong(*a, **k):   # as if the events folded to another state
@@ -270,8 +285,8 @@ def test_a_damaged_backup_is_not_exported(tmp_path, capsys, monkeypatch):
 
 def test_backups_diff_in_words(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path))
-    dev = play(FakeDevice(system=0, cid=34), 40)
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: dev)
+    dev = play(RamTray(system=0, cid=34), 40)
+    serve(monkeypatch, {"dev": dev})
     assert commands.main(["backup"]) == 0
     dev.act(32, (0, 2, 1, 0, 0, 1, -1))
     dev.act(cp.SLASH, (1, 1, 0))

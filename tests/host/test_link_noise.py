@@ -3,8 +3,8 @@ side, a port another program holds, a --port that is no tray, --timeout,
 and the simulator's ids.
 
 The simulator tests run the real firmware (tests/host/linkutil.py Sim);
-the others use pseudo-terminals and the fake device. No test asserts a
-time."""
+the others use pseudo-terminals, or the real firmware in this process
+(tests/host/ramtray.py). No test asserts a time."""
 
 import fcntl
 import os
@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import linkutil  # noqa: E402
-from fake_device import FakeDevice, play  # noqa: E402
+from ramtray import RamTray, play, serve  # noqa: E402
 from linkutil import Sim  # noqa: E402
 
 from dicetray import backup as bk  # noqa: E402
@@ -138,8 +138,7 @@ def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
     backup stores nothing partial; `watch` stops quietly (Ctrl-C is how it
     stops). Today: a traceback."""
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
-    dev = play(FakeDevice(system=0, cid=4242), 40)
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: dev)
+    dev = serve(monkeypatch, {"dev": play(RamTray(system=0, cid=4242), 40)})["dev"]
     db = str(tmp_path / "b.sqlite3")
     assert run(capsys, "backup", "--db", db)[0] == 0
     play(dev, 10, seed=3)
@@ -307,11 +306,13 @@ def test_the_terminal_settings_are_restored_on_close(pty_pair):
 
 @pytest.mark.parametrize("value", ["0", "-1", "-0.5", "nan", "inf"])
 def test_a_timeout_of_zero_or_less_is_refused(value, monkeypatch, capsys):
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: FakeDevice())
+    tray = serve(monkeypatch, {"dev": RamTray()})["dev"]
     code, out, err = run(capsys, "status", "--timeout", value)
     assert code == 2 and err == ("dicetray status: error: --timeout takes the seconds to wait for "
                                  "each answer, a number above 0 (default 2), not %s\n" % value)
+    assert not tray.devices                             # refused before the port was opened
     assert run(capsys, "status", "--timeout", "0.5")[0] == 0
+    assert [d.timeout for d in tray.devices] == [0.5]
     with pytest.raises(DeviceError, match="timeout of 0 seconds cannot work"):
         Device.open("/dev/null", timeout=0)
 

@@ -1,5 +1,6 @@
 """stats: the incomplete gamma / chi-square p-value against known values,
-face tallies per die size, success rates, the histogram PNG."""
+face tallies per die size, success rates, the histogram PNG; the devices
+are the real firmware (RamTrays: tests/host/ramtray.py)."""
 import json
 import math
 import os
@@ -8,7 +9,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fake_device import FakeDevice, play  # noqa: E402
+from ramtray import RamTray, play, serve  # noqa: E402
 
 from dicetray import commands, stats  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
@@ -46,12 +47,13 @@ def test_chi_square():
 
 
 def test_collect_counts_every_face_by_die_size():
-    dev = play(FakeDevice(system=0), 150)
-    faces, rolls, c = stats.collect(0, dev.c.cid, None, dev.events(0))
-    total = sum(len(cp.codec.decode_event(e)[2]) for e in dev.events(0))
+    tray = play(RamTray(system=0), 150)
+    events = tray.device().events(0)
+    faces, rolls, c = stats.collect(0, tray.c.cid, None, events)
+    total = sum(len(cp.codec.decode_event(e)[2]) for e in events)
     assert sum(sum(v) for v in faces.values()) == total
     assert 6 in faces and all(len(v) == s for s, v in faces.items())
-    assert cp.encode_state(c) == cp.encode_state(dev.c)
+    assert cp.encode_state(c) == tray.state()
     assert set(rolls) <= {-1, 0, 1} and sum(r[0] for r in rolls.values()) > 0
     assert all(0 <= r[1] <= r[0] for r in rolls.values())
 
@@ -65,8 +67,7 @@ def test_hunt_heal_d3_is_counted_as_d3():
 
 
 def test_stats_command_and_plot(tmp_path, capsys, monkeypatch):
-    dev = play(FakeDevice(system=1), 120)
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: dev)
+    serve(monkeypatch, {"dev": play(RamTray(system=1), 120)})
     png = tmp_path / "h.png"
     assert commands.main(["stats", "--json", "--plot", str(png)]) == 0
     import json
@@ -78,12 +79,13 @@ def test_stats_command_and_plot(tmp_path, capsys, monkeypatch):
 
 
 def test_a_few_dice_get_a_small_sample_warning(capsys, monkeypatch):
-    # three d6 and two d3: chi-square needs 5 expected per face (30 d6, 15 d3)
-    c = cp.Campaign(0, 1)
-    c.act(cp.CHAR_ADD, (), "Ada")
-    c.act(32, (0, 3, 0, 0, 0, 0, -1), faces=b"\x06\x04\x01")
-    c.act(39, (0, 0), faces=b"\x01\x02")   # REST: a d3 per spend code (and no pressure die)
-    rep = stats.report(0, 1, None, c.events)
+    # three d6 and two d3: chi-square needs 5 expected per face (30 d6, 15 d3),
+    # keyed in by hand on the tray (the faces rolled in it)
+    tray = RamTray(system=0, cid=1)
+    tray.act(cp.CHAR_ADD, (), "Ada")
+    tray.act(32, (0, 3, 0, 0, 0, 0, -1), faces=b"\x06\x04\x01")
+    tray.act(39, (0, 0), faces=b"\x01\x02")   # REST: a d3 per spend code (and no pressure die)
+    rep = stats.report(0, 1, None, tray.journal())
     d3, d6 = rep["dice"]
     assert (d3["sides"], d3["rolls"], d6["sides"], d6["rolls"]) == (3, 2, 6, 3)
     for d in (d3, d6):
@@ -93,19 +95,7 @@ def test_a_few_dice_get_a_small_sample_warning(capsys, monkeypatch):
     assert "3 d6 rolled: 0.5 expected per face" in d6["warning"]
     assert "(30 rolls of a d6)" in d6["warning"]
 
-    class Dev:
-        def info(self):
-            return {"system": "hunt", "campaign": 1, "events": c.nevents, "first": 1}
-
-        def snapshot(self):
-            return cp.encode_snapshot(c)
-
-        def events(self, since, progress=None):
-            return c.events[since:]
-
-        def close(self):
-            pass
-    monkeypatch.setattr(commands, "open_device", lambda port, timeout, **kw: Dev())
+    serve(monkeypatch, {"dev": tray})
     assert commands.main(["stats"]) == 0
     out = capsys.readouterr().out
     assert "  d6        3 rolled" in out and "faces " not in out.split("counts")[0]
@@ -118,8 +108,8 @@ def test_a_few_dice_get_a_small_sample_warning(capsys, monkeypatch):
 
 
 def test_enough_dice_get_no_warning():
-    dev = play(FakeDevice(system=0), 200)
-    rep = stats.report(0, dev.c.cid, None, dev.events(0))
+    tray = play(RamTray(system=0), 200)
+    rep = stats.report(0, tray.c.cid, None, tray.device().events(0))
     d6 = [d for d in rep["dice"] if d["sides"] == 6][0]
     assert d6["rolls"] >= 30 and d6["small_sample"] is False and d6["warning"] is None
 

@@ -223,6 +223,12 @@ class SimFile:
         self.pos += k
         return k
 
+    def seek(self, pos):
+        """Read from byte `pos` on (store/paging.py pages a segment from an offset)."""
+        self._data()
+        self.pos = pos
+        return pos
+
     def read(self, n=-1):
         data = self._data()
         end = len(data) if n < 0 else min(len(data), self.pos + n)
