@@ -335,6 +335,8 @@ class Args(tuple):
     table entry gives: `a.who`, `a.skill`; an optional one left out reads
     as None. `given(*names)`: the values of those that are there."""
 
+    names = ()   # the entry's argument names (set on each instance)
+
     def __new__(cls, names, values):
         t = tuple.__new__(cls, values)
         t.names = names

@@ -31,7 +31,7 @@ from ui import ring
 from ui.buttons import Buttons, PRESS, LONG, REPEAT, ticks_add, ticks_diff
 from ui import screen
 from ui.screen import Message, NO
-from ui.home import Home
+from ui.home import Home, system
 from rules import campaign as cp
 
 try:
@@ -47,22 +47,6 @@ LEVELS = (0, 8, 24, 48, 96)  # LED brightness caps of settings levels 0..4
 # Idle: one journal segment checked (session.scrub) after this long without
 # a key, then this often (a segment of ~150 events: ~5.5 M fuel, ~40 ms).
 SCRUB_MS = 5000
-
-# Home-menu name -> "module Class" of its screen, imported when first
-# opened. Strings, not import statements: a module's names are interned when
-# it loads, ~35,000 fuel each in an .mpy boot (docs/performance.md).
-_SCREENS = {
-    "Roll": "builder Builder",
-    "Key in dice": "keyin KeyIn",
-    "Talismans": "talismans Talismans",
-    "Characters": "chars Chars",
-    "Scenes": "turns Turns",
-    "Turns": "turns Turns",
-    "Log": "log Log",
-    "Foes": "foes Foes",
-    "Spells": "spells Spells",
-    "Town": "town Town",
-}
 
 
 class App:
@@ -110,11 +94,11 @@ class App:
         first.start(self)
 
     def need_pool(self):
-        """The roll builder's pool (ui/pools.py), set from the newest roll
-        when first needed."""
+        """The roll builder's pool (the system's Pool: ui/systems.py `get`,
+        on ui/pools.py's), set from the newest roll when first needed."""
         if self.pool is None:
-            from ui.pools import Pool
-            p = Pool(self.c.system)
+            from ui import systems
+            p = systems.get(self.c.system).Pool()
             # The events in RAM first; the journal (Session.recent reads
             # it once, ~8 M fuel after a boot) only if they hold no roll.
             if not p.restore(self.c, self.c.events):
@@ -141,8 +125,11 @@ class App:
         self.dirty = self.ring_dirty = True
 
     def open(self, name):
-        """Open a screen by its home-menu name."""
-        mod, cls = _SCREENS.get(name, "settings Settings").split()
+        """Open the screen `name`, b"module Class" (a row of home's menu:
+        the system's SCREENS, ui/hunt.py...), imported when first opened.
+        Not import statements: a module's names are interned when it
+        loads, ~35,000 fuel each in an .mpy boot (docs/performance.md)."""
+        mod, cls = name.decode().split()
         S = getattr(__import__("ui." + mod, None, None, (cls,)), cls)
         self.toast = ""
         self.push(S(self))
@@ -303,11 +290,9 @@ class App:
         self.b.leds.write(rgb)
 
     def default_ring(self, rgb):
-        """hunt: the pressure dial; otherwise the selected talisman."""
-        c = self.c
-        if c.system == 0:
-            return self.dial_tal(rgb, c.find(c.rules.ROLE_PRESSURE))
-        return self.dial_tal(rgb, self.sel_tal)
+        """The system's dial (ui/hunt.py...): hunt the pressure
+        talisman, the others the one selected."""
+        return self.dial_tal(rgb, system(self.c.system).dial(self))
 
     def step(self):
         """One loop pass; returns the ms to idle.

@@ -1,32 +1,20 @@
 """Characters: the list (OK opens one, '+ add' adds the next stock name)
 and one character's sheet: every CHAR_FIELDS value of the system (hunt
-adds the stress talisman) and, last, Rename (ui/names.py). Rows marked
-'<' / '>' change with Left/Right
-through the system's events (hunt STRESS, BURST, WITNESS, KIT;
+adds the stress talisman above them, expedition its Abilities row below)
+and, last, Rename (ui/names.py). Rows marked '<' / '>' change with
+Left/Right through the system's events (hunt STRESS, BURST, WITNESS, KIT;
 expedition DAMAGE, HEAL, BONUS_HP, USE_RES, DOWN_OUT), never by editing
-the numbers directly, so triggers (injuries, death, down) apply.
+the numbers directly, so triggers (injuries, death, down) apply. What
+differs per system is the system's (ui/systems.py `get`: ACTS,
+sheet_top, SHEET_MORE, sheet_open).
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW
+from ui import systems
 from rules import campaign as cp
 
 NAMES = ("Ada", "Bram", "Cass", "Dov", "Esme", "Finn", "Gil", "Hana")
-
-
-
-def _acts(system, m):
-    """field -> (left event kind, args after who) / (right ...); None:
-    read-only. m: the rules module of `system`."""
-    if system == 0:
-        return {"stress": (None, (m.STRESS, (1, 0, 0))), "bursts": ((m.BURST, (0,)), None),
-                "sin": (None, (m.BURST, (1,))), "pathos": (None, (m.WITNESS, ())),
-                "kit": ((m.KIT, (1,)), None)}
-    if system == 2:
-        return {"hp": ((m.DAMAGE, (1, 0)), (m.HEAL, (1,))),
-                "bonus_hp": ((m.BONUS_END, ()), (m.BONUS_HP, (1,))),
-                "res": ((m.USE_RES, (1,)), None), "down": (None, (m.DOWN_OUT, (1,)))}
-    return {}
 
 
 class Chars(Screen):
@@ -73,21 +61,20 @@ class Sheet(Screen):
             self.app.pop()
             return
         ch = c.chars[self.i]
-        acts = self.acts = _acts(c.system, c.rules)
+        ui = self.ui = systems.get(c.system)  # what differs: ui/hunt_more.py, expedition_more.py ...
+        acts = self.acts = ui.ACTS
         self.fields = []
         items = []
-        if c.system == 0:
-            for t in c.tals:
-                if t is not None and t.role == c.rules.ROLE_STRESS and t.owner == self.i:
-                    self.fields.append("stress")
-                    items.append(self._fmt("stress", "%d/%d" % (t.n, t.cap), acts))
+        for f, val in ui.sheet_top(c, self.i):  # hunt: the stress talisman
+            self.fields.append(f)
+            items.append(self._fmt(f, val, acts))
         names = c.rules.CHAR_FIELDS
         for j in range(len(names)):
             self.fields.append(names[j])
             items.append(self._fmt(names[j], str(ch.v[j]), acts))
-        if c.system == 2:  # Abilities and Boons (ui/abilities.py)
-            self.fields.append("Abilities")
-            items.append("Abilities")
+        for f in ui.SHEET_MORE:  # expedition: Abilities and Boons (ui/abilities.py)
+            self.fields.append(f)
+            items.append(f)
         items.append("Rename")
         self.menu.items = items
         self.menu.go(self.menu.sel)
@@ -106,14 +93,14 @@ class Sheet(Screen):
                 self.app.push(Rename(self.app, 0, self.i, self.name))
                 return DRAW
             return NO
-        if self.fields[self.menu.sel] == "Abilities":
+        f = self.fields[self.menu.sel]
+        if f in self.ui.SHEET_MORE:
             if k == K_OK:
-                from ui.abilities import Abilities
-                self.app.push(Abilities(self.app, self.i))
+                self.ui.sheet_open(self.app, self.i, f)
                 return DRAW
             return NO
         if k == K_LEFT or k == K_RIGHT:
-            a = self.acts.get(self.fields[self.menu.sel])
+            a = self.acts.get(f)
             a = a and a[0 if k == K_LEFT else 1]
             if a:
                 self.app.act(a[0], (self.i,) + a[1])

@@ -1,12 +1,32 @@
 """Home: the active rule system and its trackers at a glance (hunt:
 tension, pressure and the Sin; paths: open prolonged tests; expedition:
-turn, day, next encounter and usage checks), then the menu.
+turn, day, next encounter and usage checks), then the menu. The title,
+the tracker rows, the menu and the screen each row opens are the
+system's (`system`: ui/hunt.py, paths.py, expedition.py).
 """
 
 from hw.keys import K_OK
 from ui.screen import Screen, Menu, row, lr, NO, DRAW
 
-NAMES = ("HUNT", "PATHS", "EXPEDITION")
+_loaded = [None, None, None]
+
+
+def system(n):
+    """Rule system n's part of home and the LED ring (ui/hunt.py,
+    paths.py, expedition.py), imported on first use: only the
+    campaign's own. Here, not in ui/systems.py (the rest of a system's
+    screens), so that the boot loads one module for it, not two."""
+    m = _loaded[n]
+    if m is not None:
+        return m  # an import statement resolves its dotted name: ~60,000 fuel
+    if n == 0:
+        from ui import hunt as m
+    elif n == 1:
+        from ui import paths as m
+    else:
+        from ui import expedition as m
+    _loaded[n] = m
+    return m
 
 
 class Home(Screen):
@@ -16,56 +36,19 @@ class Home(Screen):
         self.lines = ["", "", ""]
         self.head = ""
 
-    def _items(self):
-        it = ["Roll", "Key in dice", "Talismans", "Characters"]
-        if self.app.c.system == 0:
-            it.append("Scenes")
-        elif self.app.c.system == 2:
-            it.append("Turns")
-            it.append("Spells")  # ui/spells.py, ui/town.py (issue 13 items 5, 7)
-            it.append("Town")
-        it.append("Log")
-        it.append("Settings")
-        if self.app.c.system == 2:
-            it.append("Foes")  # last: Up from Roll (ui/foes.py)
-        return it
-
     def refresh(self):
         c = self.app.c
-        self.menu.items = self._items()
+        ui = system(c.system)  # NAME, MENU, SCREENS, lines(c, out), dial(app)
+        self.menu.items = ui.MENU
         self.menu.go(self.menu.sel)
-        self.head = lr(NAMES[c.system], "#%d" % c.nevents)
+        self.head = lr(ui.NAME, "#%d" % c.nevents)
         L = self.lines
         L[0] = L[1] = L[2] = ""
-        m = c.rules
-        if c.system == 0:
-            k = 0
-            for role, name in ((m.ROLE_TENSION, "Tension"), (m.ROLE_PRESSURE, "Pressure"),
-                               (m.ROLE_SIN, "Sin")):
-                t = c.find(role)
-                if t >= 0:
-                    tal = c.tals[t]
-                    extra = " pal" if role == m.ROLE_SIN and c.x[m.X_PALACE] else ""
-                    L[k] = lr(name, "%d/%d%s" % (tal.n, tal.cap, extra))
-                k += 1
-        elif c.system == 1:
-            L[0] = lr("Open tests", str(m.open_tests(c)))
-            k = 1
-            for t in c.tals:
-                if k < 3 and t is not None and t.role == m.PROLONGED \
-                        and m.status(t) == m.ST_OPEN:
-                    hidden = (t.b >> 9) & 1
-                    L[k] = lr(t.name, "%d/%s" % (t.n, "?" if hidden else str(t.cap)))
-                    k += 1
-        else:
-            enc, use = m.next_check(c)
-            L[0] = lr("Turn %d" % c.x[m.TURN_N], "day %d" % c.x[m.DAY])
-            L[1] = lr("Next encounter", str(enc))
-            L[2] = lr("Next usage", str(use))
+        ui.lines(c, L)
 
     def key(self, k):
         if k == K_OK:
-            self.app.open(self.menu.items[self.menu.sel])
+            self.app.open(system(self.app.c.system).SCREENS[self.menu.sel])
             return DRAW
         return NO
 

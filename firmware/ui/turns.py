@@ -1,43 +1,30 @@
-"""Turn tracker. expedition: exploration or overland TURN events and the
-short rest (it occupies an Exploration Turn); the encounter check and the
-usage dice they call for come back in the Outcome's notes, shown below.
+"""Turn tracker: one row an event, its notes below. What the rows are is
+the system's (ui/systems.py `get`: turns() and turns_head(c)). expedition
+(ui/expedition_more.py): exploration or overland TURN events and the short
+rest (it occupies an Exploration Turn); the encounter check and the usage
+dice they call for come back in the Outcome's notes, shown below.
 "Overland turn" checks every turn (the seed's "once per Overland Turn");
 "Overland, safe" counts down the encounter countdown instead (travel by
-boat or in a very safe place: half the checks at the default frequency). hunt: the scene tracker (end a scene, calm
-or fight next; the risk die). paths has no turns (not in the home menu).
+boat or in a very safe place: half the checks at the default frequency).
+hunt (ui/hunt_more.py): the scene tracker (end a scene, calm or fight next;
+the risk die). paths has no turns (not in the home menu).
 """
 
 from hw.keys import K_OK
 from ui.screen import Screen, Menu, row, wrap, NO, DRAW
+from ui import systems
 
 
 class Turns(Screen):
     def __init__(self, app):
         Screen.__init__(self, app)
-        m = app.c.rules  # expedition or hunt
-        if app.c.system == 2:
-            self.acts = ((m.TURN, (m.EXPLORE,)), (m.SHORT_REST, (0, 1)), (m.TURN, (m.OVERLAND,)),
-                         (m.TURN, (m.OVERLAND_CD,)), (m.ENC_CHECK, ()))
-            items = ["Explore turn", "Short rest", "Overland turn", "Overland, safe",
-                     "Extra enc check"]
-        else:
-            self.acts = ((m.SCENE_END, (0,)), (m.SCENE_END, (1,)), (m.RISK, (-1,)))
-            items = ["End scene: calm", "End scene: fight", "Risk die"]
+        self.ui = systems.get(app.c.system)
+        self.acts, items = self.ui.turns()
         self.menu = Menu(items, 2, 3)
         self.notes = []
 
     def refresh(self):
-        c = self.app.c
-        x = c.x
-        m = c.rules
-        if c.system == 2:
-            enc, use = m.next_check(c)
-            self.head = "TURN %d day %d" % (x[m.TURN_N], x[m.DAY])
-            self.sub = "enc %d use %d" % (enc, use)
-        else:
-            self.head = "SCENE %d%s" % (x[m.X_SCENE], " fight" if x[m.X_COMBAT] else "")
-            t = c.find(m.ROLE_TENSION)
-            self.sub = "Tension %d/%d" % (c.tals[t].n, c.tals[t].cap) if t >= 0 else ""
+        self.head, self.sub = self.ui.turns_head(self.app.c)
 
     def key(self, k):
         if k == K_OK:

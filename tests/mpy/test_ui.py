@@ -10,7 +10,7 @@ from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
 from rules import campaign as cp, hunt, expedition, odds
 from rules.dice import Dice
 from ui.buttons import PRESS, LONG
-from ui import app as uiapp, pools, poolodds
+from ui import app as uiapp, paths_more, poolodds
 
 
 class FakeFB:
@@ -205,7 +205,7 @@ def test_key_in_faces_by_hand():
 
 def test_paths_helpers_decide_the_faces_needed():
     c = cp.Campaign(1)
-    p = pools.Pool(1)
+    p = paths_more.Pool()
     p.v["pskill"], p.v["path"], p.v["h1"] = 2, 1, 2
     assert p.need(c, b"") == 2 + 3
     assert p.need(c, b"\x0c\x0c") == 2 + 3 + 2    # 4 successes, capped at Skill 2
@@ -488,6 +488,55 @@ def test_not_new_no_tour_and_no_import():
     assert "ui.first" not in sys.modules           # a normal boot never loads it
     make(new=True)
     assert "ui.first" in sys.modules
+
+
+_SYSTEM_UI = ("ui.hunt", "ui.hunt_more", "ui.paths", "ui.paths_more", "ui.expedition",
+              "ui.expedition_more")
+
+
+def _forget_system_ui():
+    """As if no system's screens were ever imported (other tests did)."""
+    import sys
+    import ui
+    from ui import home, systems
+    for name in _SYSTEM_UI:
+        sys.modules.pop(name, None)
+        if hasattr(ui, name[3:]):
+            delattr(ui, name[3:])
+    for i in range(3):
+        home._loaded[i] = None
+        systems._loaded[i] = None
+
+
+def _loaded_system_ui():
+    import sys
+    return [name for name in _SYSTEM_UI if name in sys.modules]
+
+
+def test_a_campaign_loads_the_screens_of_its_own_system_only():
+    # issue 14 item 2: each rule system's screens are modules of its own,
+    # loaded as rules.systems loads the rules: ui/hunt.py with home, ui/
+    # hunt_more.py when the builder, Scenes or a sheet first needs it; a
+    # hunt campaign never loads those of paths or expedition.
+    _forget_system_ui()
+    a, b, s = make()
+    assert _loaded_system_ui() == ["ui.hunt"]          # the boot: home and the ring
+    rows = press(a, K_OK)                               # the builder
+    assert rows[0] == "ROLL     2d6 low" and _loaded_system_ui() == ["ui.hunt", "ui.hunt_more"]
+    press(a, K_ROLL, K_BACK, K_BACK)
+    rows = press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_OK)   # Scenes
+    assert rows[0] == "SCENE 0" and rows[1] == "Tension 0/3"
+    press(a, K_BACK, K_DOWN, K_DOWN, K_DOWN, K_OK, K_OK, K_OK)   # Characters, + add, her sheet
+    assert a.top().fields[0] == "stress"
+    press(a, K_BACK, K_BACK, K_BACK)
+    assert _loaded_system_ui() == ["ui.hunt", "ui.hunt_more"]
+    # expedition's own: its home, then its builder; never paths'
+    _forget_system_ui()
+    a, b, s = make(2)
+    assert _loaded_system_ui() == ["ui.expedition"]
+    press(a, K_OK)
+    assert _loaded_system_ui() == ["ui.expedition", "ui.expedition_more"]
+    assert a.pool.fields()[0] == "mode" and "who" not in a.pool.v   # expedition's fields only
 
 
 class _TextFile:

@@ -1,0 +1,133 @@
+"""paths' screens but home (ui/systems.py `get`, imported when the builder
+or a sheet first needs it): the builder's pool (a test, an opposed test or
+a roll of a prolonged test: Skill, Path, situation, removed dice, the
+difficulty or the opponent's pool, up to two helpers; ui/pools.py) and
+the sheet (no field of its own). paths has no Turns. Home and the ring:
+ui/paths.py.
+"""
+
+from rules import paths as m
+from ui import pools
+from ui.screen import lr, lrd
+
+# The fields of each mode: a test, an opposed test, a prolonged test's roll.
+_FIELDS = (("who", "mode", "pskill", "path", "sit", "minus", "diff", "hidden", "h1", "h2"),
+           ("who", "mode", "pskill", "path", "sit", "minus", "opp", "init", "h1", "h2"),
+           ("mode", "test", "pskill", "path", "sit", "minus", "h1", "h2"))
+_KINDS = (m.TEST, m.OPPOSED, m.PRO_ROLL)
+
+
+class Pool(pools.Pool):
+    """The builder's values for a TEST, an OPPOSED test or a PRO_ROLL."""
+
+    m = m
+    system = m.ID
+    SIDES = m.SIDES
+    F = {"who": ("Who", -1, 7), "mode": ("Mode", 0, 2), "pskill": ("Skill", 0, 6),
+         "path": ("Path", 0, 6), "sit": ("Situation", -2, 2), "minus": ("Minus dice", 0, 20),
+         "diff": ("Difficulty", 0, 7), "hidden": ("Hidden", 0, 1), "opp": ("Opp. pool", 1, 20),
+         "init": ("Initiator", 0, 1), "h1": ("Helper 1", 0, 20), "h2": ("Helper 2", 0, 20),
+         "test": ("Test", -1, 31)}
+    NUM = ("minus", "pskill", "path", "diff", "opp", "h1", "h2")
+    ZERO = {"diff": "auto", "h1": "-", "h2": "-"}
+    WORDS = {"mode": ("test", "opposed", "prolonged"), "hidden": pools.YES_NO,
+             "init": ("me", "them")}
+    SIGNED = ("sit",)
+    REFS = ("who", "test")
+
+    def __init__(self):
+        pools.Pool.__init__(self, {"who": -1, "mode": 0, "pskill": 1, "path": 1, "sit": 0,
+                                   "minus": 0, "diff": 1, "hidden": 0, "opp": 2, "init": 0,
+                                   "h1": 0, "h2": 0, "test": -1})
+
+    def fields(self):
+        return _FIELDS[self.v["mode"]]
+
+    def takes(self, t):
+        """A prolonged test still open."""
+        return t.role == m.PROLONGED and m.status(t) == m.ST_OPEN
+
+    def _helps(self):
+        v = self.v
+        return [h for h in (v["h1"], v["h2"]) if h]
+
+    def dice(self, c):
+        """The main pool's dice count (ValueError when the values are refused)."""
+        v = self.v
+        return m.pool(v["pskill"], v["path"], v["sit"], v["minus"])
+
+    def _desc(self, n):
+        s = "%dd%d" % (n, 12)
+        if self._helps():
+            s += "+h"
+        return s
+
+    def head(self, title, c, n):
+        """A title row: `title` left, the pool (desc) right; n: dice(c)."""
+        if 0 <= n < 100:
+            return lrd(title, n, 12, "+h" if self._helps() else "")  # one new str
+        return lr(title, self.desc(c, n))
+
+    def action(self, c):
+        """(kind, args, text) of the roll the builder shows."""
+        v = self.v
+        base = (v["pskill"], v["path"], v["sit"], v["minus"])
+        hs = tuple(self._helps())
+        mode = v["mode"]
+        if mode == 0:
+            return m.TEST, (v["who"],) + base + (v["diff"], v["hidden"]) + hs, ""
+        if mode == 1:
+            return m.OPPOSED, (v["who"],) + base + (v["opp"], v["init"]) + hs, ""
+        return m.PRO_ROLL, (v["test"],) + base + hs, ""
+
+    def need(self, c, keyed):
+        """Faces a hand roll needs, given the faces keyed so far (the
+        helpers' successes decide how many dice the main pool gets)."""
+        n = self.dice(c)
+        v = self.v
+        if v["mode"] == 0 and v["diff"] == 0 and not v["hidden"]:
+            return 0
+        extra = v["opp"] if v["mode"] == 1 else 0
+        hs = self._helps()
+        h = 0
+        for x in hs:
+            h += x
+        if len(keyed) < h:
+            return h + n + extra
+        bonus = 0
+        for f in keyed[:h]:
+            bonus += m.SUCCESS[f] if 1 <= f <= 12 else 0
+        cap = v["pskill"] if v["pskill"] > 0 else 1
+        return h + n + (bonus if bonus < cap else cap) + extra
+
+    def take(self, kind, a):
+        """Take the values of event (kind, a) if it is a roll the builder
+        makes: True."""
+        if kind not in _KINDS:
+            return False
+        v = self.v
+        j = 0
+        if kind == m.PRO_ROLL:
+            v["mode"], v["test"] = 2, a[0]
+            j = 5
+        else:
+            v["who"] = a[0]
+            v["mode"] = 0 if kind == m.TEST else 1
+            j = 7
+        v["pskill"], v["path"], v["sit"], v["minus"] = a[1:5]
+        if kind == m.TEST:
+            v["diff"], v["hidden"] = a[5], a[6]
+        elif kind == m.OPPOSED:
+            v["opp"], v["init"] = a[5], a[6]
+        h = list(a[j:]) + [0, 0]
+        v["h1"], v["h2"] = h[0], h[1]
+        return True
+
+
+# --- a character's sheet (ui/chars.py): paths has no field of its own ---------
+ACTS = {}
+SHEET_MORE = ()
+
+
+def sheet_top(c, i):
+    return ()
