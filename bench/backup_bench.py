@@ -38,7 +38,7 @@ sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 import linkutil  # noqa: E402
-from dicetray import commands  # noqa: E402
+from dicetray import cli  # noqa: E402
 from dicetray.backup import BackupStore  # noqa: E402
 from dicetray.link.client import Device  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
@@ -138,10 +138,10 @@ def median(runs):
 
 
 def quiet(argv):
-    """commands.main(argv) with its output kept: (exit status, stdout, stderr)."""
+    """cli.main(argv) with its output kept: (exit status, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = commands.main(argv)
+        code = cli.main(argv)
     return code, out.getvalue(), err.getvalue()
 
 

@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 
 import linkutil  # noqa: E402
-from dicetray.commands import roll_event  # noqa: E402
+from dicetray.cli.actions import roll_event  # noqa: E402
 from dicetray.hub import client as hubclient  # noqa: E402
 from dicetray.link.client import Device  # noqa: E402
 

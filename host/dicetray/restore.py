@@ -9,7 +9,7 @@
         print(done.line)
 
 `dicetray restore` is these two calls with a question between them
-(commands.py); every refusal is a RestoreError whose text says what is
+(cli/backups.py); every refusal is a RestoreError whose text says what is
 wrong and what to do, and none leaves the device changed: the device
 stages the backup beside its campaign and swaps it in with one rename,
 once it reads back as a boot would (docs/backup.md, docs/protocol.md).

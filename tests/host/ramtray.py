@@ -505,11 +505,11 @@ def acts(tray):
 
 def serve(monkeypatch, trays, default="dev"):
     """Every `dicetray` command of this test opens a real Device on
-    trays[--port or `default`] (commands.open_device replaced), one per
+    trays[--port or `default`] (common.open_device replaced), one per
     command as a run of the tool opens one; `trays` may grow later."""
-    from dicetray import commands
+    from dicetray.cli import common
 
     def open_device(port=None, timeout=2.0, tray=None, **kw):
         return trays[port or default].device(timeout, **kw)
-    monkeypatch.setattr(commands, "open_device", open_device)
+    monkeypatch.setattr(common, "open_device", open_device)
     return trays

@@ -19,7 +19,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 from ramtray import RamTray, play, serve  # noqa: E402
 
-from dicetray import commands  # noqa: E402
+from dicetray import cli  # noqa: E402
 from dicetray.backup import BackupStore, StoreError  # noqa: E402
 
 BLAME = ("damaged", "restore from another backup")
@@ -33,7 +33,7 @@ def dev(tmp_path, monkeypatch):
 
 
 def run(capsys, *argv):
-    code = commands.main(list(argv))
+    code = cli.main(list(argv))
     out = capsys.readouterr()
     return code, out.out, out.err
 

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from ramtray import RamTray, play, serve  # noqa: E402
 
 from dicetray import backup as bk  # noqa: E402
-from dicetray import commands  # noqa: E402
+from dicetray import cli  # noqa: E402
 from dicetray.backup import BackupStore  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 
@@ -135,7 +135,7 @@ def test_show_folds_the_backup_once(tmp_path, monkeypatch, capsys):
     tray = device(3000)
     bid = st.take(tray.device()).backup
     w = Work(monkeypatch)
-    assert commands.main(["backups", "show", str(bid), "--db", db]) == 0
+    assert cli.main(["backups", "show", str(bid), "--db", db]) == 0
     assert "events 1..3000" in capsys.readouterr().out
     assert w.apply == 3000 and w.do <= 3000 + undos(tray.journal()) * PER_UNDO
 
@@ -148,14 +148,14 @@ def test_restore_and_stats_fold_what_they_send(tmp_path, monkeypatch, capsys):
     fresh = RamTray(system=0, cid=1)
     serve(monkeypatch, {"dev": fresh})
     w = Work(monkeypatch)
-    assert commands.main(["restore", str(bid), "--yes", "--db", db]) == 0
+    assert cli.main(["restore", str(bid), "--yes", "--db", db]) == 0
     assert "verified" in capsys.readouterr().out
     assert fresh.snapshot() == tray.snapshot()
     # one fold to verify the backup, one with the device's window to send
     journal = tray.journal()
     assert w.apply == 2 * 3000 and w.do <= 2 * (3000 + undos(journal) * PER_UNDO)
     w.reset()
-    assert commands.main(["stats", "--backup", str(bid), "--db", db, "--json"]) == 0
+    assert cli.main(["stats", "--backup", str(bid), "--db", db, "--json"]) == 0
     assert w.apply == 2 * 3000 and w.do <= 2 * (3000 + undos(journal) * PER_UNDO)
 
 

@@ -17,7 +17,8 @@ from ramtray import RamTray, play, serve  # noqa: E402
 
 import pytest  # noqa: E402
 
-from dicetray import backup as bk, commands  # noqa: E402
+from dicetray import backup as bk  # noqa: E402
+from dicetray import cli  # noqa: E402
 from dicetray.backup import BackupStore, StoreError  # noqa: E402
 from dicetray.fwstore import chain  # noqa: E402
 from dicetray.rules import campaign as cp, codec  # noqa: E402
@@ -109,12 +110,12 @@ def test_a_fully_forged_backup_is_caught_by_the_device(tmp_path, monkeypatch, ca
     st = BackupStore(path)
     bid = st.take(dev).backup
     st.close()
-    assert commands.main(["verify", "--db", path, "--port", "x"]) == 0
+    assert cli.main(["verify", "--db", path, "--port", "x"]) == 0
     assert "the device agrees with backup %d" % bid in capsys.readouterr().out
     forge(path, 12, links=True)
     st = BackupStore(path)
     st.load(bid)                           # consistent in itself: only a second copy can tell
-    code = commands.main(["verify", "--db", path, "--port", "x"])
+    code = cli.main(["verify", "--db", path, "--port", "x"])
     out = capsys.readouterr().out
     assert code == 1 and "event 12 is not the same (the first that differs)" in out, out
     r = st.take(dev)
@@ -137,7 +138,7 @@ def test_a_forgery_before_what_the_device_holds(tmp_path, monkeypatch, capsys):
         play(tray, 1, seed=tray.nevents)
     first = tray.first()
     assert 5 < first <= 31, first          # event 5 is no longer on the device
-    code = commands.main(["verify", "--db", path, "--port", "x", "--json"])
+    code = cli.main(["verify", "--db", path, "--port", "x", "--json"])
     import json
     d = json.loads(capsys.readouterr().out)
     assert code == 1 and not d["holds"] and d["differs_at"] == first - 1, d
@@ -157,12 +158,12 @@ def test_verify_a_backup_alone_and_after_the_device_moved_on(tmp_path, monkeypat
     bid = st.take(tray.device()).backup
     from dicetray.link import ports
     monkeypatch.setattr(ports, "find", lambda: [])
-    assert commands.main(["verify", "--db", path, "--backup", str(bid)]) == 0
+    assert cli.main(["verify", "--db", path, "--backup", str(bid)]) == 0
     out = capsys.readouterr().out
     assert "every hash chain link holds" in out and "checked alone" in out
     serve(monkeypatch, {"x": tray}, "x")
     play(tray, 4, seed=5)                  # the device goes on: its head covers the backup's
-    assert commands.main(["verify", "--db", path, "--backup", str(bid), "--port", "x"]) == 0
+    assert cli.main(["verify", "--db", path, "--backup", str(bid), "--port", "x"]) == 0
     assert "the device goes on to event 34" in capsys.readouterr().out
 
 
@@ -175,7 +176,7 @@ def test_restore_carries_the_chain(tmp_path, monkeypatch, capsys):
     b = st.load(bid)
     assert b.base_snap is not None and b.base_head == tray.head.hex()
     other = serve(monkeypatch, {"x": RamTray(system=0, cid=99)}, "x")["x"]
-    assert commands.main(["restore", str(bid), "--db", path, "--port", "x", "--yes"]) == 0
+    assert cli.main(["restore", str(bid), "--db", path, "--port", "x", "--yes"]) == 0
     assert "verified, and its hash chain head" in capsys.readouterr().out
     assert other.head == tray.head and other.state() == tray.state()
 

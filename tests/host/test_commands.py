@@ -10,7 +10,8 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 from ramtray import RamTray, play, serve  # noqa: E402
 
-from dicetray import commands  # noqa: E402
+from dicetray import cli  # noqa: E402
+from dicetray.cli import actions, common  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 
 
@@ -21,7 +22,7 @@ def env(tmp_path, monkeypatch):
 
 
 def run(capsys, *argv):
-    code = commands.main(list(argv))
+    code = cli.main(list(argv))
     out = capsys.readouterr()
     return code, out.out, out.err
 
@@ -78,10 +79,10 @@ def test_roll_maps_to_each_system(env, capsys):
         assert cp.codec.decode_event(env["dev"].journal()[-1])[0] == kind
         code, out, err = run(capsys, "roll", "--pool", "4", "--hard")
         assert code == 2 and "--hard is for hunt" in err
-    assert commands.roll_event(2, 15) == (96, (10, 1, 2, 0, 1, 0, 0, -1))
-    assert commands.roll_event(2, 1, 3) == (96, (0, 3, 0, 1, 0, 0, 0, -1))
-    assert commands.roll_event(1, 9, 3, char=1) == (64, (1, 6, 3, 0, 0, 3, 0))
-    assert commands.roll_event(0, 0) == (32, (-1, 0, 0, 0, 0, 0, -1))
+    assert actions.roll_event(2, 15) == (96, (10, 1, 2, 0, 1, 0, 0, -1))
+    assert actions.roll_event(2, 1, 3) == (96, (0, 3, 0, 1, 0, 0, 0, -1))
+    assert actions.roll_event(1, 9, 3, char=1) == (64, (1, 6, 3, 0, 0, 3, 0))
+    assert actions.roll_event(0, 0) == (32, (-1, 0, 0, 0, 0, 0, -1))
 
 
 def test_restore_safety_and_verification(env, capsys, monkeypatch, tmp_path):
@@ -161,7 +162,7 @@ def test_device_error_exit_1(env, capsys, monkeypatch):
 
     def boom(port, timeout, **kw):
         raise DeviceError("no Dicetray found: plug one in or give --port")
-    monkeypatch.setattr(commands, "open_device", boom)
+    monkeypatch.setattr(common, "open_device", boom)
     code, out, err = run(capsys, "status")
     assert code == 1 and "no Dicetray found" in err and err.count("\n") == 1
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from dicetray.commands import roll_event
+from dicetray.cli.actions import roll_event
 from dicetray.hub import client as hubclient
 from dicetray.hub import server, wire
 from dicetray.hub.server import Hub

@@ -12,14 +12,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import linkutil  # noqa: E402
 from linkutil import Sim  # noqa: E402
 
-from dicetray import commands  # noqa: E402
+from dicetray import cli  # noqa: E402
 from dicetray.backup import BackupStore  # noqa: E402
 from dicetray.link.client import Device  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 
 
 def run(capsys, *argv):
-    code = commands.main(list(argv))
+    code = cli.main(list(argv))
     out = capsys.readouterr()
     return code, out.out, out.err
 
@@ -94,11 +94,11 @@ def test_damage_the_boot_found_is_in_status(tmp_path, monkeypatch, capsys):
         open(os.path.join(cdir, nm), "wb").write(bytes(b))
     sim = Sim(flash)
     try:
-        assert commands.main(["status", "--json", "--port", sim.port]) == 0
+        assert cli.main(["status", "--json", "--port", sim.port]) == 0
         info = json.loads(capsys.readouterr().out)
         assert info["campaign"] == c.cid and info["events"] == 40
         assert any("no snapshot readable" in d for d in info["damage"]), info
-        assert commands.main(["status", "--port", sim.port]) == 0
+        assert cli.main(["status", "--port", sim.port]) == 0
         out = capsys.readouterr().out
         assert "damage    no snapshot readable: the campaign is rebuilt from its journal as hunt" in out
     finally:

@@ -13,11 +13,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import linkutil  # noqa: E402
 from linkutil import Sim  # noqa: E402
 
-from dicetray import commands  # noqa: E402
+from dicetray import cli  # noqa: E402
 
 
 def _status(capsys, port):
-    code = commands.main(["status", "--json", "--port", port])
+    code = cli.main(["status", "--json", "--port", port])
     out = capsys.readouterr().out
     assert code == 0, out
     return json.loads(out)
@@ -57,7 +57,7 @@ def test_the_scrub_finds_an_old_damaged_record_and_status_shows_it(tmp_path, mon
         assert _status(capsys, sim.port)["damage"] == got
         assert sorted(n for n in os.listdir(root) if n.endswith(".log")) == segs
         assert not [n for n in os.listdir(root) if ".bad" in n]
-        code = commands.main(["status", "--port", sim.port])
+        code = cli.main(["status", "--port", sim.port])
         out = capsys.readouterr().out
         assert code == 0 and "damage    events 170.." in out, out
     finally:

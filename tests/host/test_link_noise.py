@@ -22,7 +22,8 @@ from ramtray import RamTray, play, serve  # noqa: E402
 from linkutil import Sim  # noqa: E402
 
 from dicetray import backup as bk  # noqa: E402
-from dicetray import cli, commands  # noqa: E402
+from dicetray import cli  # noqa: E402
+from dicetray.cli import backups, common  # noqa: E402
 from dicetray.link import transport  # noqa: E402
 from dicetray.link.client import AtRepl, Device, DeviceError  # noqa: E402
 from dicetray.link.transport import Transport, TransportError  # noqa: E402
@@ -31,7 +32,7 @@ from dicetray.rules import campaign as cp  # noqa: E402
 
 def run(capsys, *argv):
     try:
-        code = commands.main(list(argv))
+        code = cli.main(list(argv))
     except KeyboardInterrupt:   # (pytest would take it as its own Ctrl-C and stop)
         pytest.fail("a KeyboardInterrupt escaped `dicetray %s`" % " ".join(argv))
     out = capsys.readouterr()
@@ -111,9 +112,9 @@ def test_a_ctrl_c_on_the_line_mid_session_is_recovered(tmp_path):
             opened.append(d)
             return d
         mp = pytest.MonkeyPatch()
-        mp.setattr(commands, "open_device", noisy)
+        mp.setattr(common, "open_device", noisy)
         try:
-            assert commands.main(["backup", "--port", sim.port, "--db", db, "--json"]) == 0
+            assert cli.main(["backup", "--port", sim.port, "--db", db, "--json"]) == 0
         finally:
             mp.undo()
         assert opened[0].recovered == 1
@@ -127,7 +128,7 @@ def test_a_stopped_app_is_one_line_when_it_cannot_recover(monkeypatch, capsys):
     commands matched DeviceError by its exact class name."""
     def at_repl(port, timeout, **kw):
         raise AtRepl("the tray on /dev/x is at the MicroPython REPL, not running the app: ...")
-    monkeypatch.setattr(commands, "open_device", at_repl)
+    monkeypatch.setattr(common, "open_device", at_repl)
     for cmd in (["watch"], ["backup"], ["status"], ["turn"]):
         code, out, err = run(capsys, *cmd)
         assert code == 1 and err.count("\n") == 1 and "device error: the tray on /dev/x" in err
@@ -142,7 +143,7 @@ def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
     db = str(tmp_path / "b.sqlite3")
     assert run(capsys, "backup", "--db", db)[0] == 0
     play(dev, 10, seed=3)
-    real = commands._store
+    real = common._store
 
     def store(args, **kw):
         st = real(args, **kw)
@@ -152,17 +153,17 @@ def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
                 raise KeyboardInterrupt
         st.fault = fault
         return st
-    monkeypatch.setattr(commands, "_store", store)
+    monkeypatch.setattr(backups, "_store", store)   # the backup command's database
     code, out, err = run(capsys, "backup", "--db", db)
     assert code == 130 and err.count("\n") == 1 and "interrupted (Ctrl-C)" in err \
         and "nothing was stored" in err
-    monkeypatch.setattr(commands, "_store", real)
+    monkeypatch.setattr(backups, "_store", real)
     assert [b["last"] for b in bk.BackupStore(db, create=False).list()] == [40]
     assert run(capsys, "backup", "--db", db)[0] == 0    # and the next one takes it all
 
     def interrupted(port, timeout, **kw):
         raise KeyboardInterrupt
-    monkeypatch.setattr(commands, "open_device", interrupted)
+    monkeypatch.setattr(common, "open_device", interrupted)
     assert run(capsys, "watch") == (0, "", "")
     code, out, err = run(capsys, "turn")
     assert code == 130 and err.count("\n") == 1 and "may have been applied" in err
@@ -351,7 +352,7 @@ def test_a_damaged_device_id_file_is_replaced_not_fatal(tmp_path, monkeypatch, c
     sim = Sim(flash)
     try:
         monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
-        assert commands.main(["status", "--json", "--port", sim.port]) == 0
+        assert cli.main(["status", "--json", "--port", sim.port]) == 0
         import json
         info = json.loads(capsys.readouterr().out)
         assert info["device"].startswith("sim-") and len(info["device"]) == 12

@@ -2,14 +2,16 @@
 
 The keeper types what they would type after `dicetray` (`roll --pool 3`,
 `slash 0 2`, `turn`, `undo`): the line is parsed by the command line's own
-parser and done by the command's own code (commands.perform), through the
+parser and done by the command's own code (cli.actions.perform), through the
 hub like any other client, so the page takes exactly the words, checks and
 at-most-once of the terminal, and its answer is the terminal's lines.
 """
 
 import shlex
 
-from .. import cli, commands
+from .. import cli
+from ..cli import actions as acts
+from ..cli import common
 
 
 class ActionError(Exception):
@@ -55,13 +57,13 @@ def run(line, connect):
     except Exception as e:
         raise ActionError(503, "cannot reach the tray: %s" % e) from None
     try:
-        r, lines = commands.perform(dev, build, args)
-    except commands.Refused as e:
+        r, lines = acts.perform(dev, build, args)
+    except acts.Refused as e:
         raise ActionError(409, "refused by the device: %s" % e) from None
-    except (commands.Usage, commands.Fail) as e:
+    except (common.Usage, common.Fail) as e:
         raise ActionError(400, str(e)) from None
     except Exception as e:
-        if not commands._is_device_error(e):
+        if not common._is_device_error(e):
             raise
         raise ActionError(503, "device error: %s" % e) from None
     finally:

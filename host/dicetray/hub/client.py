@@ -1,7 +1,7 @@
 """A tray reached through the running hub: the same methods as
 dicetray.link.client.Device, each one a call the hub runs on its own
 Device for that tray (docs/hub.md). Commands get one from
-`commands.open_device` when a hub runs, so `status`, `backup`, `watch`...
+`cli.common.open_device` when a hub runs, so `status`, `backup`, `watch`...
 work unchanged while the hub holds the port.
 
 The hub's socket is local and reliable, so a call is sent once: a call

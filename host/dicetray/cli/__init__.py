@@ -1,0 +1,127 @@
+"""The `dicetray` command: `main(argv)` is its one entry (the `dicetray`
+script). One module a command group, each with `register(sub)` adding its
+commands' parsers (each sets `run(args) -> exit status`); COMMANDS is the
+table, in the order `--help` lists them (as mpremote's command table):
+
+    odds       odds SYSTEM --pool N [--hard] [--target K | --versus M] [--json]
+    rules      rules SYSTEM [--json]
+    status     ports, status
+    backups    backup, backups [show ID | diff ID1 ID2], restore ID, verify
+    campaigns  campaigns [switch SLOT | delete SLOT]
+    export     export, stats
+    watch      watch
+    actions    roll, slash, unslash, rest, turn, undo, redo, risk, dice, char, rename, act
+    deploy     deploy
+    serve      serve (the table hub: dicetray.hub)
+    sim        sim (the simulator: its own arguments, passed through)
+
+Every device command takes --port (auto-detect without it) and --tray
+(a hub's tray), every backup command --db. Exit status: 0 done, 1 device
+or data error (or the device refused an action), 2 bad arguments (one
+line on stderr naming the argument and what is allowed), 130 Ctrl-C.
+"""
+
+import importlib
+import sys
+
+from .words import PROG, UsageError, _Parser, _subparsers, _unknown_message, unknown_option
+from .words import _version
+
+COMMANDS = (
+    "odds",
+    "rules",
+    "status",
+    "backups",
+    "campaigns",
+    "export",
+    "watch",
+    "actions",
+    "deploy",
+    "serve",
+    "sim",
+)
+
+__all__ = [
+    "main",
+    "build_parser",
+    "parse",
+    "port_first",
+    "UsageError",
+    "COMMANDS",
+    "PROG",
+    "_Parser",
+    "_subparsers",
+]
+
+
+def port_first(argv):
+    """`dicetray --port P COMMAND ...` (the order of mpremote's and
+    Meshtastic's users) read as `dicetray COMMAND ... --port P`: a leading
+    --port (or --tray) is moved to the end, where the command's own --port takes it
+    (a command without one refuses it by name, as it would there)."""
+    moved = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in ("--port", "--tray") and i + 1 < len(argv):
+            moved += argv[i : i + 2]
+            i += 2
+        elif argv[i].startswith(("--port=", "--tray=")):
+            moved.append(argv[i])
+            i += 1
+        else:
+            break
+    if not moved or i == len(argv) or argv[i] == "sim":
+        return argv
+    return argv[i:] + moved
+
+
+def build_parser():
+    """The top-level parser with every subcommand."""
+    p = _Parser(
+        prog=PROG,
+        description="Dicetray host tool: odds, backup, restore, "
+        "export, live watch, remote actions, deploy and the simulator.",
+    )
+    p.add_argument("--version", action="version", version="%(prog)s " + _version())
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name in COMMANDS:
+        importlib.import_module("." + name, __name__).register(sub)
+    return p
+
+
+def parse(parser, argv):
+    """parser.parse_args(argv), an unknown option named first (UsageError)."""
+    try:
+        return parser.parse_args(argv)
+    except UsageError:
+        bad = unknown_option(parser, argv)
+        if bad is None:
+            raise
+        p, opt = bad
+        raise UsageError(_unknown_message(p, opt), p.prog)
+
+
+def main(argv=None):
+    """Entry point of the `dicetray` script; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["sim"]:
+        from .sim import run
+
+        return run(argv[1:])
+    argv = port_first(argv)
+    try:
+        parser = build_parser()
+        try:
+            args = parse(parser, argv)
+        except SystemExit as e:  # --help, --version
+            return e.code or 0
+        return args.run(args) or 0
+    except UsageError as e:
+        sys.stderr.write("%s: error: %s\n" % (e.prog, e))
+        return 2
+    except BrokenPipeError:  # `dicetray odds ... | head`
+        return 0
+    except KeyboardInterrupt:  # a device command says more itself (common._wrap)
+        sys.stderr.write("%s: interrupted (Ctrl-C): nothing was done\n" % PROG)
+        return 130

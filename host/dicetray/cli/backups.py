@@ -1,0 +1,614 @@
+"""`dicetray backup`, `backups [show ID | diff ID1 ID2]`, `restore ID` and
+`verify`: the backup database and the device (the work is in
+dicetray.backup and dicetray.restore; here the words)."""
+
+import argparse
+import sys
+
+from .. import backup as bk
+from .. import export as ex
+from .. import restore as rs
+from ..fwstore import chain
+from ..progress import Progress
+from ..rules import campaign as cp
+from .common import (
+    Fail,
+    PROG,
+    _Dev,
+    _confirm,
+    _db,
+    _json,
+    _port,
+    _print_json,
+    _store,
+    _sysno,
+    adder,
+)
+from .campaigns import _leave, _visit
+
+
+def _backup(args):
+    st = _store(args, create=True)
+    visit = None
+    with _Dev(args) as dev:
+        if getattr(args, "slot", None) is not None:
+            visit = _visit(dev, args.slot)
+        try:
+            with Progress("fetching events") as p:
+                r = st.take(dev, progress=p)
+        finally:
+            if visit is not None:
+                _leave(dev, visit)
+    rows = st.list()
+    b = {x["id"]: x for x in rows}[r.backup]
+    added = (
+        0
+        if r.duplicate
+        else sum(
+            hi - lo + 1
+            for lo, hi, bid, _t in first_seen(rows, b, b["first"], b["last"])
+            if bid == r.backup
+        )
+    )
+    out = {
+        "backup": r.backup,
+        "new": not r.duplicate,
+        "campaign": r.cid,
+        "system": b["system"],
+        "first": b["first"],
+        "last": r.last,
+        "fetched": r.fetched,
+        "added": added,
+        "notes": r.notes,
+        "database": st.path,
+    }
+    if visit is not None:
+        out["slot"] = {"backed_up": visit["now"], "was": args.slot, "current": visit["back"]}
+    if args.json:
+        _print_json(out)
+        return 0
+    for n in r.notes:
+        print("note: " + n)
+    if visit is not None:
+        print(
+            "note: slot %d was made current for the backup and the tray switched back: campaign "
+            "%d is current again, now slot %d; the one backed up is now slot %d"
+            % (args.slot, visit["cid"], visit["back"], visit["now"])
+        )
+    if r.duplicate:
+        print(
+            "no change since backup %d (campaign %d, %s, event %d): no new version"
+            % (r.backup, r.cid, b["system"], r.last)
+        )
+    elif b["first"] > r.last:  # a baseline with no events after its snapshot
+        print(
+            "backup %d taken: campaign %d (%s), its state after event %d and no events; %s "
+            "read from the device"
+            % (r.backup, r.cid, b["system"], r.last, ex.plural(r.fetched, "event"))
+        )
+    else:
+        print(
+            "backup %d taken: campaign %d (%s), events %d..%d (%s); %s read from the device"
+            % (
+                r.backup,
+                r.cid,
+                b["system"],
+                b["first"],
+                r.last,
+                "all new" if added == r.last - b["first"] + 1 else "%d new" % added,
+                ex.plural(r.fetched, "event"),
+            )
+        )
+    return 0
+
+
+def first_seen(rows, b, lo, hi):
+    """Which backup first held each event lo..hi of backup `b` (a row of
+    BackupStore.list()): [(lo, hi, backup id, created)], in seq order,
+    from the backups up to b of its lineage, and of the lineages it
+    branched from for the events up to each fork. An event no listed
+    backup holds (an unreadable row) is left out."""
+    lineages, up = {}, {}
+    for r in rows:
+        if r["id"] <= b["id"]:
+            lineages.setdefault(r["lineage"], []).append(r)
+            up[r["lineage"]] = (r["parent"], r["fork"] or 0)
+
+    def cover(lin):
+        out, held = [], []
+        for r in sorted(lineages.get(lin, ()), key=lambda r: r["id"]):
+            pieces = [(r["first"], r["last"])]
+            for a, z in held:
+                pieces = [
+                    q
+                    for x, y in pieces
+                    for q in ((x, min(y, a - 1)), (max(x, z + 1), y))
+                    if q[0] <= q[1]
+                ]
+            out += [(x, y, r["id"], r["created"]) for x, y in pieces]
+            held.append((r["first"], r["last"]))
+        return out
+
+    def walk(lin, lo, hi, depth=0):
+        got = []
+        parent, fork = up.get(lin, (None, 0))
+        if parent is not None and fork >= lo and depth < 64:
+            got += walk(parent, lo, min(hi, fork), depth + 1)
+            lo = fork + 1
+        for x, y, bid, t in cover(lin):
+            x, y = max(x, lo), min(y, hi)
+            if x <= y:
+                got.append((x, y, bid, t))
+        return got
+
+    return sorted(walk(b["lineage"], lo, hi))
+
+
+def _when(t):
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+
+
+def _backups(args):
+    if args.sub == "show":
+        return _show(args)
+    if args.sub == "diff":
+        return _diff(args)
+    try:
+        st = _store(args)
+    except bk.NoDatabase as e:
+        if args.db is not None:
+            raise
+        st, path = None, e.path  # no backup taken yet: nothing to list, nothing created
+    rows = st.list() if st else []
+    bad = st.incomplete() if st else 0
+    unreadable = st.unreadable if st else []
+    if args.json:
+        _print_json(
+            {
+                "database": st.path if st else path,
+                "backups": rows,
+                "incomplete": bad,
+                "unreadable": [{"id": i, "error": why} for i, why in unreadable],
+            }
+        )
+        return 1 if unreadable else 0
+    if not rows:
+        print("no backups in %s: take one with `dicetray backup`" % (st.path if st else path))
+    else:
+        print(
+            "%4s  %-10s %-10s %-13s %-19s %s"
+            % ("ID", "CAMPAIGN", "SYSTEM", "EVENTS", "CREATED", "NOTE")
+        )
+        for r in rows:
+            note = r["gap"]
+            if r["parent"] is not None and not note:
+                note = "lineage %d, branched from lineage %d after event %d" % (
+                    r["lineage"],
+                    r["parent"],
+                    r["fork"],
+                )
+            print(
+                "%4d  %-10d %-10s %-13s %-19s %s"
+                % (
+                    r["id"],
+                    r["campaign"],
+                    r["system"],
+                    "%d..%d" % (r["first"], r["last"]),
+                    _when(r["created"]),
+                    note[:60],
+                )
+            )
+    if bad:
+        sys.stderr.write(
+            "note: %d interrupted backup%s never completed (ignored)\n"
+            % (bad, "" if bad == 1 else "s")
+        )
+    if unreadable:
+        ids = [i for i, _ in unreadable]
+        sys.stderr.write(
+            "%s %s: error: backup%s %s cannot be read (%s) in %s: the others are "
+            "listed; keep the file, copy it aside, and restore from those\n"
+            % (
+                PROG,
+                "backups",
+                "" if len(ids) == 1 else "s",
+                ", ".join(map(str, ids)),
+                unreadable[0][1],
+                st.path,
+            )
+        )
+        return 1
+    return 0
+
+
+def _summary(b):
+    c = b.fold()
+    t = ex.trackers(c)
+    return {
+        "backup": b.id,
+        "campaign": b.cid,
+        "system": ex.system_name(b.system),
+        "schema": b.schema,
+        "first": b.first,
+        "last": b.last,
+        "events": len(b.events),
+        "base": b.base_seq,
+        "gap": b.gap,
+        "device": b.device,
+        "firmware": b.firmware,
+        "created": b.created,
+        "state_sha256": b.state_sha,
+        "trackers": t,
+    }
+
+
+def _tracker_lines(t, system):
+    out = []
+    if t["counters"]:
+        out.append("counters  " + ", ".join("%s %s" % kv for kv in t["counters"].items()))
+    for ch in t["characters"]:
+        out.append(
+            "char %d %-10s %s"
+            % (ch["index"], ch["name"], ", ".join("%s %s" % kv for kv in ch["fields"].items()))
+        )
+    names = {ch["index"]: ch["name"] for ch in t["characters"]}
+    for tl in t["talismans"]:
+        out.append(
+            "tal %2d %-12s %d/%d%s"
+            % (
+                tl["index"],
+                tl["name"],
+                tl["n"],
+                tl["cap"],
+                ""
+                if tl["owner"] < 0
+                else " (%s)" % names.get(tl["owner"], "char %d" % tl["owner"]),
+            )
+        )
+    return out
+
+
+def _show(args):
+    st = _store(args, want=args.id)
+    s = _summary(st.load(args.id))
+    if args.json:
+        _print_json(s)
+        return 0
+    print(
+        "backup %d: campaign %d (%s, schema %d), events %d..%d%s"
+        % (
+            s["backup"],
+            s["campaign"],
+            s["system"],
+            s["schema"],
+            s["first"],
+            s["last"],
+            ""
+            if not s["base"]
+            else ", starting from the device's snapshot at event %d" % s["base"],
+        )
+    )
+    print("taken %s from %s (firmware %s)" % (_when(s["created"]), s["device"], s["firmware"]))
+    if s["gap"]:
+        print("note: " + s["gap"])
+    for line in _tracker_lines(s["trackers"], s["system"]):
+        print(line)
+    return 0
+
+
+def _logged(b):
+    """(entries, campaign) of backup b (loaded without its fold) through
+    ex.log, which folds it once and is checked here against its state."""
+    try:
+        entries, c = ex.log(b.system, b.cid, b.events, b.first, b.base_snap, b.base_seq)
+    except ValueError as e:
+        raise Fail("backup %d is damaged: %s" % (b.id, e))
+    if c is None or cp.encode_state(c) != b.state:
+        raise Fail("backup %d is damaged: its events do not fold to its recorded state" % b.id)
+    return entries, c
+
+
+def _entry_json(system, e, ev):
+    r = ex.event_record(system, e.seq, ev)
+    r.update(summary=e.line, notes=e.notes, outcome=ex.outcome(e.kind, e.out), undone=e.undone)
+    return r
+
+
+def _print_entries(entries):
+    for e in entries:
+        print("  event %d: %s" % (e.seq, e.line))
+        pad = " " * (len("  event %d: " % e.seq))
+        for n in e.notes:
+            print(pad + n)
+
+
+def _diff(args):
+    st = _store(args, want=args.id1)
+    a, b = st.load(args.id1, verify=False), st.load(args.id2, verify=False)
+    if (a.cid, a.system) != (b.cid, b.system):
+        raise Fail(
+            "backups %d and %d are of different campaigns (%d %s, %d %s): nothing to "
+            "compare event by event"
+            % (a.id, b.id, a.cid, ex.system_name(a.system), b.cid, ex.system_name(b.system))
+        )
+    la, ca = _logged(a)
+    lb, cb = _logged(b)
+    ta, tb = ex.trackers(ca), ex.trackers(cb)
+    # Events: b's events after the last one both hold in common.
+    common = min(a.last, b.last)
+    for s in range(max(a.first, b.first), min(a.last, b.last) + 1):
+        if a.events[s - a.first] != b.events[s - b.first]:
+            common = s - 1
+            break
+    new = [e for e in lb if e.seq > common]
+    gone = [e for e in la if e.seq > common]
+    dropped = max(0, a.last - common)
+    out = {
+        "from": a.id,
+        "to": b.id,
+        "common": common,
+        "events": [_entry_json(b.system, e, b.events[e.seq - b.first]) for e in new],
+        "dropped": dropped,
+        "dropped_events": [_entry_json(a.system, e, a.events[e.seq - a.first]) for e in gone],
+        "changes": ex.diff_trackers(ta, tb),
+    }
+    if args.json:
+        _print_json(out)
+        return 0
+    print(
+        "from backup %d (events %d..%d) to backup %d (events %d..%d)"
+        % (a.id, a.first, a.last, b.id, b.first, b.last)
+    )
+    if dropped and common == b.last:
+        print(
+            "backup %d ends at event %d: %s of backup %d %s after it:"
+            % (b.id, common, ex.plural(dropped, "event"), a.id, "comes" if dropped == 1 else "come")
+        )
+        _print_entries(gone)
+    elif dropped:
+        print(
+            "the histories split after event %d: %s of backup %d %s not in backup %d:"
+            % (common, ex.plural(dropped, "event"), a.id, "is" if dropped == 1 else "are", b.id)
+        )
+        _print_entries(gone)
+    if b.first > common + 1:
+        print(
+            "events %d..%d were compacted on the device before backup %d was taken"
+            % (common + 1, b.first - 1, b.id)
+        )
+    print(
+        "%s in backup %d%s"
+        % (ex.plural(len(new), "new event") if new else "no new events", b.id, ":" if new else "")
+    )
+    _print_entries(new)
+    print("tracker changes:" if out["changes"] else "no tracker changes")
+    for line in out["changes"]:
+        print("  " + line)
+    return 0
+
+
+def _restore(args):
+    st = _store(args, want=args.id)
+    with _Dev(args) as dev:
+        plan = rs.plan(st, args.id, dev, args.force_schema, args.force_system, Progress)
+        print("\n".join(plan.lines))
+        if args.dry_run:
+            print("dry run: nothing sent, the device is unchanged")
+            return 0
+        if not _confirm("replace the device's campaign with backup %d?" % args.id, args.yes):
+            print("restore cancelled: the device is unchanged")
+            return 1
+        done = rs.apply(plan, dev, Progress)
+    print(done.line)
+    return 0
+
+
+def _verify(args):
+    """Check a backup's hash chain end to end (every event's link), then
+    against the device: exit 0 when both hold, 1 naming what differs."""
+    st = _store(args, want=args.backup)
+    dev_wanted = args.port is not None or args.backup is None
+    if args.backup is None:
+        with _Dev(args) as dev:
+            info = dev.info()
+            cur = st._current(info["campaign"], _sysno(info))
+            if cur is None:
+                raise Fail(
+                    "no backup of the device's campaign %s (%s) in %s: `dicetray backup` "
+                    "takes one" % (info["campaign"], info["system"], st.path)
+                )
+            return _verify_against(st, st.load(cur[1]), dev, info, args)
+    b = st.load(args.backup)  # StoreError names the first event whose link fails
+    if not dev_wanted:
+        from ..link import ports
+
+        if not ports.find():
+            _say_backup(b, args)
+            print(
+                "no device found: the backup was checked alone (--port P compares it with a device)"
+            )
+            return 0
+    with _Dev(args) as dev:
+        return _verify_against(st, b, dev, dev.info(), args)
+
+
+def _say_backup(b, args):
+    if not args.json:
+        if b.head is None:
+            print(
+                "backup %d: events %d..%d, links checked one to the next; its chain's start "
+                "is not known (taken from a device without a chain)" % (b.id, b.first, b.last)
+            )
+        else:
+            print(
+                "backup %d: events %d..%d, every hash chain link holds, head %s"
+                % (b.id, b.first, b.last, b.head)
+            )
+
+
+def _verify_against(st, b, dev, info, args):
+    _say_backup(b, args)
+    heads, _bad = b.walk_chain()  # load() already refused a bad link
+    n, dfirst = info["events"], info.get("first", 1)
+    dh = bk.unhex(info.get("head"))
+    out = {
+        "backup": b.id,
+        "backup_head": b.head,
+        "device": info.get("device"),
+        "device_events": n,
+        "device_head": info.get("head"),
+        "holds": False,
+        "differs_at": None,
+    }
+
+    def end(holds, line, at=None):
+        out["holds"], out["differs_at"], out["why"] = holds, at, line
+        if args.json:
+            _print_json(out)
+        else:
+            print(line)
+        return 0 if holds else 1
+
+    if info["campaign"] != b.cid or _sysno(info) != b.system:
+        return end(
+            False,
+            "the device holds campaign %s (%s), backup %d is campaign %d (%s): "
+            "they are different campaigns"
+            % (info["campaign"], info["system"], b.id, b.cid, ex.system_name(b.system)),
+        )
+    if dh is None:
+        return end(
+            False,
+            "the device has no hash chain for this campaign (its early events "
+            "were compacted by firmware before the chain): it cannot be compared; "
+            "`dicetray restore %d` gives it one" % b.id,
+        )
+    want = None
+    if n <= b.last:
+        want = b.head_at(n, heads)
+    elif dfirst <= b.last + 1 and b.head is not None:
+        more = [bytes(e) for e in dev.events(b.last)][: n - b.last]
+        want = chain.over(bk.unhex(b.head), b.last + 1, more)
+    if want is not None and want == dh:
+        extra = (
+            ""
+            if n == b.last
+            else (
+                "; the backup goes on to event %d" % b.last
+                if n < b.last
+                else "; the device goes on to event %d (`dicetray backup` keeps them)" % n
+            )
+        )
+        return end(
+            True,
+            "the device agrees with backup %d: the same history up to event %d "
+            "(hash chain head %s)%s" % (b.id, n, dh.hex(), extra),
+        )
+    if want is None:
+        return end(
+            False,
+            "the device's chain cannot be compared with backup %d: the backup's "
+            "chain is not known at the device's event %d%s"
+            % (
+                b.id,
+                n,
+                ""
+                if n <= b.last
+                else " and the device no longer holds the events after the backup's last, "
+                "%d: take a backup, then verify it" % b.last,
+            ),
+        )
+    # They differ: the first event both hold that is not the same, else
+    # before the oldest event the device still holds.
+    lo = max(dfirst, b.first)
+    hi = min(n, b.last)
+    if lo <= hi:
+        evs = [bytes(e) for e in dev.events(lo - 1)][: hi - lo + 1]
+        for i, ev in enumerate(evs):
+            s = lo + i
+            if b.events[s - b.first] != ev:
+                return end(
+                    False,
+                    "the device and backup %d differ: event %d is not the same "
+                    "(the first that differs); everything before it is" % (b.id, s),
+                    s,
+                )
+    return end(
+        False,
+        "the device and backup %d differ at or before event %d: every event "
+        "both still hold is the same, and their hash chains are not (the device no "
+        "longer holds the events before %d to say which)" % (b.id, lo - 1, lo),
+        lo - 1,
+    )
+
+
+def register(sub):
+    """Add this group's commands to an argparse subparsers object."""
+    add = adder(sub)
+
+    p = add("backup", _backup, "back up the device's campaign (incremental, deduplicated)")
+    p.add_argument(
+        "--slot",
+        type=int,
+        metavar="N",
+        help="back up the campaign in slot N (`dicetray campaigns` lists them): the "
+        "tray switches to it for the backup and back (both get new slot numbers)",
+    )
+    _port(p)
+    _db(p)
+    _json(p)
+
+    p = add("backups", _backups, "list backups; `backups show ID`, `backups diff ID1 ID2`")
+    _db(p)
+    _json(p)
+    bs = p.add_subparsers(dest="sub", metavar="show|diff", parser_class=type(p))
+    q = bs.add_parser("show", help="a backup's campaign, system, events and trackers")
+    q.add_argument("id", type=int, metavar="ID", help="the backup (`dicetray backups` lists them)")
+    _db(q, default=argparse.SUPPRESS)  # keep `backups --db X show 1` working
+    _json(q, default=argparse.SUPPRESS)
+    q = bs.add_parser("diff", help="events and tracker changes between two backups, in words")
+    q.add_argument("id1", type=int, metavar="ID1", help="the earlier backup")
+    q.add_argument("id2", type=int, metavar="ID2", help="the later backup")
+    _db(q, default=argparse.SUPPRESS)
+    _json(q, default=argparse.SUPPRESS)
+    p.set_defaults(sub=None)
+
+    p = add("restore", _restore, "put a backup on a device (verified by reading it back)")
+    p.add_argument(
+        "id",
+        type=int,
+        metavar="ID",
+        help="the backup to put on the device (`dicetray backups` lists them)",
+    )
+    p.add_argument("--dry-run", action="store_true", help="show what would change; send nothing")
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+    p.add_argument(
+        "--force-system",
+        action="store_true",
+        help="restore even if the device runs another rule system",
+    )
+    p.add_argument(
+        "--force-schema",
+        action="store_true",
+        help="restore even if the device reads another state schema",
+    )
+    _port(p)
+    _db(p)
+
+    p = add(
+        "verify",
+        _verify,
+        "check a backup's hash chain end to end and against the device: "
+        "exit 0 when they hold, 1 naming the first event that differs",
+    )
+    p.add_argument(
+        "--backup",
+        type=int,
+        metavar="ID",
+        help="the backup to check (default: the newest backup of the device's campaign)",
+    )
+    _port(p)
+    _db(p)
+    _json(p)

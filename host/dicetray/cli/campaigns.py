@@ -1,0 +1,206 @@
+"""`dicetray campaigns [switch SLOT | delete SLOT]`: the campaign slots on
+the device's flash."""
+
+import argparse
+
+from .. import backup as bk
+from .. import export as ex
+from .common import (
+    Fail,
+    INTERRUPTED,
+    _Dev,
+    _confirm,
+    _db,
+    _json,
+    _port,
+    _print_json,
+    _store,
+    _sub_port,
+    adder,
+)
+
+
+def _kb(blocks, block=4096):
+    return blocks * block // 1024
+
+
+def _slots(dev):
+    """The device's slot listing, each slot with "kb" (its blocks in KB)."""
+    d = dev.campaigns()
+    for t in d["slots"]:
+        t["kb"] = _kb(t["blocks"], d.get("block", 4096))
+    d["kb"] = sum(t["kb"] for t in d["slots"])
+    return d
+
+
+def _slot(d, n, doing):
+    """Slot n of listing d; Fail naming the slots there are."""
+    for t in d["slots"]:
+        if t["slot"] == n:
+            return t
+    raise Fail(
+        "no campaign slot %d on the device to %s: its slots are %s (`dicetray campaigns` "
+        "lists them)" % (n, doing, ", ".join(str(t["slot"]) for t in d["slots"]))
+    )
+
+
+def _what(t):
+    return "campaign %s (%s, %s, %d KB)" % (
+        t["campaign"] if t["campaign"] >= 0 else "unreadable",
+        t["system"] or "unknown system",
+        ex.plural(t["events"], "event"),
+        t["kb"],
+    )
+
+
+def _visit(dev, n):
+    """Switch to slot n for a while (backup --slot); what _leave needs to
+    switch back."""
+    d = _slots(dev)
+    _slot(d, n, "back up")
+    if n == d["current"]:
+        return None
+    info = dev.switch(n)
+    cur = _slot(d, d["current"], "back up")
+    return {"back": d["current"], "now": info["slot"], "cid": cur["campaign"]}
+
+
+def _leave(dev, visit):
+    info = dev.switch(visit["back"])
+    visit["back"] = info["slot"]
+
+
+INTERRUPTED["campaigns"] = (
+    "a switch or a delete is one rename on the device: it was done or "
+    "not (`dicetray campaigns` says which)"
+)
+
+
+def _campaigns(args):
+    with _Dev(args) as dev:
+        if args.sub == "switch":
+            return _switch(args, dev)
+        if args.sub == "delete":
+            return _delete(args, dev)
+        d = _slots(dev)
+    if args.json:
+        _print_json(d)
+        return 0
+    print("  %4s  %-10s %-10s %7s  %s" % ("SLOT", "CAMPAIGN", "SYSTEM", "EVENTS", "FLASH"))
+    for t in d["slots"]:
+        print(
+            "%s %4d  %-10s %-10s %7d  %4d KB  (%d bytes)"
+            % (
+                "*" if t["current"] else " ",
+                t["slot"],
+                t["campaign"] if t["campaign"] >= 0 else "unreadable",
+                t["system"] or "?",
+                t["events"],
+                t["kb"],
+                t["bytes"],
+            )
+        )
+    print(
+        "%s, %d KB of flash (FLASH: the slot's files in whole 4 KB littlefs blocks, what a "
+        "delete frees); * the current one" % (ex.plural(len(d["slots"]), "campaign"), d["kb"])
+    )
+    return 0
+
+
+def _switch(args, dev):
+    d = _slots(dev)
+    t = _slot(d, args.slot, "switch to")
+    if t["current"]:
+        if args.json:
+            _print_json(dev.info())
+        else:
+            print("slot %d is already the current campaign: nothing changed" % args.slot)
+        return 0
+    old = _slot(d, d["current"], "switch from")
+    info = dev.switch(args.slot)
+    if args.json:
+        _print_json(info)
+        return 0
+    print(
+        "switched: %s is the current campaign, now slot %d (the current one is always the "
+        "highest); campaign %d stays on flash as slot %d"
+        % (_what(t), info["slot"], old["campaign"], old["slot"])
+    )
+    return 0
+
+
+def _backed_up(args, t):
+    """Whether slot t's campaign, with all its events, is in a backup."""
+    try:
+        st = _store(args)
+    except bk.NoDatabase:
+        return False
+    return any(r["campaign"] == t["campaign"] and r["last"] >= t["events"] for r in st.list())
+
+
+def _delete(args, dev):
+    d = _slots(dev)
+    t = _slot(d, args.slot, "delete")
+    if t["current"]:
+        raise Fail(
+            "slot %d holds the current campaign, which cannot be deleted: switch to another "
+            "one first (`dicetray campaigns switch SLOT`)" % args.slot
+        )
+    print("slot %d: %s" % (args.slot, _what(t)))
+    if t["events"] and not _backed_up(args, t):
+        print(
+            "warning: this campaign is in no backup with all its events: `dicetray backup "
+            "--slot %d` first to keep it" % args.slot
+        )
+    if not _confirm(
+        "delete slot %d from the device's flash? It cannot be undone" % args.slot,
+        args.yes,
+        "delete",
+    ):
+        print("delete cancelled: the device is unchanged")
+        return 1
+    got = dev.delete(args.slot)
+    got["kb"] = _kb(got["blocks"], d.get("block", 4096))
+    if args.json:
+        _print_json(got)
+        return 0
+    print(
+        "deleted slot %d: %d KB of flash freed (%d bytes of files)"
+        % (args.slot, got["kb"], got["bytes"])
+    )
+    return 0
+
+
+def register(sub):
+    """Add this group's commands to an argparse subparsers object."""
+    add = adder(sub)
+
+    p = add(
+        "campaigns",
+        _campaigns,
+        "the campaigns on the device's flash (slot, id, system, "
+        "events, flash used); `campaigns switch SLOT`, `campaigns delete SLOT`",
+    )
+    _port(p)
+    _json(p)
+    cs = p.add_subparsers(dest="sub", metavar="switch|delete", parser_class=type(p))
+    q = cs.add_parser(
+        "switch", help="make the campaign in SLOT the current one (it becomes the highest slot)"
+    )
+    q.add_argument(
+        "slot", type=int, metavar="SLOT", help="the slot (`dicetray campaigns` lists them)"
+    )
+    _sub_port(q)
+    _json(q, default=argparse.SUPPRESS)
+    q = cs.add_parser(
+        "delete",
+        help="delete the campaign in SLOT from the flash (never the current one); asks first",
+    )
+    q.add_argument(
+        "slot", type=int, metavar="SLOT", help="the slot (`dicetray campaigns` lists them)"
+    )
+    q.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+    _sub_port(q)
+    _db(q)
+    _json(q, default=argparse.SUPPRESS)
+    p.set_defaults(sub=None)

@@ -1,0 +1,54 @@
+"""`dicetray rules SYSTEM`: a rule system's events, from rules/events.py."""
+
+import json
+
+from .. import odds
+from .words import PROG, UsageError
+
+RULES = PROG + " rules"
+
+
+def register(sub):
+    p = sub.add_parser(
+        "rules",
+        help="a rule system's events: kind, name, arguments with ranges, what each changes",
+        description="Every event the rule system's core applies (the table in "
+        "dicetray.rules.events, checked against the rules themselves): its kind "
+        "number, name, arguments with their ranges ([...] optional), the dice it "
+        "draws and what it changes. No device needed.",
+    )
+    p.add_argument("system", metavar="SYSTEM", help="hunt, paths or expedition")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(run=_run_rules)
+
+
+def _run_rules(args):
+    from ..rules import events, systems
+
+    try:
+        s = odds.system_number(args.system)
+    except ValueError as e:
+        raise UsageError(str(e), RULES)
+    m = systems.get(s)
+    evs = events.listing(s)
+    if args.json:
+        print(json.dumps({"system": m.NAME, "kinds": list(m.KINDS), "events": evs}))
+        return 0
+    lines = ["%s: event kinds %d..%d" % (m.NAME, m.KINDS[0], m.KINDS[1])]
+    for e in evs:
+        given = ["%s %d..%d" % (a["name"], a["min"], a["max"]) for a in e["args"]]
+        k = sum(1 for a in e["args"] if not a["optional"])
+        sig = ", ".join(given[:k])
+        for i, g in enumerate(given[k:]):  # each optional one nested in the one before
+            sig += "[%s%s" % (", " if sig or i else "", g)
+        sig += "]" * (len(given) - k)
+        if e["repeats"]:
+            sig += ", ..."
+        lines.append("%3d %s (%s)" % (e["kind"], e["name"], sig))
+        for a in e["args"]:
+            lines.append("      %-14s %s" % (a["name"], a["means"]))
+        if e["dice"]:
+            lines.append("      dice: %s" % e["dice"])
+        lines.append("      changes: %s" % e["changes"])
+    print("\n".join(lines))
+    return 0
