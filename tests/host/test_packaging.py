@@ -70,3 +70,16 @@ def test_deploy_without_its_extra_says_which(monkeypatch, capsys):
 def test_the_made_environment_has_every_extra(name):
     import importlib.util
     assert importlib.util.find_spec(name) is not None
+
+
+def test_every_host_package_is_in_the_wheel():
+    """pyproject.toml lists its packages by name: a new subpackage of
+    host/dicetray left out would install without it (the editable install
+    of `make` finds it anyway, a user's `pip install` would not)."""
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        listed = set(tomllib.load(f)["tool"]["setuptools"]["packages"])
+    base = os.path.join(ROOT, "host")
+    found = {os.path.relpath(d, base).replace(os.sep, ".")
+             for d, _dirs, files in os.walk(os.path.join(base, "dicetray"))
+             if "__init__.py" in files}
+    assert found - listed == set(), "add to [tool.setuptools] packages: %s" % (found - listed)
