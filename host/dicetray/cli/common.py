@@ -11,9 +11,7 @@ import sys
 from .. import backup as bk
 from .. import restore as rs
 from ..rules import systems
-
-
-PROG = "dicetray"
+from .words import PROG
 
 
 class Usage(Exception):
