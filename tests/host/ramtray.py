@@ -503,13 +503,33 @@ def acts(tray):
     return out
 
 
-def serve(monkeypatch, trays, default="dev"):
-    """Every `dicetray` command of this test opens a real Device on
-    trays[--port or `default`] (common.open_device replaced), one per
-    command as a run of the tool opens one; `trays` may grow later."""
-    from dicetray.cli import common
+def serve(trays, default="dev"):
+    """Trays(trays, default), for the test's commands to run through its
+    main(): each opens a real Device on trays[--port or `default`], one
+    per command as a run of the tool opens one (`trays` may grow later)."""
+    return Trays(trays, default)
 
-    def open_device(port=None, timeout=2.0, tray=None, **kw):
-        return trays[port or default].device(timeout, **kw)
-    monkeypatch.setattr(common, "open_device", open_device)
-    return trays
+
+class Trays:
+    """The trays by --port name (the dict given, not a copy), handed to
+    cli.main as its `open_device`: the tool's way for a script or a test to
+    give the device, with nothing monkeypatched."""
+
+    def __init__(self, trays, default="dev"):
+        self.trays = trays
+        self.default = default
+
+    def __getitem__(self, k):
+        return self.trays[k]
+
+    def __setitem__(self, k, v):
+        self.trays[k] = v
+
+    def open_device(self, port=None, timeout=2.0, tray=None, **kw):
+        return self.trays[port or self.default].device(timeout, **kw)
+
+    def main(self, argv):
+        """cli.main(argv) with these trays."""
+        from dicetray import cli
+
+        return cli.main(list(argv), open_device=self.open_device)

@@ -17,9 +17,8 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, Trays, play  # noqa: E402
 
-from dicetray import cli  # noqa: E402
 from dicetray.backup import BackupStore, StoreError  # noqa: E402
 
 BLAME = ("damaged", "restore from another backup")
@@ -29,11 +28,11 @@ BLAME = ("damaged", "restore from another backup")
 def dev(tmp_path, monkeypatch):
     """The tray every command talks to (st.take(dev.device()) for the store's own calls)."""
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
-    return serve(monkeypatch, {"dev": play(RamTray(system=0, cid=4242), 40)})["dev"]
+    return play(RamTray(system=0, cid=4242), 40)
 
 
-def run(capsys, *argv):
-    code = cli.main(list(argv))
+def run(tray, capsys, *argv):
+    code = Trays({"dev": tray}).main(argv)
     out = capsys.readouterr()
     return code, out.out, out.err
 
@@ -70,34 +69,34 @@ def test_read_only_database_through_sqlite_uri_mode(tmp_path, dev):
 
 def test_read_only_database_file(tmp_path, dev, capsys):
     db = str(tmp_path / "b.sqlite3")
-    assert run(capsys, "backup", "--db", db)[0] == 0
+    assert run(dev, capsys, "backup", "--db", db)[0] == 0
     play(dev, 5, seed=9)
     os.chmod(db, 0o444)
     skip_if_writable(db)
-    code, out, err = run(capsys, "backup", "--db", db)
+    code, out, err = run(dev, capsys, "backup", "--db", db)
     assert code == 1
     honest(err, "is read-only", db)
-    code, out, err = run(capsys, "backups", "--db", db, "--json")
+    code, out, err = run(dev, capsys, "backups", "--db", db, "--json")
     assert code == 0 and [b["last"] for b in json.loads(out)["backups"]] == [40]
-    assert run(capsys, "backups", "show", "1", "--db", db)[0] == 0
+    assert run(dev, capsys, "backups", "show", "1", "--db", db)[0] == 0
 
 
 def test_read_only_directory(tmp_path, dev, capsys):
     d = tmp_path / "ro"
     d.mkdir()
     db = str(d / "b.sqlite3")
-    assert run(capsys, "backup", "--db", db)[0] == 0
+    assert run(dev, capsys, "backup", "--db", db)[0] == 0
     play(dev, 5, seed=9)
     d.chmod(0o555)
     try:
         skip_if_writable(str(d))
-        code, out, err = run(capsys, "backup", "--db", db)
+        code, out, err = run(dev, capsys, "backup", "--db", db)
         assert code == 1
         honest(err, "directory %s" % d, "read-only")
-        code, out, err = run(capsys, "backups", "--db", db, "--json")
+        code, out, err = run(dev, capsys, "backups", "--db", db, "--json")
         assert code == 0 and len(json.loads(out)["backups"]) == 1
         new = str(d / "new.sqlite3")
-        code, out, err = run(capsys, "backup", "--db", new)
+        code, out, err = run(dev, capsys, "backup", "--db", new)
         assert code == 1 and not os.path.exists(new)
         honest(err, "cannot create", "read-only")
     finally:
@@ -142,10 +141,10 @@ def test_database_in_use(tmp_path, dev):
 
 def test_missing_directory(tmp_path, dev, capsys):
     db = str(tmp_path / "nope" / "b.sqlite3")
-    code, out, err = run(capsys, "backup", "--db", db)
+    code, out, err = run(dev, capsys, "backup", "--db", db)
     assert code == 1
     honest(err, "no such directory %s" % (tmp_path / "nope"))
-    code, out, err = run(capsys, "backups", "--db", db)
+    code, out, err = run(dev, capsys, "backups", "--db", db)
     assert code == 1
     honest(err, "no backup database", "no such directory")
     assert not (tmp_path / "nope").exists()
@@ -154,7 +153,7 @@ def test_missing_directory(tmp_path, dev, capsys):
 def test_db_is_a_directory(tmp_path, dev, capsys):
     for argv in (("backup",), ("backups",), ("backups", "show", "1"), ("export", "--format",
                                                                       "json", "--backup", "1")):
-        code, out, err = run(capsys, *argv, "--db", str(tmp_path))
+        code, out, err = run(dev, capsys, *argv, "--db", str(tmp_path))
         assert code == 1, argv
         honest(err, "%s is a directory" % tmp_path)
 
@@ -164,24 +163,24 @@ def test_a_mistyped_db_is_not_created(tmp_path, dev, capsys):
     for argv in (("backups",), ("backups", "show", "1"), ("backups", "diff", "1", "2"),
                  ("restore", "1", "--yes"), ("export", "--format", "csv", "--backup", "1"),
                  ("stats", "--backup", "1")):
-        code, out, err = run(capsys, *argv, "--db", db)
+        code, out, err = run(dev, capsys, *argv, "--db", db)
         assert code == 1, argv
         honest(err, "no backup database %s" % db, "`dicetray backup`")
         assert not os.path.exists(db), argv
-    assert run(capsys, "backup", "--db", db)[0] == 0      # backup creates it
-    code, out, err = run(capsys, "backups", "--db", db, "--json")
+    assert run(dev, capsys, "backup", "--db", db)[0] == 0      # backup creates it
+    code, out, err = run(dev, capsys, "backups", "--db", db, "--json")
     assert code == 0 and len(json.loads(out)["backups"]) == 1
 
 
 def test_only_backup_creates_the_default_database(tmp_path, dev, capsys):
     path = tmp_path / "home" / "backups.sqlite3"
-    code, out, err = run(capsys, "backups")
+    code, out, err = run(dev, capsys, "backups")
     assert code == 0 and "no backups in %s" % path in out
-    code, out, err = run(capsys, "backups", "show", "1")
+    code, out, err = run(dev, capsys, "backups", "show", "1")
     assert code == 1
     honest(err, "no backup 1", "`dicetray backup`")
     assert not path.parent.exists()
-    assert run(capsys, "backup")[0] == 0 and path.exists()
+    assert run(dev, capsys, "backup")[0] == 0 and path.exists()
 
 
 def test_another_sqlite_file_is_not_taken_over(tmp_path, dev, capsys):
@@ -191,7 +190,7 @@ def test_another_sqlite_file_is_not_taken_over(tmp_path, dev, capsys):
     c.commit()
     c.close()
     for argv in (("backup",), ("backups",)):
-        code, out, err = run(capsys, *argv, "--db", str(other))
+        code, out, err = run(dev, capsys, *argv, "--db", str(other))
         assert code == 1
         honest(err, "not a dicetray backup database")
     c = sqlite3.connect(str(other))
@@ -217,17 +216,17 @@ def test_intact_backups_stay_listed_when_a_page_is_damaged(tmp_path, dev, capsys
     assert start > 0 and data[start] == 0x0D           # a table leaf page, not page 1
     data[start] = 0xFF                                  # the page no longer parses
     open(db, "wb").write(bytes(data))
-    code, out, err = run(capsys, "backups", "--db", db, "--json")
+    code, out, err = run(dev, capsys, "backups", "--db", db, "--json")
     got = json.loads(out)
     listed = [b["id"] for b in got["backups"]]
     lost = [u["id"] for u in got["unreadable"]]
     assert code == 1 and 30 in lost and 30 not in listed
     assert sorted(listed + lost) == list(range(1, 61)) and len(listed) >= 30
-    code, out, err = run(capsys, "backups", "--db", db)
+    code, out, err = run(dev, capsys, "backups", "--db", db)
     assert code == 1 and err.count("\n") == 1 and "cannot be read" in err and "30" in err
     assert "%4d " % listed[0] in out and "%4d " % listed[-1] in out
     for i in (listed[0], listed[-1]):                   # and they restore
-        assert run(capsys, "backups", "show", str(i), "--db", db)[0] == 0
+        assert run(dev, capsys, "backups", "show", str(i), "--db", db)[0] == 0
         fresh = RamTray(system=0, cid=1)
         info = fresh.device().restore(*BackupStore(db, create=False).restore_payload(i))
         assert info["events"] == BackupStore(db, create=False).load(i).last

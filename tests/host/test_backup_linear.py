@@ -146,16 +146,16 @@ def test_restore_and_stats_fold_what_they_send(tmp_path, monkeypatch, capsys):
     tray = device(3000)
     bid = st.take(tray.device()).backup
     fresh = RamTray(system=0, cid=1)
-    serve(monkeypatch, {"dev": fresh})
+    trays = serve({"dev": fresh})
     w = Work(monkeypatch)
-    assert cli.main(["restore", str(bid), "--yes", "--db", db]) == 0
+    assert trays.main(["restore", str(bid), "--yes", "--db", db]) == 0
     assert "verified" in capsys.readouterr().out
     assert fresh.snapshot() == tray.snapshot()
     # one fold to verify the backup, one with the device's window to send
     journal = tray.journal()
     assert w.apply == 2 * 3000 and w.do <= 2 * (3000 + undos(journal) * PER_UNDO)
     w.reset()
-    assert cli.main(["stats", "--backup", str(bid), "--db", db, "--json"]) == 0
+    assert trays.main(["stats", "--backup", str(bid), "--db", db, "--json"]) == 0
     assert w.apply == 2 * 3000 and w.do <= 2 * (3000 + undos(journal) * PER_UNDO)
 
 

@@ -105,17 +105,18 @@ def test_a_fully_forged_backup_is_caught_by_the_device(tmp_path, monkeypatch, ca
     # incremental backup of the genuine device said "no change".
     path = str(tmp_path / "b.sqlite3")
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
-    tray = serve(monkeypatch, {"x": device()}, "x")["x"]
+    trays = serve({"x": device()}, "x")
+    tray = trays["x"]
     dev = tray.device()
     st = BackupStore(path)
     bid = st.take(dev).backup
     st.close()
-    assert cli.main(["verify", "--db", path, "--port", "x"]) == 0
+    assert trays.main(["verify", "--db", path, "--port", "x"]) == 0
     assert "the device agrees with backup %d" % bid in capsys.readouterr().out
     forge(path, 12, links=True)
     st = BackupStore(path)
     st.load(bid)                           # consistent in itself: only a second copy can tell
-    code = cli.main(["verify", "--db", path, "--port", "x"])
+    code = trays.main(["verify", "--db", path, "--port", "x"])
     out = capsys.readouterr().out
     assert code == 1 and "event 12 is not the same (the first that differs)" in out, out
     r = st.take(dev)
@@ -126,7 +127,8 @@ def test_a_fully_forged_backup_is_caught_by_the_device(tmp_path, monkeypatch, ca
 
 def test_a_forgery_before_what_the_device_holds(tmp_path, monkeypatch, capsys):
     path = str(tmp_path / "b.sqlite3")
-    tray = serve(monkeypatch, {"x": device(roll=1)}, "x")["x"]
+    trays = serve({"x": device(roll=1)}, "x")
+    tray = trays["x"]
     dev = tray.device()
     st = BackupStore(path)
     st.take(dev)
@@ -138,7 +140,7 @@ def test_a_forgery_before_what_the_device_holds(tmp_path, monkeypatch, capsys):
         play(tray, 1, seed=tray.nevents)
     first = tray.first()
     assert 5 < first <= 31, first          # event 5 is no longer on the device
-    code = cli.main(["verify", "--db", path, "--port", "x", "--json"])
+    code = trays.main(["verify", "--db", path, "--port", "x", "--json"])
     import json
     d = json.loads(capsys.readouterr().out)
     assert code == 1 and not d["holds"] and d["differs_at"] == first - 1, d
@@ -161,9 +163,9 @@ def test_verify_a_backup_alone_and_after_the_device_moved_on(tmp_path, monkeypat
     assert cli.main(["verify", "--db", path, "--backup", str(bid)]) == 0
     out = capsys.readouterr().out
     assert "every hash chain link holds" in out and "checked alone" in out
-    serve(monkeypatch, {"x": tray}, "x")
+    trays = serve({"x": tray}, "x")
     play(tray, 4, seed=5)                  # the device goes on: its head covers the backup's
-    assert cli.main(["verify", "--db", path, "--backup", str(bid), "--port", "x"]) == 0
+    assert trays.main(["verify", "--db", path, "--backup", str(bid), "--port", "x"]) == 0
     assert "the device goes on to event 34" in capsys.readouterr().out
 
 
@@ -175,8 +177,9 @@ def test_restore_carries_the_chain(tmp_path, monkeypatch, capsys):
     bid = st.take(tray.device()).backup   # a baseline: the device's snapshot and its head
     b = st.load(bid)
     assert b.base_snap is not None and b.base_head == tray.head.hex()
-    other = serve(monkeypatch, {"x": RamTray(system=0, cid=99)}, "x")["x"]
-    assert cli.main(["restore", str(bid), "--db", path, "--port", "x", "--yes"]) == 0
+    trays = serve({"x": RamTray(system=0, cid=99)}, "x")
+    other = trays["x"]
+    assert trays.main(["restore", str(bid), "--db", path, "--port", "x", "--yes"]) == 0
     assert "verified, and its hash chain head" in capsys.readouterr().out
     assert other.head == tray.head and other.state() == tray.state()
 

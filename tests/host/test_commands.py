@@ -11,24 +11,24 @@ sys.path.insert(0, os.path.dirname(__file__))
 from ramtray import RamTray, play, serve  # noqa: E402
 
 from dicetray import cli  # noqa: E402
-from dicetray.cli import actions, common  # noqa: E402
+from dicetray.cli import actions  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 
 
 @pytest.fixture
 def env(tmp_path, monkeypatch):
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
-    return serve(monkeypatch, {"dev": play(RamTray(system=0, cid=4242), 40)})
+    return serve({"dev": play(RamTray(system=0, cid=4242), 40)})
 
 
-def run(capsys, *argv):
-    code = cli.main(list(argv))
+def run(trays, capsys, *argv):
+    code = trays.main(argv)
     out = capsys.readouterr()
     return code, out.out, out.err
 
 
 def test_status_json(env, capsys):
-    code, out, err = run(capsys, "status", "--json")
+    code, out, err = run(env, capsys, "status", "--json")
     d = json.loads(out)
     assert code == 0 and d["events"] == 40 and d["system"] == "hunt" and d["campaign"] == 4242
     assert d["firmware"] == "0.1.0" and d["first"] == 1 and d["keep"] == 6000
@@ -36,48 +36,48 @@ def test_status_json(env, capsys):
 
 
 def test_backup_then_list_show_diff(env, capsys):
-    assert run(capsys, "backup")[0] == 0
-    code, out, _ = run(capsys, "backup")
+    assert run(env, capsys, "backup")[0] == 0
+    code, out, _ = run(env, capsys, "backup")
     assert code == 0 and "no change since backup 1" in out
     play(env["dev"], 12, seed=4)
-    code, out, _ = run(capsys, "backup", "--json")
+    code, out, _ = run(env, capsys, "backup", "--json")
     d = json.loads(out)
     assert d["backup"] == 2 and d["new"] and d["fetched"] == 13 and d["last"] == 52
-    code, out, _ = run(capsys, "backups", "--json")
+    code, out, _ = run(env, capsys, "backups", "--json")
     assert [b["id"] for b in json.loads(out)["backups"]] == [1, 2]
-    code, out, _ = run(capsys, "backups", "show", "2")
+    code, out, _ = run(env, capsys, "backups", "show", "2")
     assert code == 0 and "campaign 4242 (hunt" in out and "char 0 Ada" in out and "Tension" in out
-    code, out, _ = run(capsys, "backups", "diff", "1", "2", "--json")
+    code, out, _ = run(env, capsys, "backups", "diff", "1", "2", "--json")
     d = json.loads(out)
     assert [e["seq"] for e in d["events"]] == list(range(41, 53)) and d["dropped"] == 0
-    code, out, _ = run(capsys, "backups", "show", "9")
+    code, out, _ = run(env, capsys, "backups", "show", "9")
     assert code == 1
 
 
 def test_remote_actions(env, capsys):
-    code, out, _ = run(capsys, "roll", "--pool", "3", "--char", "0")
+    code, out, _ = run(env, capsys, "roll", "--pool", "3", "--char", "0")
     assert code == 0 and out.startswith("event 41: Ada rolls 3d6: ") and "success" in out
-    code, out, err = run(capsys, "slash", "17")
+    code, out, err = run(env, capsys, "slash", "17")
     assert code == 1 and "refused by the device: no talisman number 17" in err
-    code, out, _ = run(capsys, "undo", "--json")
+    code, out, _ = run(env, capsys, "undo", "--json")
     assert code == 0 and json.loads(out)["seq"] == 42
-    code, out, err = run(capsys, "roll", "--pool", "12")
+    code, out, err = run(env, capsys, "roll", "--pool", "12")
     assert code == 2 and "--pool 12 is outside 0..9 for hunt" in err
-    code, out, err = run(capsys, "rest")  # hunt: 2 codes per character needed
+    code, out, err = run(env, capsys, "rest")  # hunt: 2 codes per character needed
     assert code == 1 and "REST takes 2 spend codes" in err
-    assert run(capsys, "turn")[0] == 0
-    code, out, _ = run(capsys, "act", "FACE", "5")
+    assert run(env, capsys, "turn")[0] == 0
+    code, out, _ = run(env, capsys, "act", "FACE", "5")
     assert code == 0 and env["dev"].c.x[0] == 5
-    assert run(capsys, "roll")[0] == 2  # --pool is required
+    assert run(env, capsys, "roll")[0] == 2  # --pool is required
 
 
 def test_roll_maps_to_each_system(env, capsys):
     for system, kind in ((1, 64), (2, 96)):
         env["dev"] = play(RamTray(system=system), 5)
-        code, out, _ = run(capsys, "roll", "--pool", "4", "--target", "2", "--json")
+        code, out, _ = run(env, capsys, "roll", "--pool", "4", "--target", "2", "--json")
         assert code == 0 and json.loads(out)["kind"] == kind and env["dev"].nevents == 6
         assert cp.codec.decode_event(env["dev"].journal()[-1])[0] == kind
-        code, out, err = run(capsys, "roll", "--pool", "4", "--hard")
+        code, out, err = run(env, capsys, "roll", "--pool", "4", "--hard")
         assert code == 2 and "--hard is for hunt" in err
     assert actions.roll_event(2, 15) == (96, (10, 1, 2, 0, 1, 0, 0, -1))
     assert actions.roll_event(2, 1, 3) == (96, (0, 3, 0, 1, 0, 0, 0, -1))
@@ -86,7 +86,7 @@ def test_roll_maps_to_each_system(env, capsys):
 
 
 def test_restore_safety_and_verification(env, capsys, monkeypatch, tmp_path):
-    assert run(capsys, "backup")[0] == 0
+    assert run(env, capsys, "backup")[0] == 0
     fresh = env["other"] = RamTray(system=0, cid=1)
     before = fresh.snapshot()
 
@@ -94,21 +94,21 @@ def test_restore_safety_and_verification(env, capsys, monkeypatch, tmp_path):
         return [d for d in tray.fs.dirs if d.startswith("/dicetray/n")]
     # no tty, no --yes: refused, nothing sent
     monkeypatch.setattr(sys, "stdin", open(os.devnull))
-    code, out, err = run(capsys, "restore", "1", "--port", "other")
+    code, out, err = run(env, capsys, "restore", "1", "--port", "other")
     assert code == 1 and "--yes" in err and fresh.snapshot() == before and not staged(fresh)
-    code, out, err = run(capsys, "restore", "1", "--port", "other", "--dry-run")
+    code, out, err = run(env, capsys, "restore", "1", "--port", "other", "--dry-run")
     assert code == 0 and "dry run" in out and "backup  1: campaign 4242" in out
     assert fresh.snapshot() == before and not staged(fresh) and fresh.s.n == 1
-    code, out, err = run(capsys, "restore", "1", "--port", "other", "--yes")
+    code, out, err = run(env, capsys, "restore", "1", "--port", "other", "--yes")
     assert code == 0 and "verified" in out
     assert fresh.journal() == env["dev"].journal() and fresh.s.n == 2   # the next slot
     assert fresh.state() == env["dev"].state() and fresh.snapshot() == env["dev"].snapshot()
     assert fresh.head == env["dev"].head
     # another rule system: refused unless forced
     paths = env["p"] = RamTray(system=1)
-    code, out, err = run(capsys, "restore", "1", "--port", "p", "--yes")
+    code, out, err = run(env, capsys, "restore", "1", "--port", "p", "--yes")
     assert code == 1 and "--force-system" in err and paths.c.system == 1
-    code, out, err = run(capsys, "restore", "1", "--port", "p", "--yes", "--force-system")
+    code, out, err = run(env, capsys, "restore", "1", "--port", "p", "--yes", "--force-system")
     assert code == 0 and paths.c.system == 0
     # a device that answers the restore but does not hold it (its flash
     # reads back another first event, in a record whose checks all pass): detected
@@ -126,7 +126,7 @@ def test_restore_safety_and_verification(env, capsys, monkeypatch, tmp_path):
         dev.restore = lossy
         return dev
     bad.device = lossy_device
-    code, out, err = run(capsys, "restore", "1", "--port", "bad", "--yes")
+    code, out, err = run(env, capsys, "restore", "1", "--port", "bad", "--yes")
     assert code == 1 and "did not verify" in err
     assert "its events 1..40 differ from the backup's" in err
 
@@ -139,7 +139,7 @@ def test_watch_plain_lines_and_ctrl_c(env, capsys):
     def ctrl_c():
         raise KeyboardInterrupt
     dev.idle = [lambda: dev.act(cp.DICE, (6, 2))] * 3 + [ctrl_c]
-    code, out, err = run(capsys, "watch")
+    code, out, err = run(env, capsys, "watch")
     lines = out.splitlines()
     assert code == 0 and lines[0].startswith("watching campaign 4242 (hunt) from event 40")
     assert len(lines) == 4 and "free roll of 2d6: " in lines[1] and lines[1].split()[0] == "41"
@@ -148,22 +148,22 @@ def test_watch_plain_lines_and_ctrl_c(env, capsys):
 
 
 def test_errors_are_one_line(env, capsys, monkeypatch):
-    code, out, err = run(capsys, "backups", "diff", "1")
+    code, out, err = run(env, capsys, "backups", "diff", "1")
     assert code == 2 and err.count("\n") == 1
-    code, out, err = run(capsys, "export", "--format", "xml")
+    code, out, err = run(env, capsys, "export", "--format", "xml")
     assert code == 2 and "--format 'xml' is not one of csv, json" in err
-    code, out, err = run(capsys, "backups", "show", "3")
+    code, out, err = run(env, capsys, "backups", "show", "3")
     assert code == 1 and "no backup 3" in err and err.count("\n") == 1
 
 
-def test_device_error_exit_1(env, capsys, monkeypatch):
+def test_device_error_exit_1(capsys):
     class DeviceError(Exception):
         pass
 
     def boom(port, timeout, **kw):
         raise DeviceError("no Dicetray found: plug one in or give --port")
-    monkeypatch.setattr(common, "open_device", boom)
-    code, out, err = run(capsys, "status")
+    code = cli.main(["status"], open_device=boom)
+    out, err = capsys.readouterr()
     assert code == 1 and "no Dicetray found" in err and err.count("\n") == 1
 
 
@@ -175,7 +175,7 @@ def test_deploy_dry_run_is_delegated(env, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "tools.deploy", fake)
     import tools
     monkeypatch.setattr(tools, "deploy", fake, raising=False)
-    assert run(capsys, "deploy", "--port", "/dev/ttyACM0", "--dry-run")[0] == 0
+    assert run(env, capsys, "deploy", "--port", "/dev/ttyACM0", "--dry-run")[0] == 0
     assert seen == [["/dev/ttyACM0", "--dry-run"]]
 
 
@@ -199,13 +199,13 @@ def test_restore_longer_than_the_device_keeps(env, capsys):
     # Issue 12, item 3: a backup of 200 events onto a device that keeps 50
     # is done and verified, saying what the device holds and what it cannot.
     play(env["dev"], 160, seed=9)
-    assert run(capsys, "backup")[0] == 0
+    assert run(env, capsys, "backup")[0] == 0
     # A tray that keeps 50 events below its compaction floor, in segments
     # of about a dozen events (so it compacts in a few dozen, not thousands).
     small = env["small"] = RamTray(system=0, cid=1, keep=50, roll=256)
-    code, out, err = run(capsys, "restore", "1", "--port", "small", "--dry-run")
+    code, out, err = run(env, capsys, "restore", "1", "--port", "small", "--dry-run")
     assert code == 0 and "keeps about its last 50 events" in out and "events 1..150" in out
-    code, out, err = run(capsys, "restore", "1", "--port", "small", "--yes")
+    code, out, err = run(env, capsys, "restore", "1", "--port", "small", "--yes")
     assert code == 0, err
     held = small.first()           # compacted whole segments at a time, as the store does
     assert 100 < held <= 151
@@ -225,9 +225,9 @@ def test_restore_of_a_baseline_says_it_sends_no_events(env, capsys):
     dev = env["dev"] = play(RamTray(system=0, cid=4242, keep=10, roll=1), 40)
     first = dev.first()
     assert first > 1
-    assert run(capsys, "backup")[0] == 0
+    assert run(env, capsys, "backup")[0] == 0
     fresh = env["fresh"] = RamTray(system=0, cid=1)
-    code, out, err = run(capsys, "restore", "1", "--port", "fresh", "--yes")
+    code, out, err = run(env, capsys, "restore", "1", "--port", "fresh", "--yes")
     assert code == 0, err
     assert "the device will hold the state after event 40 and no events" in out
     assert "events %d..40 stay in backup 1 only" % first in out
@@ -238,35 +238,35 @@ def test_restore_of_a_baseline_says_it_sends_no_events(env, capsys):
 
 
 def test_restore_dry_run_names_the_events_it_would_discard(env, capsys):
-    assert run(capsys, "backup")[0] == 0
+    assert run(env, capsys, "backup")[0] == 0
     dev = env["dev"]
     dev.act(cp.DICE, (6, 2))
     dev.act(cp.CHAR_ADD, (), "Cy")
-    code, out, err = run(capsys, "restore", "1", "--dry-run")
+    code, out, err = run(env, capsys, "restore", "1", "--dry-run")
     assert code == 0, err
     assert "the device's 2 events after event 40 are not in backup 1 and would be discarded:" in out
     assert "  event 41: " in out and "  event 42: " in out and "Cy" in out
     assert "nothing sent, the device is unchanged" in out and dev.c.nevents == 42
     env["other"] = play(RamTray(system=0, cid=77), 5)
-    code, out, err = run(capsys, "restore", "1", "--port", "other", "--dry-run")
+    code, out, err = run(env, capsys, "restore", "1", "--port", "other", "--dry-run")
     assert code == 0 and "the device's campaign 77 and its 5 events go" in out
 
 
 def test_rename_and_the_name_limits_said_up_front(env, capsys):
     # Issue 16, item 4: renaming from the tool; a name outside the limits is
     # refused in the rules' words before anything is sent.
-    code, out, err = run(capsys, "rename", "char", "0", "Adeline")
+    code, out, err = run(env, capsys, "rename", "char", "0", "Adeline")
     assert code == 0 and "Ada is now Adeline" in out and env["dev"].c.chars[0].name == "Adeline"
     talisman = env["dev"].c.tals[0].name
-    code, out, err = run(capsys, "rename", "tal", "0", "Dread")
+    code, out, err = run(env, capsys, "rename", "tal", "0", "Dread")
     assert code == 0 and env["dev"].c.tals[0].name == "Dread" and talisman != "Dread"
     n = env["dev"].c.nevents
     for bad in ("x" * 500, "Zo\u00eb", " Bo"):
         for argv in (("char", bad), ("rename", "char", "0", bad)):
-            code, out, err = run(capsys, *argv)
+            code, out, err = run(env, capsys, *argv)
             assert code == 2 and cp.NAME_RULE in err and "frame" not in err, (argv, err)
     assert env["dev"].c.nevents == n                     # nothing sent
-    code, out, err = run(capsys, "rename", "char", "9", "Bo")
+    code, out, err = run(env, capsys, "rename", "char", "9", "Bo")
     assert code == 1 and "no character number 9" in err
-    code, out, err = run(capsys, "char", "--help")
+    code, out, err = run(env, capsys, "char", "--help")
     assert code == 0 and "1 to 12 characters" in out

@@ -18,8 +18,8 @@ from dicetray.rules import campaign as cp  # noqa: E402
 
 
 def _export(tray, fmt, capsys, monkeypatch):
-    serve(monkeypatch, {"dev": tray})
-    assert cli.main(["export", "--format", fmt]) == 0
+    trays = serve({"dev": tray})
+    assert trays.main(["export", "--format", fmt]) == 0
     return capsys.readouterr().out
 
 
@@ -203,8 +203,8 @@ def test_backup_export_times_and_sessions_from_backups(tmp_path, capsys, monkeyp
     assert st.take(dev, now=t0 + 86400 * 2).duplicate   # nothing new: no version, no session
     play(tray, 3, seed=9)
     assert st.take(dev, now=t0 + 86400 * 7).backup == 3
-    serve(monkeypatch, {"dev": tray})
-    assert cli.main(["export", "--format", "json", "--backup", "3", "--db", st.path]) == 0
+    trays = serve({"dev": tray})
+    assert trays.main(["export", "--format", "json", "--backup", "3", "--db", st.path]) == 0
     doc = json.loads(capsys.readouterr().out)
     ev = {e["seq"]: e for e in doc["events"]}
     assert (ev[1]["backup"], ev[1]["seen"]) == (1, "2026-01-01T20:40:00Z")
@@ -214,7 +214,7 @@ def test_backup_export_times_and_sessions_from_backups(tmp_path, capsys, monkeyp
         (1, 10, "backup 1", "2026-01-01T20:40:00Z"), (11, 15, "backup 2", "2026-01-02T20:40:00Z"),
         (16, 18, "backup 3", "2026-01-08T20:40:00Z")]
     # an older backup's export is the same for the events it holds
-    assert cli.main(["export", "--format", "json", "--backup", "2", "--db", st.path]) == 0
+    assert trays.main(["export", "--format", "json", "--backup", "2", "--db", st.path]) == 0
     old = json.loads(capsys.readouterr().out)
     assert [(e["backup"], e["seen"]) for e in old["events"]] == \
         [(ev[s]["backup"], ev[s]["seen"]) for s in range(1, 16)]
@@ -236,8 +236,8 @@ def test_a_new_lineage_keeps_the_times_its_parent_saw(tmp_path, capsys, monkeypa
     play(tray, 2, seed=6)
     r = st.take(dev, now=3000)              # 3: a new lineage from event 12
     assert r.notes and "new lineage" in r.notes[0]
-    serve(monkeypatch, {"dev": tray})
-    assert cli.main(["export", "--format", "json", "--backup", "3", "--db", st.path]) == 0
+    trays = serve({"dev": tray})
+    assert trays.main(["export", "--format", "json", "--backup", "3", "--db", st.path]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [e["backup"] for e in doc["events"]] == [1] * 12 + [3] * 2
     assert doc["events"][0]["seen"] == "1970-01-01T00:16:40Z"
@@ -255,8 +255,8 @@ def test_a_baseline_export_has_outcomes_after_its_snapshot(tmp_path, capsys, mon
     play(tray, 6, seed=12)
     b = st.take(dev)
     assert tray.first() == first
-    serve(monkeypatch, {"dev": tray})
-    assert cli.main(["export", "--format", "json", "--backup", str(b.backup),
+    trays = serve({"dev": tray})
+    assert trays.main(["export", "--format", "json", "--backup", str(b.backup),
                           "--db", st.path]) == 0
     doc = json.loads(capsys.readouterr().out)
     base = st.load(b.backup).base_seq
@@ -287,15 +287,15 @@ def test_a_damaged_backup_is_not_exported(tmp_path, capsys, monkeypatch):
 def test_backups_diff_in_words(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path))
     dev = play(RamTray(system=0, cid=34), 40)
-    serve(monkeypatch, {"dev": dev})
-    assert cli.main(["backup"]) == 0
+    trays = serve({"dev": dev})
+    assert trays.main(["backup"]) == 0
     dev.act(32, (0, 2, 1, 0, 0, 1, -1))
     dev.act(cp.SLASH, (1, 1, 0))
     dev.act(cp.UNDO)
     dev.act(34, (1,))
-    assert cli.main(["backup"]) == 0
+    assert trays.main(["backup"]) == 0
     capsys.readouterr()
-    assert cli.main(["backups", "diff", "1", "2"]) == 0
+    assert trays.main(["backups", "diff", "1", "2"]) == 0
     out = capsys.readouterr().out
     assert "from backup 1 (events 1..40) to backup 2 (events 1..44)" in out
     assert "4 new events in backup 2:" in out
@@ -305,7 +305,7 @@ def test_backups_diff_in_words(tmp_path, capsys, monkeypatch):
     assert "  event 43: undo: takes back event 42, slash Tension\n" in out
     assert "  event 44: the scene ends, a fight next\n" in out
     assert "KIND_" not in out and "[" not in out and " 32 " not in out
-    assert cli.main(["backups", "diff", "1", "2", "--json"]) == 0
+    assert trays.main(["backups", "diff", "1", "2", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert [e["seq"] for e in d["events"]] == [41, 42, 43, 44]
     assert d["events"][0]["summary"].startswith("Ada rolls 3d6 (hard): ")

@@ -23,16 +23,16 @@ from linkutil import Sim  # noqa: E402
 
 from dicetray import backup as bk  # noqa: E402
 from dicetray import cli  # noqa: E402
-from dicetray.cli import backups, common  # noqa: E402
+from dicetray.cli import backups  # noqa: E402
 from dicetray.link import transport  # noqa: E402
 from dicetray.link.client import AtRepl, Device, DeviceError  # noqa: E402
 from dicetray.link.transport import Transport, TransportError  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 
 
-def run(capsys, *argv):
+def run(capsys, *argv, open_device=None):
     try:
-        code = cli.main(list(argv))
+        code = cli.main(list(argv), open_device=open_device)
     except KeyboardInterrupt:   # (pytest would take it as its own Ctrl-C and stop)
         pytest.fail("a KeyboardInterrupt escaped `dicetray %s`" % " ".join(argv))
     out = capsys.readouterr()
@@ -111,12 +111,8 @@ def test_a_ctrl_c_on_the_line_mid_session_is_recovered(tmp_path):
             d.t.write(b"\x03")
             opened.append(d)
             return d
-        mp = pytest.MonkeyPatch()
-        mp.setattr(common, "open_device", noisy)
-        try:
-            assert cli.main(["backup", "--port", sim.port, "--db", db, "--json"]) == 0
-        finally:
-            mp.undo()
+        assert cli.main(["backup", "--port", sim.port, "--db", db, "--json"],
+                        open_device=noisy) == 0
         assert opened[0].recovered == 1
         assert bk.BackupStore(db, create=False).list()[0]["last"] == 302
     finally:
@@ -128,9 +124,8 @@ def test_a_stopped_app_is_one_line_when_it_cannot_recover(monkeypatch, capsys):
     commands matched DeviceError by its exact class name."""
     def at_repl(port, timeout, **kw):
         raise AtRepl("the tray on /dev/x is at the MicroPython REPL, not running the app: ...")
-    monkeypatch.setattr(common, "open_device", at_repl)
     for cmd in (["watch"], ["backup"], ["status"], ["turn"]):
-        code, out, err = run(capsys, *cmd)
+        code, out, err = run(capsys, *cmd, open_device=at_repl)
         assert code == 1 and err.count("\n") == 1 and "device error: the tray on /dev/x" in err
 
 
@@ -139,11 +134,12 @@ def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
     backup stores nothing partial; `watch` stops quietly (Ctrl-C is how it
     stops). Today: a traceback."""
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
-    dev = serve(monkeypatch, {"dev": play(RamTray(system=0, cid=4242), 40)})["dev"]
+    trays = serve({"dev": play(RamTray(system=0, cid=4242), 40)})
+    dev, opener = trays["dev"], trays.open_device
     db = str(tmp_path / "b.sqlite3")
-    assert run(capsys, "backup", "--db", db)[0] == 0
+    assert run(capsys, "backup", "--db", db, open_device=opener)[0] == 0
     play(dev, 10, seed=3)
-    real = common._store
+    real = backups._store
 
     def store(args, **kw):
         st = real(args, **kw)
@@ -154,20 +150,19 @@ def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
         st.fault = fault
         return st
     monkeypatch.setattr(backups, "_store", store)   # the backup command's database
-    code, out, err = run(capsys, "backup", "--db", db)
+    code, out, err = run(capsys, "backup", "--db", db, open_device=opener)
     assert code == 130 and err.count("\n") == 1 and "interrupted (Ctrl-C)" in err \
         and "nothing was stored" in err
     monkeypatch.setattr(backups, "_store", real)
     assert [b["last"] for b in bk.BackupStore(db, create=False).list()] == [40]
-    assert run(capsys, "backup", "--db", db)[0] == 0    # and the next one takes it all
+    assert run(capsys, "backup", "--db", db, open_device=opener)[0] == 0   # the next takes it all
 
     def interrupted(port, timeout, **kw):
         raise KeyboardInterrupt
-    monkeypatch.setattr(common, "open_device", interrupted)
-    assert run(capsys, "watch") == (0, "", "")
-    code, out, err = run(capsys, "turn")
+    assert run(capsys, "watch", open_device=interrupted) == (0, "", "")
+    code, out, err = run(capsys, "turn", open_device=interrupted)
     assert code == 130 and err.count("\n") == 1 and "may have been applied" in err
-    code, out, err = run(capsys, "status")
+    code, out, err = run(capsys, "status", open_device=interrupted)
     assert code == 130 and err.count("\n") == 1 and "nothing was changed" in err
     # before any command runs (loading the parser): the tool's own line
     def parser_interrupted():
@@ -307,12 +302,13 @@ def test_the_terminal_settings_are_restored_on_close(pty_pair):
 
 @pytest.mark.parametrize("value", ["0", "-1", "-0.5", "nan", "inf"])
 def test_a_timeout_of_zero_or_less_is_refused(value, monkeypatch, capsys):
-    tray = serve(monkeypatch, {"dev": RamTray()})["dev"]
-    code, out, err = run(capsys, "status", "--timeout", value)
+    trays = serve({"dev": RamTray()})
+    tray = trays["dev"]
+    code, out, err = run(capsys, "status", "--timeout", value, open_device=trays.open_device)
     assert code == 2 and err == ("dicetray status: error: --timeout takes the seconds to wait for "
                                  "each answer, a number above 0 (default 2), not %s\n" % value)
     assert not tray.devices                             # refused before the port was opened
-    assert run(capsys, "status", "--timeout", "0.5")[0] == 0
+    assert run(capsys, "status", "--timeout", "0.5", open_device=trays.open_device)[0] == 0
     assert [d.timeout for d in tray.devices] == [0.5]
     with pytest.raises(DeviceError, match="timeout of 0 seconds cannot work"):
         Device.open("/dev/null", timeout=0)

@@ -12,7 +12,6 @@ sys.path.insert(0, os.path.dirname(__file__))
 from ramtray import RamTray, play, serve  # noqa: E402
 
 from dicetray import stats  # noqa: E402
-from dicetray import cli  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 
 
@@ -68,9 +67,9 @@ def test_hunt_heal_d3_is_counted_as_d3():
 
 
 def test_stats_command_and_plot(tmp_path, capsys, monkeypatch):
-    serve(monkeypatch, {"dev": play(RamTray(system=1), 120)})
+    trays = serve({"dev": play(RamTray(system=1), 120)})
     png = tmp_path / "h.png"
-    assert cli.main(["stats", "--json", "--plot", str(png)]) == 0
+    assert trays.main(["stats", "--json", "--plot", str(png)]) == 0
     import json
     rep = json.loads(capsys.readouterr().out)
     d12 = [d for d in rep["dice"] if d["sides"] == 12][0]
@@ -96,14 +95,14 @@ def test_a_few_dice_get_a_small_sample_warning(capsys, monkeypatch):
     assert "3 d6 rolled: 0.5 expected per face" in d6["warning"]
     assert "(30 rolls of a d6)" in d6["warning"]
 
-    serve(monkeypatch, {"dev": tray})
-    assert cli.main(["stats"]) == 0
+    trays = serve({"dev": tray})
+    assert trays.main(["stats"]) == 0
     out = capsys.readouterr().out
     assert "  d6        3 rolled" in out and "faces " not in out.split("counts")[0]
     line = [x for x in out.splitlines() if x.startswith("  d6 ")][0]
     assert "*" in line
     assert "  * 3 d6 rolled: 0.5 expected per face, and chi-square needs at least 5" in out
-    assert cli.main(["stats", "--json"]) == 0
+    assert trays.main(["stats", "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
     assert [d["small_sample"] for d in rep["dice"]] == [True, True]
 

@@ -102,8 +102,13 @@ def parse(parser, argv):
         raise UsageError(_unknown_message(p, opt), p.prog)
 
 
-def main(argv=None):
-    """Entry point of the `dicetray` script; returns the exit status."""
+def main(argv=None, open_device=None):
+    """Entry point of the `dicetray` script; returns the exit status.
+
+    `open_device(port, timeout, tray=None, **kw)`: how the device commands
+    open their tray (default common.open_device: through the hub when one
+    runs, else on the port); a script or a test that has its own Device
+    gives it here."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["sim"]:
         from .sim import run
@@ -116,6 +121,7 @@ def main(argv=None):
             args = parse(parser, argv)
         except SystemExit as e:  # --help, --version
             return e.code or 0
+        args.open_device = open_device
         return args.run(args) or 0
     except UsageError as e:
         sys.stderr.write("%s: error: %s\n" % (e.prog, e))

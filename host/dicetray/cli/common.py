@@ -23,7 +23,7 @@ class Fail(Exception):
 
 
 def open_device(port=None, timeout=2.0, tray=None, **kw):
-    """Open the device (tests replace this function): through the hub
+    """Open the device (main's `open_device` replaces it): through the hub
     when one runs and holds it (`dicetray serve`, docs/hub.md), else on
     its port. --tray names one of the hub's trays; a --port the hub does
     not hold is opened directly."""
@@ -116,9 +116,10 @@ class _Dev:
         self.kw = {"check_schema": False} if getattr(args, "force_schema", False) else {}
         if getattr(args, "tray", None) is not None:
             self.kw["tray"] = args.tray
+        self.open = getattr(args, "open_device", None) or open_device
 
     def __enter__(self):
-        self.dev = open_device(self.port, self.timeout, **self.kw)
+        self.dev = self.open(self.port, self.timeout, **self.kw)
         return self.dev
 
     def __exit__(self, *exc):
