@@ -29,7 +29,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUB_DISTS = ("micropython-stdlib-stubs", "micropython-rp2-rpi_pico-stubs")
 CONFIG = os.path.join(ROOT, "tools", "mypy.ini")
 FIRMWARE = os.path.join(ROOT, "firmware")
-HOST_TYPED = [os.path.join(ROOT, "host", "dicetray", "restore.py")]
+# with --check-untyped-defs: the bodies of their unannotated helpers too
+HOST_TYPED = [
+    os.path.join(ROOT, "host", "dicetray", "restore.py"),
+    os.path.join(ROOT, "host", "dicetray", "backup"),
+]
 
 
 def _dist_files(name):
@@ -109,6 +113,7 @@ def main(argv):
         "mypy",
         "--ignore-missing-imports",
         "--follow-imports=silent",
+        "--check-untyped-defs",
         "--cache-dir",
         os.path.join(ROOT, "build", "mypy_cache_host"),
     ] + list(argv)

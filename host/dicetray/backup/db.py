@@ -34,16 +34,25 @@ continues, the checks before the write) is plan.py; BackupStore.take
 calls it.
 """
 
+from __future__ import annotations
+
+import builtins  # `list` is also a method of BackupStore: its annotations say builtins.list
 import os
 import pathlib
 import sqlite3
 import time
 import zlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..datadir import home  # noqa: F401  (the backups live there)
 from ..rules import campaign as cp
 from ..rules import codec, systems
 from .history import Backup, Sha256, _digest, events_digest, fold, sha
+
+if TYPE_CHECKING:  # the types a script sees; nothing of them is imported to run
+    from ..link.client import Device
+    from .plan import Result
 
 STORE_VERSION = 1
 DB_NAME = "backups.sqlite3"
@@ -162,7 +171,7 @@ class BackupStore:
     newer dicetray uses. Without it (every other command) the database is
     only read: a missing file raises NoDatabase and nothing is created."""
 
-    def __init__(self, path=None, create=True):
+    def __init__(self, path: str | None = None, create: bool = True):
         explicit = path is not None
         if path is None:
             d = home()
@@ -177,7 +186,7 @@ class BackupStore:
             path = os.path.join(d, DB_NAME)
         self.path = path
         self.fault = None  # tests: called with a stage name in the middle of take()
-        self.unreadable = []  # list(): (backup id, why) of rows that could not be read
+        self.unreadable: builtins.list = []  # list(): (backup id, why) of rows not read
         self.has_folds = False
         self.has_heads = False
         self._check_path(create, explicit)
@@ -249,7 +258,7 @@ class BackupStore:
                     have = False
         return have
 
-    def close(self):
+    def close(self) -> None:
         self.db.close()
 
     # --- what is wrong with the file ---------------------------------------------
@@ -361,7 +370,7 @@ class BackupStore:
     def _events(self, camp, lo, hi, who="campaign", links=None):
         """Events lo..hi of lineage `camp` (its parent's up to the fork),
         CRC-checked; `links`: a list their stored chain heads are appended to."""
-        out = []
+        out: list[bytes] = []
         if lo > hi:
             return out
         cid, _s, _v, parent, fork = self._lineage(camp)
@@ -413,7 +422,7 @@ class BackupStore:
             )
         return r[0]
 
-    def load(self, bid, verify=True, events=True):
+    def load(self, bid: int, verify: bool = True, events: bool = True) -> Backup:
         """Backup `bid` with its events, verified: hashes, CRCs, and (verify)
         that its events fold to its recorded state. StoreError names damage.
         events=False: only the row, its state and its base, checked (take())."""
@@ -441,7 +450,8 @@ class BackupStore:
                 )
             base_seq, snap = b[0][0], bytes(b[0][1])
             bhead = b[0][3] if self.has_heads else None
-        evs, links = None, []
+        evs: list[bytes] | None = None
+        links: list = []
         if events:
             evs = self._events(camp, first, last, who, links)
             if events_digest(first, evs) != esha:
@@ -543,7 +553,7 @@ class BackupStore:
         b.anchor = b.events[-1] if b.events else None
         return b, c, _digest(b.first, b.events, Sha256()), note
 
-    def list(self):
+    def list(self) -> builtins.list[dict[str, Any]]:
         """Complete backups, oldest first, as dicts (no verification). A row
         the database cannot give (a damaged page) is left out and named in
         `self.unreadable` as (id, why): every intact one is still listed."""
@@ -613,7 +623,7 @@ class BackupStore:
             raise self._error(first_error, " listing backups")
         return rows
 
-    def incomplete(self):
+    def incomplete(self) -> int | None:
         """How many interrupted (never completed) backup rows exist (None:
         the database cannot count them: list() names what is unreadable)."""
         try:
@@ -623,7 +633,9 @@ class BackupStore:
                 return None
             raise self._error(e)
 
-    def restore_payload(self, bid, depth=cp.UNDO_DEPTH, loaded=None):
+    def restore_payload(
+        self, bid: int, depth: int = cp.UNDO_DEPTH, loaded: Backup | None = None
+    ) -> tuple[bytes, builtins.list[bytes], int, int]:
         """(snapshot, events, seq, first) for Device.restore: `events` are
         the journal events numbered from `first`; `snapshot` is the campaign
         after event `seq` with the device's undo window. A full backup sends
@@ -650,7 +662,12 @@ class BackupStore:
         if self.fault:
             self.fault(name)
 
-    def take(self, dev, progress=None, now=None):
+    def take(
+        self,
+        dev: Device,
+        progress: Callable[..., Any] | None = None,
+        now: float | None = None,
+    ) -> Result:
         """Back up the device's campaign: fetch only events after the newest
         backup, verify that they fold to the device's state, and store a new
         version in one transaction (or report that nothing changed).

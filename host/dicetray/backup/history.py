@@ -11,6 +11,8 @@ export, stats: every event they hold; an incremental backup: its new
 events only).
 """
 
+from __future__ import annotations
+
 import hashlib
 import struct
 
@@ -270,6 +272,7 @@ class Backup:
         self.head = None  # the chain's head after `last` (hex; None: unknown)
         self.base_head = None  # ... after base_seq (a baseline's; None: unknown)
         self.links = None  # the stored chain head after each event (bytes or None)
+        self.anchor: bytes | None = None  # load(events=False): the last event, CRC-checked
 
     def folded_events(self):
         """The events the fold applies (after the base)."""
@@ -301,7 +304,7 @@ class Backup:
         if self.base_snap is not None and self.base_seq < self.first:
             h = unhex(self.base_head)
         links = self.links or [None] * len(self.events)
-        heads = []
+        heads: list = []
         for i, ev in enumerate(self.events):
             s = self.first + i
             if self.base_snap is not None and s == self.base_seq + 1 and self.base_head:
