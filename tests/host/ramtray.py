@@ -55,6 +55,7 @@ for _p in (os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "mpy")):
 
 import store  # noqa: E402  (the firmware's, as the board imports it)
 import session as fw_session  # noqa: E402
+from fakefb import FakeFB  # noqa: E402
 from flashsim import FlashSim  # noqa: E402
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL  # noqa: E402,F401
 from link.waiting import Waiting  # noqa: E402
@@ -108,41 +109,21 @@ class RamFlash(FlashSim):
 _GLYPH = fbtext._G   # MicroPython's 8x8 font, 8 column bytes per chr(32)..chr(127)
 
 
-class Display:
-    """The 128x64 OLED as far as the screens draw on it: text rows on the
-    8x8 grid (`rows`, `inv`: what a test reads) and, for SCREEN, `buffer`:
-    those rows in MONO_VLSB pixels with MicroPython's font (tests/host/
-    fbtext.py reads them back). Frames (rect) are not drawn."""
+class Display(FakeFB):
+    """The 128x64 OLED as far as the screens draw on it: the UI tests' text
+    rows on the 8x8 grid (`rows`, `inv`: what a test reads) and, for
+    SCREEN, `buffer`: those rows in MONO_VLSB pixels with MicroPython's
+    font (tests/host/fbtext.py reads them back). Frames (rect) are not drawn."""
 
     width = 128
     height = 64
-
-    def __init__(self):
-        self.rows = [""] * 8
-        self.inv = [False] * 8
-        self.shows = 0
 
     def fill(self, c):
         self.rows = [""] * 8
         self.inv = [bool(c)] * 8
 
-    def fill_rect(self, x, y, w, h, c):
-        self.inv[y // 8] = bool(c)
-        if x == 0 and w == 128 and h == 8:
-            self.rows[y // 8] = ""
-
     def rect(self, x, y, w, h, c):
         pass
-
-    def text(self, s, x, y, c=1):
-        r = y // 8
-        line = self.rows[r]
-        col = x // 8
-        line = line + " " * (col - len(line)) if len(line) < col else line
-        self.rows[r] = (line[:col] + s + line[col + len(s):]).rstrip()
-
-    def show(self, pages=-1):
-        self.shows += 1
 
     @property
     def buffer(self):
