@@ -140,20 +140,10 @@ class Session:
         return getattr(b, "entropy", b.seed)() & 0x1FFFFFFF
 
     def new_campaign(self, system):
-        """Start campaign n+1 of `system`; the old one stays on flash."""
-        n = self.n + 1
-        stage = "%s/n%d" % (ROOT, n)
-        self.fs.mkdir(stage)
-        for name in self.fs.listdir(stage):  # a staging dir a power cut left
-            self.fs.remove(stage + "/" + name)
-        c = cp.Campaign(system, self._cid(), cp.UNDO_DEPTH)
-        st = store.Store(self.fs, stage, self.kind, store.JOURNAL_KEEP)
-        st.open()
-        st.snapshot(cp.encode_snapshot(c), 0)
-        st.close()
-        self.fs.rename(stage, "%s/c%d" % (ROOT, n))
-        self.n = n
-        self.load()
+        """Start campaign n+1 of `system`; the old one stays on flash
+        (staged and swapped in as a restore is: staging.py, loaded now)."""
+        from staging import new_campaign
+        new_campaign(self, system)
 
     # --- actions -----------------------------------------------------------
     def do(self, kind, args=(), text="", faces=None):

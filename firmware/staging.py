@@ -1,5 +1,7 @@
-"""A restore staged beside the current campaign (the host's `restore`,
-docs/backup.md): the session's, the link only carries its requests.
+"""A campaign staged beside the current one, then swapped in: a restore
+(the host's `restore`, docs/backup.md; the link only carries its
+requests) and a new campaign (Session.new_campaign). The session's work,
+in a module of its own so that a boot, which does neither, loads none of it.
 
 The backup's snapshot and events are written into a new slot's staging
 directory nN/ (session.py's flash layout) and checked as they come: the
@@ -7,7 +9,8 @@ snapshot's CRC, every event folded by the rules, and, for a journal from
 event 1, the fold compared with the snapshot. commit() reads the staged
 store back as a boot would and only then renames nN/ to cN/, the one
 atomic step: before it a reset boots the old campaign, after it the new.
-Loaded by the link at the first restore only, never at boot.
+Loaded at the first restore or new campaign, never at a boot of a tray
+that has a campaign.
 """
 
 from binascii import crc32
@@ -17,6 +20,37 @@ from session import ROOT, SNAP_EVERY
 import store
 
 MAX_SNAP = 16384   # a restore's snapshot: a few KB; refused beyond this
+
+
+def stage(s, n):
+    """nN/, emptied of what a power cut or reset left: where campaign n is
+    written before it is swapped in."""
+    path = "%s/n%d" % (ROOT, n)
+    s.fs.mkdir(path)
+    for name in s.fs.listdir(path):
+        s.fs.remove(path + "/" + name)
+    return path
+
+
+def adopt(s, path, n):
+    """Make the campaign staged in `path` slot n, the current one: one
+    rename (atomic on littlefs; a reset before it boots the old one)."""
+    s.fs.rename(path, "%s/c%d" % (ROOT, n))
+    s.n = n
+    s.load()
+
+
+def new_campaign(s, system):
+    """Campaign n+1 of `system` on session `s`: its first snapshot staged,
+    then swapped in; the old one stays on flash."""
+    n = s.n + 1
+    path = stage(s, n)
+    c = cp.Campaign(system, s._cid(), cp.UNDO_DEPTH)
+    st = store.Store(s.fs, path, s.kind, store.JOURNAL_KEEP)
+    st.open()
+    st.snapshot(cp.encode_snapshot(c), 0)
+    st.close()
+    adopt(s, path, n)
 
 
 class Restore:
@@ -36,10 +70,7 @@ class Restore:
                              % (first, first - 1, seq))
         self.s = s
         self.n = s.n + 1
-        path = self.path = "%s/n%d" % (ROOT, self.n)
-        s.fs.mkdir(path)
-        for name in s.fs.listdir(path):   # what a reset left of an earlier try
-            s.fs.remove(path + "/" + name)
+        self.path = stage(s, self.n)
         self.seq, self.first, self.count, self.head, self.crc = seq, first, count, head, crc
         self.snap = bytearray(size)
         self.got = 0             # snapshot bytes received
@@ -155,11 +186,7 @@ class Restore:
             c2.apply(ev)
         if cp.encode_snapshot(c2) != want:
             raise self._fail("staged campaign did not read back as written")
-        # The swap: one rename (atomic on littlefs), as Session.new_campaign's.
-        s = self.s
-        s.fs.rename(self.path, "%s/c%d" % (ROOT, self.n))
-        s.n = self.n
-        s.load()
+        adopt(self.s, self.path, self.n)
 
     def abort(self):
         """Drop the staged store (its files stay until the next staging of

@@ -20,7 +20,7 @@ ALLOWED = {
     "store": set(),
     "hw": set(),
     "ui": {"rules", "hw.keys"},
-    "session": {"rules", "store", "salvage"},
+    "session": {"rules", "store", "salvage", "staging"},
     "salvage": {"rules"},
     "staging": {"rules", "store", "session"},
     "deviceid": {"session"},
