@@ -22,10 +22,12 @@ class ActionError(Exception):
         self.status = status
 
 
-def names():
-    """The commands the page takes: the action commands (those that act)."""
-    sub = cli._subparsers(cli.build_parser())
-    return sorted(n for n, p in sub.choices.items() if p.get_default("build") is not None)
+def takes(parser):
+    """The commands the page takes, in words: the action commands (those
+    whose parser has a `build`)."""
+    sub = cli._subparsers(parser)
+    names = sorted(n for n, p in sub.choices.items() if p.get_default("build") is not None)
+    return "the page takes " + ", ".join(names)
 
 
 def run(line, connect):
@@ -35,9 +37,9 @@ def run(line, connect):
         argv = shlex.split(line)
     except ValueError as e:
         raise ActionError(400, "cannot read %r: %s" % (line, e)) from None
-    takes = "the page takes " + ", ".join(names())
+    parser = cli.build_parser()
     if not argv:
-        raise ActionError(400, "type an action, e.g. roll --pool 3 (%s)" % takes)
+        raise ActionError(400, "type an action, e.g. roll --pool 3 (%s)" % takes(parser))
     for a in argv:
         if a in ("-h", "--help") or a.split("=")[0] in ("--port", "--tray", "--version"):
             raise ActionError(
@@ -46,12 +48,12 @@ def run(line, connect):
                 "tray (`dicetray %s --help` says what it takes)" % (a, argv[0]),
             )
     try:
-        args = cli.parse(cli.build_parser(), argv)
+        args = cli.parse(parser, argv)
     except cli.UsageError as e:
         raise ActionError(400, str(e)) from None
     build = getattr(args, "build", None)
     if build is None:
-        raise ActionError(400, "%s is not an action: %s" % (argv[0], takes))
+        raise ActionError(400, "%s is not an action: %s" % (argv[0], takes(parser)))
     try:
         dev = connect()
     except Exception as e:
