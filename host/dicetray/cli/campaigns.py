@@ -7,7 +7,6 @@ from .. import backup as bk
 from .. import export as ex
 from .common import (
     Fail,
-    INTERRUPTED,
     _Dev,
     _confirm,
     _db,
@@ -68,12 +67,6 @@ def _visit(dev, n):
 def _leave(dev, visit):
     info = dev.switch(visit["back"])
     visit["back"] = info["slot"]
-
-
-INTERRUPTED["campaigns"] = (
-    "a switch or a delete is one rename on the device: it was done or "
-    "not (`dicetray campaigns` says which)"
-)
 
 
 def _campaigns(args):
