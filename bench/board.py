@@ -317,36 +317,42 @@ def main(fuel=None):
 def backup_rows():
     """A backup of a 5,000-event campaign over the emulated USB CDC, beside
     the raw rate of the same port, both per second of the device's CPU:
-    the bytes on the wire (base64 lines, journal records with their
-    headers) and the payload (the campaign's event and snapshot bytes)."""
+    the bytes on the wire (binary journal pages, their records with their
+    headers) and the payload (the campaign's event and snapshot bytes).
+    Twice: the journal in today's segments (store.SEG_ROLL) and in the
+    3,072-byte ones of campaigns written before."""
     import linkutil
+    import store
     from dicetray.backup import BackupStore
     from dicetray.link.client import Device
     from dicetray.rules import campaign as cp
     from dicetray.sim import lfsimage
 
-    tmp = tempfile.mkdtemp(prefix="dicetray-bench-")
-    try:
-        c = linkutil.write_flash(os.path.join(tmp, "dir"), 5000)
-        payload = len(cp.encode_snapshot(c)) + sum(len(e) for e in c.events)
-        b = Board(image(), lfsimage.files_of(os.path.join(tmp, "dir")))
-        em = b.em
-        with Device.open(em.port, timeout=5.0) as dev:
-            em.spans(True)
-            n = len(em.span_log)
-            store = BackupStore(os.path.join(tmp, "backups.sqlite3"))
-            store.take(dev)
-            dev.end_session()  # the app ends: the REPL has the port
-        # The CPU runs that answered (read a request, sent its answer): the
-        # polls between requests wait on the host, whose speed is not the board's.
-        answered = [s for s in em.span_log[n:] if s["usbBytes"]]
-        moved = sum(s["usbBytes"] for s in answered)
-        busy = sum(s["cycles"] for s in answered) * CYCLE_NS / 1e9
-        raw = raw_rate(em)
-        b.close()
+    for roll in (store.SEG_ROLL, 3072):
+        tmp = tempfile.mkdtemp(prefix="dicetray-bench-")
+        try:
+            c = linkutil.write_flash(os.path.join(tmp, "dir"), 5000, roll=roll)
+            payload = len(cp.encode_snapshot(c)) + sum(len(e) for e in c.events)
+            b = Board(image(), lfsimage.files_of(os.path.join(tmp, "dir")))
+            em = b.em
+            with Device.open(em.port, timeout=5.0) as dev:
+                em.spans(True)
+                n = len(em.span_log)
+                store_ = BackupStore(os.path.join(tmp, "backups.sqlite3"))
+                store_.take(dev)
+                dev.end_session()  # the app ends: the REPL has the port
+            # The CPU runs that answered (read a request, sent its answer): the
+            # polls between requests wait on the host, whose speed is not the board's.
+            answered = [s for s in em.span_log[n:] if s["usbBytes"]]
+            moved = sum(s["usbBytes"] for s in answered)
+            busy = sum(s["cycles"] for s in answered) * CYCLE_NS / 1e9
+            raw = raw_rate(em)
+            b.close()
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
         row(
-            "backup, 5,000 events (device CPU s, bytes, B/s)",
-            "%.2f" % busy,
+            "backup, 5,000 events, %s-byte segments (device CPU s, bytes, B/s)" % format(roll, ","),
+            "%.3f" % busy,
             format(moved, ","),
             format(int(moved / busy), ","),
         )
@@ -356,13 +362,13 @@ def backup_rows():
             format(payload, ","),
             format(int(payload / busy), ","),
         )
-        row("raw USB CDC writes from the REPL (B/s of CPU)", "", "", format(int(raw), ","))
+        row(
+            "raw USB CDC writes from the REPL, same run (B/s of CPU)", "", "", format(int(raw), ",")
+        )
         print(
             "  the link moves %.1f %% of the raw rate in bytes on the wire, %.1f %% in payload, per "
             "second of the device's CPU" % (100 * moved / busy / raw, 100 * payload / busy / raw)
         )
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def raw_rate(em, kb=64):

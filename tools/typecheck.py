@@ -14,7 +14,11 @@ runs with `--custom-typeshed-dir` on firmware/ with `--check-untyped-defs`
 function body), so a call the real board does not have fails here.
 
 Then the host's typed API (HOST_TYPED: what a script imports with its
-annotations) against CPython's own typeshed.
+annotations) against CPython's own typeshed. firmware/ is on MYPYPATH
+there: the host's link/frame.py loads the firmware's link/frame.py at run
+time (importlib), and for mypy imports it as `link.frame` under
+TYPE_CHECKING, so the frame constants, encode/decode and Lines are checked
+from that one file.
 
 Exit status: mypy's (0 clean, 1 errors, 2 usage); the first that fails.
 """
@@ -33,6 +37,8 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 HOST_TYPED = [
     os.path.join(ROOT, "host", "dicetray", "restore.py"),
     os.path.join(ROOT, "host", "dicetray", "backup"),
+    os.path.join(ROOT, "host", "dicetray", "link"),  # Device: client, frame, transport, ports
+    os.path.join(ROOT, "host", "dicetray", "hub", "client.py"),  # HubDevice
 ]
 
 
@@ -117,7 +123,11 @@ def main(argv):
         "--cache-dir",
         os.path.join(ROOT, "build", "mypy_cache_host"),
     ] + list(argv)
-    return subprocess.call(host + HOST_TYPED, cwd=os.path.join(ROOT, "host"))
+    # the firmware's link/frame.py as `link.frame` (host/dicetray/link/frame.py)
+    path = os.pathsep.join(p for p in (FIRMWARE, os.environ.get("MYPYPATH")) if p)
+    return subprocess.call(
+        host + HOST_TYPED, cwd=os.path.join(ROOT, "host"), env=dict(os.environ, MYPYPATH=path)
+    )
 
 
 if __name__ == "__main__":

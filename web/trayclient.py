@@ -427,8 +427,8 @@ class Client:
                 else "upgrade the tray's firmware (dicetray deploy, or the release UF2)"))
         return self.info
 
-    def read_info(self):
-        p = yield from self.request(fr.INFO)
+    def read_info(self, heap=False):
+        p = yield from self.request(fr.INFO, b"heap" if heap else b"")
         self.info = json.loads(p)
         return self.info
 
@@ -518,11 +518,12 @@ class Client:
 
     # --- what the page offers -----------------------------------------------------
     def op_connect(self, arg):
-        info = yield from self.hello()
+        yield from self.hello()
+        info = yield from self.read_info(heap=True)   # what `dicetray status` shows
         return {"info": info, "lines": status_lines(info)}
 
     def op_status(self, arg):
-        info = yield from self.read_info()
+        info = yield from self.read_info(heap=True)
         return {"info": info, "lines": status_lines(info)}
 
     def op_backup(self, arg):

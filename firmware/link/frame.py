@@ -1,6 +1,16 @@
-"""Link frames: one printable line each, shared by the device and the host.
+"""Link frames, shared by the device and the host: one printable line each,
 
     '#' | base64(type u8 | seq u16 LE | payload | crc32 u32 LE) | '\\n'
+
+and, for the journal's bulk pages to a host that asks for them (LOGB),
+the same body as it is, behind a checked length:
+
+    0xFF | len u16 LE | 0x5A ^ len lo ^ len hi | type | seq | payload | crc32
+
+where the CRC covers type, seq and the payload's first BIN_COVER bytes (a
+page's header): the rest is journal records, each with its own header
+check and CRC, which the host checks anyway (and reads again before it
+calls one that fails damaged).
 
 Why a line of base64 (see docs/protocol.md): the board's USB serial is
 MicroPython's stdin/stdout, so a raw 0x03 would raise KeyboardInterrupt
@@ -10,6 +20,13 @@ MicroPython's stdin/stdout, so a raw 0x03 would raise KeyboardInterrupt
 terminal layer rewrites, and at the REPL a frame is a comment that never
 runs. '#' never occurs inside base64, so a receiver resynchronises at the
 next '#' after any garbage. The CRC covers type, seq and payload.
+
+A binary frame goes only device -> host, only as the answer to a request
+that asked for it: 0xFF is never in the REPL's UTF-8 text nor in a line,
+and the host checks the length byte before it trusts the length, then
+the CRC, rescanning what a damaged one held (docs/protocol.md, "Binary
+pages"). It spares the board the base64 of every journal byte (1.8 ms a
+4 KB page), their CRC (0.8 ms) and a third of the wire.
 """
 
 from binascii import a2b_base64, b2a_base64, crc32
@@ -17,6 +34,9 @@ from struct import pack_into, unpack_from
 
 PROTOCOL = 2     # bump on any incompatible change of the requests below
 MARK = 0x23      # '#': starts a frame
+BIN = 0xFF       # starts a binary frame (device -> host only)
+BIN_HEAD = 4     # BIN, length u16, its check
+BIN_COVER = 12   # payload bytes a binary frame's CRC covers (a LOGB page's base, offset, size)
 NL = 0x0A
 CR = 0x0D
 MAX_REQ = 384    # longest line the device takes: well under the board's 512-byte USB ring
@@ -57,6 +77,7 @@ SWITCH = 0x12     # varint slot -> info JSON (that campaign, now current, its ne
 DELETE = 0x13     # varint slot -> JSON {"slot", "bytes", "blocks"}: what the deleted slot held
 CHAIN = 0x14      # varint seq -> the hash chain's head after it (32 bytes; empty: unknown)
 SCREEN = 0x15     # -> width u8, height u8, n u8, the framebuffer (MONO_VLSB), n*3 bytes R,G,B of the ring
+LOGB = 0x16       # base u32, offset u32, count u8 -> every page of count segments (binary frames)
 ANSWER = 0x80
 PUSH = 0xFE       # device -> host, seq 0: varint event seq, event bytes
 ERR = 0xFF        # utf-8 message saying what was wrong; seq = the request's (0: unknown)
@@ -79,16 +100,17 @@ def encode(typ, seq, payload=b""):
 
 class Page:
     """A big answer built in place: the payload goes into body[HEAD:HEAD+n]
-    (a file's readinto, index writes), text() adds type, seq and CRC and
-    returns the base64 text with its newline; the line is b'#' then that
-    text (two writes: no copy of a few KB to join them). The base64 text
-    is the one allocation per frame."""
+    (a file's readinto, index writes), then text() adds type, seq and CRC
+    and returns the base64 text with its newline (the line is b'#' then
+    that text: two writes, no copy of a few KB to join them; the text is
+    the one allocation per frame), or binary() returns the binary frame
+    as a view of the page itself (no allocation of its size)."""
 
     def __init__(self, payload_max=MAX_ANS_PAYLOAD):
-        self.body = bytearray(HEAD + payload_max + CRC)
-        self.mv = memoryview(self.body)
+        self.buf = bytearray(BIN_HEAD + HEAD + payload_max + CRC)
+        self.mv = self.body = memoryview(self.buf)[BIN_HEAD:]
 
-    def text(self, typ, seq, n):
+    def _seal(self, typ, seq, n, cover):
         # Statements kept short: a frame over 11 words is a heap allocation
         # per call on MicroPython (docs/architecture.md), and this is per page.
         b = self.body
@@ -96,9 +118,20 @@ class Page:
         b[1] = seq & 0xFF
         b[2] = (seq >> 8) & 0xFF
         n += HEAD
-        c = crc32(self.mv[:n])
-        pack_into("<I", b, n, c)
-        return b2a_base64(self.mv[:n + CRC])  # type: ignore[arg-type]  # any buffer on MicroPython
+        pack_into("<I", b, n, crc32(self.mv[:HEAD + cover]))
+        return n + CRC
+
+    def text(self, typ, seq, n):
+        return b2a_base64(self.mv[:self._seal(typ, seq, n, n)])  # type: ignore[arg-type]
+
+    def binary(self, typ, seq, n):
+        n = self._seal(typ, seq, n, BIN_COVER)
+        b = self.buf
+        b[0] = BIN
+        b[1] = n & 0xFF
+        b[2] = n >> 8
+        b[3] = 0x5A ^ b[1] ^ b[2]
+        return memoryview(b)[:BIN_HEAD + n]
 
 
 def _a2b(text):

@@ -9,7 +9,7 @@ like button presses: the answer leaves only once the event is on flash.
 
 At most once: the last request's (seq, CRC) and its answer line are kept;
 the same request again (a host retry) gets that line again and is not
-applied again. Reads (LOG, SCREEN) are the exception: a read changes
+applied again. Reads (LOG, LOGB, SCREEN) are the exception: a read changes
 nothing, so it is answered afresh every time and never replaces the
 cached answer; the host keeps a window of LOGs in flight, and the hub
 asks for SCREEN between an ACT and its retry.
@@ -40,6 +40,7 @@ SIM_SPARE = 64 * 1024
 TICKS_MASK = (1 << 30) - 1
 SLOTS_PAGE = 24    # campaign slots per SLOTS answer (~120 bytes of JSON each)
 LOG_ANSWER = fr.LOG | fr.ANSWER
+LOGB_ANSWER = fr.LOGB | fr.ANSWER
 _FREE = getattr(gc, "mem_free", None)
 
 
@@ -75,16 +76,22 @@ class Link:
         self._id = None
         self._jbuf = None
         # An events scan in progress (_collect, _take): attributes, not
-        # locals, so the frames stay small.
+        # locals, so the frames stay small. It leaves a cursor: record
+        # _cseq + 1 of segment _cb of store _cst starts at byte _cpos, so
+        # the next scan from there (a subscriber catching up, one event a
+        # push) reads on instead of from the segment's start.
         self._cseq = self._csince = self._croom = self._cn = self._cmost = 0
+        self._cb = self._cpos = -1
+        self._cst = None
         self._cout = bytearray()
         self._segst = None     # the store whose segment list is cached...
         self._segkey = None    # ...its current segment name then...
         self._segl = []        # ...and the list
         self._segp = {}        # base -> path, for that list
         self._pg = None        # store/paging.py, loaded at the first page
-        self._page = None      # fr.Page for LOG answers, made on the first...
-        self._pdata = None     # ...and the view of it a segment is read into
+        self._page = None      # fr.Page for LOG and LOGB answers, made on the first...
+        self._pdata = None     # ...and the views of it a segment is read into (LOG...
+        self._bdata = None     # ...and LOGB)
         self._paged = 0        # LOG pages answered in this loop pass...
         self._pages = -1       # ...and how many it may (-1: not counted yet)
         self._scr = None       # fr.Page for SCREEN answers, made on the first
@@ -138,8 +145,8 @@ class Link:
             return             # torn or corrupt (the host retries), or our own echoed back
         if self._later:        # behind pages that wait for the next pass: in order
             self._later.append((f[1], f[2], f[0], bytes(text)))
-        elif f[0] == fr.LOG:   # a read: answered afresh, the cache left as it is
-            self._log(f[1], f[2])
+        elif f[0] == fr.LOG or f[0] == fr.LOGB:  # a read: answered afresh, the cache left as it is
+            self._log(f[1], f[2], f[0])
         elif f[0] == fr.SCREEN:  # the same: a page asks often, between an ACT and its retry
             self._screen(f[1])
         else:
@@ -183,6 +190,8 @@ class Link:
             seq, p, typ, text = later.pop(0)
             if typ == fr.LOG:
                 self._pages_of(seq, p, True)
+            elif typ == fr.LOGB:
+                self._binary_pages(seq, p, True)
             elif typ == fr.SCREEN:
                 self._screen(seq)
             else:
@@ -228,7 +237,7 @@ class Link:
         if typ == fr.INFO:
             if p == b"gc":
                 gc.collect()  # heap_free is then what the live data leaves
-            return self._info()
+            return self._info(p == b"gc" or p == b"heap")
         if typ == fr.EVENTS:
             return self._events(p)
         if typ == fr.SEGS:
@@ -311,9 +320,6 @@ class Link:
              "schema": codec.VERSION, "system": NAMES[c.system], "campaign": c.cid,
              "events": st.seq, "first": self._first(), "keep": st.keep, "slot": self.s.n, "bad": self.bad,
              "head": _hex(st.head), "retried": self.retried, "board": self.app.b.name}
-        if _FREE is not None:   # MicroPython's gc; CPython's (host tests run the link) has none
-            d["heap_free"] = _FREE()
-            d["heap_used"] = gc.mem_alloc()
         for w in self.s.warnings:   # what the boot (or the scrub since) found damaged, as the screen said
             if w[0] == "STORE DAMAGE":
                 d["damage"] = d.get("damage", []) + w[1].split("\n")
@@ -321,8 +327,15 @@ class Link:
             d["clock"] = self.clock[0] + ((self.app.b.ticks_ms() - self.clock[1]) & TICKS_MASK) // 1000
         return d
 
-    def _info(self):
-        return json.dumps(self.info()).encode()
+    def _info(self, heap=False):
+        """The info JSON; with the heap's figures if asked (gc.mem_free and
+        mem_alloc each walk the heap: 18 ms on a board, too dear for every
+        HELLO and INFO)."""
+        d = self.info()
+        if heap and _FREE is not None:  # MicroPython's gc; CPython's (host tests) has none
+            d["heap_free"] = _FREE()
+            d["heap_used"] = gc.mem_alloc()
+        return json.dumps(d).encode()
 
     def device_id(self):
         """The device's id (deviceid.py), asked for once."""
@@ -403,26 +416,37 @@ class Link:
             prev = segs[j]
         return out
 
-    def _log(self, seq, p):
+    def _log(self, seq, p, typ):
         """LOG: base u32, offset u32, count u8: a page of each of `count`
         journal segments from `base` on (the first from `offset`, the
-        others from their start), one frame each, as long as this pass
+        others from their start), one frame each; LOGB: the same request,
+        every page of each segment, binary frames. As long as this pass
         has room (the rest waits in self._later, in order)."""
         if len(p) != 9 or not p[8]:
             self.port.write(self._err(seq, "LOG needs base u32, offset u32, count u8 >= 1"))
-        else:
+        elif typ == fr.LOG:
             self._pages_of(seq, p, False)
+        else:
+            self._binary_pages(seq, p, False)
+
+    def _segment(self, seq, b):
+        """Whether segment b is on the device (else the ERR is sent); the
+        page made at the first."""
+        if b not in self._segs():
+            self.port.write(self._err(seq, "journal segment %d is not on the device (compacted "
+                                           "since?): list them again (SEGS)" % b))
+            return False
+        if self._page is None:
+            pg = self._page = fr.Page(12 + fr.LOG_PAGE)
+            self._pdata = pg.mv[fr.HEAD + 8:fr.HEAD + 8 + fr.LOG_PAGE]
+            self._bdata = pg.mv[fr.HEAD + 12:fr.HEAD + 12 + fr.LOG_PAGE]
+        return True
 
     def _pages_of(self, seq, p, front):
         b, off, count = unpack_from("<IIB", p)
-        segs = self._segs()
-        if b not in segs:
-            self.port.write(self._err(seq, "journal segment %d is not on the device (compacted "
-                                           "since?): list them again (SEGS)" % b))
+        if not self._segment(seq, b):
             return
-        if self._page is None:
-            self._page = fr.Page(8 + fr.LOG_PAGE)
-            self._pdata = self._page.mv[fr.HEAD + 8:fr.HEAD + 8 + fr.LOG_PAGE]
+        segs = self._segs()
         i = segs.index(b)
         try:
             while count and i < len(segs):
@@ -437,6 +461,53 @@ class Link:
                 i += 1
         except OSError as e:
             self.port.write(self._err(seq, "flash error: %s" % e))
+
+    def _binary_pages(self, seq, p, front):
+        """LOGB: every page of `count` segments from `base` on, each
+        segment through one open of its file (an open is 2.5 ms of
+        littlefs on a board: docs/protocol.md)."""
+        b, off, count = unpack_from("<IIB", p)
+        if not self._segment(seq, b):
+            return
+        segs = self._segs()
+        i = segs.index(b)
+        try:
+            while count and i < len(segs):
+                if self._page_room():
+                    off = self._binary_segment(seq, segs[i], off)
+                if off >= 0:   # the pass is full: the rest waits, in order
+                    p = pack("<IIB", segs[i], off, count)
+                    self._later.insert(0 if front else len(self._later), (seq, p, fr.LOGB, None))
+                    return
+                off = 0
+                count -= 1
+                i += 1
+        except OSError as e:
+            self.port.write(self._err(seq, "flash error: %s" % e))
+
+    def _binary_segment(self, seq, b, off):
+        """The pages of segment b from off while the pass has room: -1
+        once its last is sent, else the offset it stopped at."""
+        f = self._paging().open(self.s.st, self._seg_path(b))
+        try:
+            size = f.seek(0, 2)
+            f.seek(off)
+            while self._page_room():
+                self._paged += 1
+                off += self._binary_page(seq, f, b, off, size)
+                if off >= size:
+                    return -1
+            return off
+        finally:
+            f.close()
+
+    def _binary_page(self, seq, f, b, off, size):
+        """One LOGB frame: base u32, offset u32, size u32 (the segment's,
+        when opened), then its bytes from off; how many."""
+        n = f.readinto(self._bdata) or 0
+        pack_into("<III", self._page.body, fr.HEAD, b, off, size)
+        self.port.write(self._page.binary(LOGB_ANSWER, seq, 12 + n))
+        return n
 
     def _page_out(self, seq, b, off):
         """The LOG frame of segment b from off: base u32, offset u32 and
@@ -502,11 +573,15 @@ class Link:
 
     def _scan(self, b):
         st = self.s.st
-        self._cseq = b
+        if self._cb != b or self._cst is not st or self._cseq > self._csince:
+            self._cb = b       # not at the cursor: from the segment's start
+            self._cst = st
+            self._cseq = b
+            self._cpos = 0
         pg = self._paging()
         if self._jbuf is None:
             self._jbuf = bytearray(pg.CHUNK)
-        pg.scan(st, b, self._take, self._jbuf)
+        pg.scan(st, b, self._take, self._jbuf, self._cseq, self._cpos)
 
     def _segs(self):
         """The store's journal segment bases, listed once per segment change
@@ -533,15 +608,15 @@ class Link:
         return (segs[0] if segs and segs[0] < seq else seq) + 1
 
     def _take(self, ev):
+        if self._cseq >= self._csince:
+            out = self._cout
+            if len(out) + len(ev) + 2 > self._croom or self._cn >= self._cmost:
+                raise _Full()  # the cursor stays before this record
+            codec.put_int(out, len(ev))
+            out.extend(ev)
+            self._cn += 1
         self._cseq += 1
-        if self._cseq <= self._csince:
-            return
-        out = self._cout
-        if len(out) + len(ev) + 2 > self._croom or self._cn >= self._cmost:
-            raise _Full()
-        codec.put_int(out, len(ev))
-        out.extend(ev)
-        self._cn += 1
+        self._cpos += self._pg.HDR + len(ev)
 
     def _push(self):
         for _ in range(PUSH_MAX):

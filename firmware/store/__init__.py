@@ -34,15 +34,18 @@ except ImportError:  # CPython: the host imports this same module
 
 BLOCK = 4096        # erase block of the board's flash
 # Events of journal the device keeps below the compaction floor (Store(keep=)),
-# so the host can back up incrementally from any seq. A segment (about 150
-# events, see SEG_ROLL) takes an erase block on littlefs: 6,000 events are
-# about 40 blocks (160 KB) of the Pico's ~1.4 MB filesystem. Older events
-# live on in the host's backups.
+# so the host can back up incrementally from any seq. A segment (about 750
+# events, see SEG_ROLL) takes four erase blocks on littlefs: 6,000 events
+# are about 32 blocks (128 KB) of the Pico's ~1.4 MB filesystem, and up to
+# a segment more before the oldest is compacted. Older events live on in
+# the host's backups.
 JOURNAL_KEEP = 6000
 # A segment is closed at the first snapshot after it reaches this size:
-# with ~21-byte records and a snapshot every 16 events it stays within one
-# 4 KB erase block (littlefs gives each file whole blocks).
-SEG_ROLL = 3072
+# with ~21-byte records and a snapshot every 16 events it stays within four
+# 4 KB erase blocks (littlefs gives each file whole blocks). Big, because a
+# backup opens each segment once and a littlefs open costs a board 2.5 ms
+# (docs/protocol.md, "Binary pages"): 3,072 before, one block a segment.
+SEG_ROLL = 15872
 META_PER_BLOCK = 16  # littlefs metadata commits (256-byte prog units) per erase
 ZERO = bytes(32)     # the chain's head before event 1 (chain.ZERO: store/chain.py)
 _TAIL_MAX = const(32)        # events appended before the chain is carried over them

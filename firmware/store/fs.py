@@ -1,7 +1,8 @@
 """The tiny filesystem interface the store runs on, and `check_fs`.
 
 The store never calls `os` directly: it talks to an fs object with
-open(path, mode) -> file (read/readinto/write/flush/close), sync(f),
+open(path, mode) -> file (read/readinto/write/flush/close, and seek(off)
+or seek(0, 2) to its end, returning the position), sync(f),
 rename(a, b), remove(p), listdir(d), size(p) (-1 when missing),
 mkdir(p) and rmdir(p) (an empty directory: a deleted campaign slot's,
 store/slots.py). `OsFs` is that interface over the real `os` module (MicroPython

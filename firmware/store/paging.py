@@ -5,6 +5,7 @@ loaded by Store.paging() at the link's first page, not at boot."""
 from . import journal, _name
 
 CHUNK = journal.CHUNK   # the size of scan()'s buffer
+HDR = journal.HDR       # a record's header, before its event
 
 
 def layout(st):
@@ -18,6 +19,11 @@ def path(st, b):
     return st.root + "/" + _name("j", b, "log")
 
 
+def open(st, p):
+    """Segment file `p`, open for reading."""
+    return st.fs.open(p, "rb")
+
+
 def read(st, p, off, buf):
     """The bytes of segment file `p` from `off` into `buf`: how many."""
     f = st.fs.open(p, "rb")
@@ -29,7 +35,8 @@ def read(st, p, off, buf):
         f.close()
 
 
-def scan(st, b, take, buf):
-    """take(event) for every good record of segment `b` (journal.scan;
-    `buf` a bytearray(CHUNK) to reuse)."""
-    journal.scan(st.fs, path(st, b), b, take, buf)
+def scan(st, b, take, buf, seq, at):
+    """take(event) for every good record of segment `b` after event
+    `seq`, whose record starts at byte `at` (journal.scan; `buf` a
+    bytearray(CHUNK) to reuse)."""
+    journal.scan(st.fs, path(st, b), seq, take, buf, at)

@@ -1,28 +1,50 @@
-"""The store's background scrub (docs/store.md, "Scrub"): one journal
-segment checked a step with the scanner the boot uses, so damage in the
+"""The store's background scrub (docs/store.md, "Scrub"): the journal
+checked a step at a time with the scanner the boot uses, so damage in the
 records a snapshot covers (which the boot never reads) is found on the
 device. Apart from the store so that boot does not load it."""
 
 from . import journal
 from . import _name
 
+STEP = 160   # records checked a step at most (~35 ms on a board): a segment takes several
 
-def _drop(ev):
-    """The scrub's `out`: checked events go nowhere."""
+
+class _Enough(Exception):
+    """A step has checked STEP records: the next one goes on from there."""
+
+
+class _Walk:
+    """The scrub's `out`: counts the checked records and where the next
+    one starts (st._sseq, st._spos); checked events go nowhere."""
+
+    def __init__(self, st):
+        self.st = st
+        self.n = 0
+
+    def __call__(self, ev):
+        if self.n >= STEP:
+            raise _Enough()
+        self.n += 1
+        st = self.st
+        st._sseq += 1
+        st._spos += journal.HDR + len(ev)
 
 
 def step(st):
-    """Check one journal segment with the scanner, the oldest first,
-    cycling (docs/store.md, "Scrub"): None while it is clean, else what
-    is damaged, in words. Reads only: renames and repairs nothing (the
-    host can still back up what is intact). The segments are listed
-    once per cycle; one compacted away since is passed over; the
-    segment appends go to is checked up to the store's seq, a torn
-    tail is no damage."""
+    """Check up to STEP records of the journal with the scanner, the
+    oldest segment first, cycling (docs/store.md, "Scrub"): None while it
+    is clean, else what is damaged, in words. Reads only: renames and
+    repairs nothing (the host can still back up what is intact). The
+    segments are listed once per cycle; one compacted away since is passed
+    over; the segment appends go to is checked up to the store's seq, a
+    torn tail is no damage."""
     q = getattr(st, "_sq", None)   # the segments left this cycle, newest first
     if q is None:
         q = st._sq = []
-    b = -1
+        st._sb = -1                # the segment being checked...
+    b = st._sb
+    if b >= 0 and st.fs.size(st._p(_name("j", b, "log"))) < 0:
+        b = -1                     # compacted away meanwhile
     listed = False
     while b < 0:
         if not q:
@@ -36,6 +58,10 @@ def step(st):
         b = q.pop()
         if st.fs.size(st._p(_name("j", b, "log"))) < 0:
             b = -1            # compacted away since the cycle began
+        else:
+            st._sb = b        # ...from its start
+            st._sseq = b      # ...the seq of the record before st._spos
+            st._spos = 0
     # Events b+1..hi are this segment's: up to the next one's base, or
     # (the newest listed) up to the store's seq.
     hi = q[-1] if q else st.seq
@@ -44,10 +70,14 @@ def step(st):
         buf = st._sbuf = bytearray(journal.CHUNK)
     nm = _name("j", b, "log")
     try:
-        r = journal.scan(st.fs, st._p(nm), b, _drop, buf)
+        r = journal.scan(st.fs, st._p(nm), st._sseq, _Walk(st), buf, st._spos)
+    except _Enough:
+        return None           # clean so far: the next step goes on
     except OSError:
+        st._sb = -1
         return ("events %d..%d of the journal are damaged: %s cannot be read"
-                % (b + 1, hi, nm))
+                % (st._sseq + 1, hi, nm))
+    st._sb = -1
     if r.seq >= hi:
         return None
     if r.status == journal.BAD:

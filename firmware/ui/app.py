@@ -44,8 +44,8 @@ IDLE_MS = 30      # poll period when idle (buttons.py sees every stable change)
 _FRAME_MS = const(40)     # LED animation frame period
 _ROLL_FRAMES = const(12)  # one comet turn, then the success/failure flash
 LEVELS = (0, 8, 24, 48, 96)  # LED brightness caps of settings levels 0..4
-# Idle: one journal segment checked (session.scrub) after this long without
-# a key, then this often (a segment of ~150 events: ~5.5 M fuel, ~40 ms).
+# Idle: one step of the journal's scrub (session.scrub: up to 160 records,
+# ~35 ms on a board) after this long without a key, then this often.
 SCRUB_MS = 5000
 
 

@@ -39,11 +39,12 @@ def make_events(n, seed=7, system=0, cid=12345):
     return c
 
 
-def write_flash(flash, n, seed=7, slot=1, snap_every=32):
+def write_flash(flash, n, seed=7, slot=1, snap_every=32, roll=None):
     """Put a campaign of n events on a simulator flash dir as campaign
-    `slot` (session.py's layout); returns the host Campaign."""
+    `slot` (session.py's layout; `roll`: as write_campaign's); returns
+    the host Campaign."""
     c = make_events(n, seed)
-    write_campaign(flash, c, slot, snap_every)
+    write_campaign(flash, c, slot, snap_every, roll)
     return c
 
 

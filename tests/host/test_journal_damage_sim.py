@@ -27,7 +27,7 @@ def run(capsys, *argv):
 def test_a_damaged_old_record_is_named_and_what_is_intact_is_kept(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
     flash = str(tmp_path / "flash")
-    linkutil.write_flash(flash, 600)
+    linkutil.write_flash(flash, 600, roll=3072)   # segments of ~160 events: several
     sim = Sim(flash)
     try:
         port = ("--port", sim.port)

@@ -26,7 +26,7 @@ def _status(capsys, port):
 def test_the_scrub_finds_an_old_damaged_record_and_status_shows_it(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
     flash = str(tmp_path / "flash")
-    linkutil.write_flash(flash, 600)
+    linkutil.write_flash(flash, 600, roll=3072)   # segments of ~160 events: several
     root = os.path.join(flash, "dicetray", "c1")
     segs = sorted(n for n in os.listdir(root) if n.endswith(".log"))
     assert len(segs) >= 3, segs

@@ -61,7 +61,7 @@ def test_events_paged_and_snapshot(big):
     seen = []
     evs = dev.events(0, progress=lambda done, total: seen.append((done, total)))
     assert evs == c.events[:len(evs)] and len(evs) >= N
-    assert len(seen) > 20 and seen[-1][0] == seen[-1][1]   # a page a journal segment, progress to the end
+    assert len(seen) >= 5 and seen[-1][0] == seen[-1][1]   # at each journal segment, progress to the end
     assert dev.events(N - 10)[:10] == c.events[N - 10:N]
     assert dev.events(dev.info()["events"]) == []
     with pytest.raises(DeviceError, match="beyond the device's last event"):

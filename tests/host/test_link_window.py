@@ -147,6 +147,82 @@ def test_a_journal_page_is_far_bigger_than_protocol_one_allowed():
     assert fr.decode(got[0]) == (fr.LOG | fr.ANSWER, 77, data)
 
 
+def _binary(typ, seq, payload):
+    """A binary frame as the device builds it (fr.Page.binary)."""
+    page = fr.Page(len(payload))
+    page.body[fr.HEAD:fr.HEAD + len(payload)] = payload
+    return bytes(page.binary(typ, seq, len(payload)))
+
+
+def test_binary_frames_cut_between_lines_garbage_and_damage():
+    rng = random.Random(5)
+    for trial in range(300):
+        parts, want = [], []
+        for _ in range(rng.randrange(1, 10)):
+            k = rng.random()
+            seq = rng.randrange(1, 0xFFFF)
+            p = bytes(rng.randrange(256) for _ in range(rng.randrange(fr.BIN_COVER, 300)))
+            if k < 0.35:
+                parts.append(_binary(fr.LOGB | fr.ANSWER, seq, p))
+                want.append((fr.LOGB | fr.ANSWER, seq, p))
+            elif k < 0.6:
+                parts.append(fr.encode(fr.INFO | fr.ANSWER, seq, p[:40]))
+                want.append((fr.INFO | fr.ANSWER, seq, p[:40]))
+            elif k < 0.7:
+                parts.append(bytes(rng.choice(b"AB#\r\n\xff>x ") for _ in range(rng.randrange(0, 20))))
+            elif k < 0.8:   # a binary frame cut short: the frames after it still come
+                parts.append(_binary(fr.LOGB | fr.ANSWER, seq, p)[:rng.randrange(1, 40)])
+            elif k < 0.9:   # damage in the length, its check or the covered header
+                b = bytearray(_binary(fr.LOGB | fr.ANSWER, seq, p))
+                b[rng.randrange(1, fr.BIN_HEAD + fr.HEAD + fr.BIN_COVER)] ^= 1 << rng.randrange(8)
+                parts.append(bytes(b))
+            else:           # damage past the header is the records' to find: it passes
+                b = bytearray(_binary(fr.LOGB | fr.ANSWER, seq, p))
+                i = rng.randrange(fr.BIN_HEAD + fr.HEAD + fr.BIN_COVER, len(b) - fr.CRC)
+                b[i] ^= 0x20
+                parts.append(bytes(b))
+                q = bytearray(p)
+                q[i - fr.BIN_HEAD - fr.HEAD] ^= 0x20
+                want.append((fr.LOGB | fr.ANSWER, seq, bytes(q)))
+        stream = b"\n".join(parts) + b"\n"
+        order = []
+        lines = fr.FastLines(fr.MAX_ANS + 64, lambda f: order.append(("b", f)))
+        text = lambda t: order.append(("t", t))  # noqa: E731
+        i = 0
+        while i < len(stream):
+            k = rng.randrange(1, 64)
+            chunk = stream[i:i + k]
+            lines.push(chunk, len(chunk), text)
+            i += k
+        lines.quiet(text)   # the host heard nothing more for a while
+        frames = []
+        for kind, f in order:
+            if kind == "b":
+                frames.append((f[0], f[1], bytes(f[2])))
+            elif f is not None:
+                try:
+                    t, q, pl = fr.decode(f)
+                except ValueError:
+                    continue
+                frames.append((t, q, bytes(pl)))
+        # Every whole frame arrives, in order: a cut or damaged one whose
+        # length claimed the frames after it gives them back when it fails
+        # its check (or when the line goes quiet).
+        assert [f for f in frames if f in want] == want, (trial, stream)
+
+
+def test_what_a_binary_frame_holds_is_not_the_repl():
+    # A journal page may hold any bytes, the REPL's prompt among them: the
+    # host looks for the prompt only outside binary frames.
+    got = []
+    lines = fr.FastLines(fr.MAX_ANS + 64, got.append)
+    frame = _binary(fr.LOGB | fr.ANSWER, 3, bytes(fr.BIN_COVER) + b"\r\n>>> raw REPL; CTRL-B to exit")
+    lines.push(frame, len(frame), lambda t: None)
+    assert len(got) == 1 and b">>> " not in lines.seen
+    lines.push(b"\r\n>>> ", 6, lambda t: None)
+    assert lines.seen.endswith(b">>> ")
+
+
 # --- end to end, over the simulator's pty ---------------------------------------
 
 def _log(dev, base, off=0, count=1):
@@ -211,14 +287,89 @@ def test_a_segment_page_is_many_times_protocol_ones(sim3k):
     b = sorted(files)[1]
     with open(files[b], "rb") as fh:
         whole = fh.read()
+    assert len(whole) > 2 * fr.LOG_PAGE
     with Device.open(sim.port) as dev:
         p = dev._request(fr.LOG, struct.pack("<IIB", b, 0, 1))
-        assert struct.unpack_from("<II", p) == (b, 0) and bytes(p[8:]) == whole
+        assert struct.unpack_from("<II", p) == (b, 0) and bytes(p[8:]) == whole[:fr.LOG_PAGE]
         assert len(fr.encode(fr.LOG | fr.ANSWER, 1, p)) > 4 * 1024 > 4 * len(fr.encode(fr.LOG, 1, bytes(9)))
         p = dev._request(fr.LOG, struct.pack("<IIB", b, 1000, 1))      # from an offset
-        assert bytes(p[8:]) == whole[1000:]
+        assert bytes(p[8:]) == whole[1000:1000 + fr.LOG_PAGE]
         p = dev._request(fr.LOG, struct.pack("<IIB", b, 10 ** 6, 1))   # past its end: nothing
         assert bytes(p[8:]) == b""
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    """Segments of ~10 KB: three LOG_PAGEs each."""
+    flash = str(tmp_path_factory.mktemp("big") / "flash")
+    c = linkutil.make_events(1500)
+    linkutil.write_campaign(flash, c, roll=10000)
+    sim = Sim(flash)
+    yield sim, flash, c
+    sim.stop()
+
+
+def _logb(dev, base, off=0, count=1):
+    return dev._line(fr.LOGB, struct.pack("<IIB", base, off, count))
+
+
+def test_logb_sends_every_page_of_its_segments_in_binary_frames(big):
+    sim, flash, c = big
+    files = segment_files(flash)
+    bases = sorted(files)
+    assert len(bases) >= 3
+    whole = {}
+    for b in bases:
+        with open(files[b], "rb") as fh:
+            whole[b] = fh.read()
+    assert len(whole[bases[0]]) > 2 * fr.LOG_PAGE
+    with Device.open(sim.port) as dev:
+        # (each burst within what the simulator's pty holds unread, ~18 KB)
+        got, want = [], []
+        for b, off, count in ((bases[0], 0, 2),          # two segments, every page
+                              (bases[1], 5000, 1),       # one, from an offset
+                              (bases[2], 10 ** 6, 1)):   # past its end: one empty page
+            s, line = _logb(dev, b, off, count)
+            dev.t.write(line)
+            n = len(want)
+            for k in range(count):
+                size = len(whole[bases[bases.index(b) + k]])
+                want += [(s, bases[bases.index(b) + k], o)
+                         for o in range(off, max(size, off + 1), fr.LOG_PAGE)]
+                off = 0
+            got += _frames(dev, len(want) - n)
+        assert [(f[1],) + struct.unpack_from("<II", f[2]) for f in got] == want
+        for typ, _seq, p in got:
+            assert typ == fr.LOGB | fr.ANSWER
+            b, off, size = struct.unpack_from("<III", p)
+            assert size == len(whole[b]) and bytes(p[12:]) == whole[b][off:off + fr.LOG_PAGE]
+        # Refusals name what was wrong, as LOG's do.
+        for payload, msg in ((struct.pack("<IIB", 7, 0, 1), "journal segment 7 is not on the device"),
+                             (b"\x00\x01", "LOG needs base u32"),
+                             (struct.pack("<IIB", bases[0], 0, 0), "count u8 >= 1")):
+            with pytest.raises(DeviceError, match=msg):
+                dev._request(fr.LOGB, payload)
+        # A backup of it: one LOGB per PAGES segments, a page lost on the way
+        # asked for again, every event checked.
+        w = Counting(dev)
+        assert dev.events(0) == c.events
+        assert w.frames.count(fr.LOGB) >= -(-len(bases) // fr.PAGES) and fr.LOG not in w.frames
+
+
+def test_firmware_without_logb_is_read_in_text_pages(sim3k):
+    sim, flash, c = sim3k
+    with Device.open(sim.port) as dev:
+        def old(typ, k, data):   # LOGB as an older firmware hears it: an unknown request
+            if typ != fr.LOGB:
+                return data
+            _t, seq, p = fr.decode(data[1:-1])
+            return fr.encode(0x7F, seq, p)
+        w = Counting(dev, old)
+        assert dev.events(0) == c.events
+        assert dev.binary is False and w.frames.count(fr.LOGB) == 1
+        assert w.frames.count(fr.LOG) >= -(-len(segment_files(flash)) // fr.PAGES)
+        n = len(w.frames)
+        assert dev.events(0) == c.events and fr.LOGB not in w.frames[n:]
 
 
 def test_segments_listed_from_since(sim3k):
@@ -253,12 +404,14 @@ class Counting:
         self.dev = dev
         self.real = dev.t.write
         self.frames = []
+        self.sent = []
         self.damage = damage
         dev.t.write = self
 
     def __call__(self, data):
-        typ, seq, _p = fr.decode(data[1:-1])
+        typ, seq, p = fr.decode(data[1:-1])
         self.frames.append(typ)
+        self.sent.append((typ, bytes(p)))
         if self.damage is not None:
             data = self.damage(typ, len(self.frames), data)
         return self.real(data)
@@ -271,49 +424,62 @@ def test_a_backup_takes_a_few_round_trips(sim3k):
         seen = []
         evs = dev.events(0, progress=lambda d, t: seen.append((d, t)))
         assert evs == c.events
-        # EVENTS + SEGS together, then a LOG of fr.PAGES segments per request
-        # (more only if a frame was lost on the way): protocol 1 needed a
-        # request for each ~75 events, 40 here.
+        # EVENTS + SEGS together, then a LOGB of fr.PAGES segments per
+        # request (more only if a frame was lost on the way): protocol 1
+        # needed a request for each ~75 events, 40 here.
         assert w.frames[:2] == [fr.EVENTS, fr.SEGS]
-        assert w.frames.count(fr.LOG) >= -(-len(segment_files(flash)) // fr.PAGES)
+        assert w.frames.count(fr.LOGB) >= -(-len(segment_files(flash)) // fr.PAGES)
         assert len(w.frames) < 12 and seen[-1] == (N, N)
         assert dev.events(N - 10) == c.events[-10:]               # the last ones: from RAM
         assert dev.events(N) == []
+        dev.binary = False                                        # text pages: as many requests
+        k = len(w.frames)
+        assert dev.events(0) == c.events
+        assert w.frames[k + 2:].count(fr.LOG) >= -(-len(segment_files(flash)) // fr.PAGES)
 
 
-def test_torn_and_damaged_frames_inside_a_window_are_recovered(sim3k):
-    sim, flash, c = sim3k
+@pytest.mark.parametrize("binary", [True, False], ids=["LOGB", "LOG"])
+def test_torn_and_damaged_frames_inside_a_window_are_recovered(small, big, binary):
+    sim, flash, c = small
+    typ = fr.LOGB if binary else fr.LOG
     with Device.open(sim.port) as dev:
+        dev.binary = binary
         bad0 = dev.info()["bad"]
-        # Requests: the second LOG of the window torn, the fourth with a flipped bit.
-        def damage(typ, k, data):
-            if typ == fr.LOG and k == 4:
+        # Requests: the second read of the window torn, the fourth with a flipped bit.
+        def damage(t, k, data):
+            if t == typ and k == 4:
                 return data[:len(data) // 2] + b"\n"
-            if typ == fr.LOG and k == 6:
+            if t == typ and k == 6:
                 b = bytearray(data)
                 b[5] = ord("A") if b[5] != ord("A") else ord("B")
                 return bytes(b)
             return data
-        Counting(dev, damage)
-        assert dev.events(0) == c.events
+        w = Counting(dev, damage)
+        assert dev.events(0) == c.events and w.frames.count(typ) >= 6
         assert dev.info()["bad"] >= bad0 + 2
+    sim, flash, c = big
     with Device.open(sim.port) as dev:
-        # Answers: the second page torn on the way, the fifth damaged.
+        dev.binary = binary
+        dev.pages = 1                     # a request a segment: more answers in the window
+        # Answers: one torn on the way, a later one with a flipped bit (in
+        # a binary page: in its records, which fail their checks, so the
+        # host reads that segment again before it calls it damaged).
         real = dev.t.read
         state = {"n": 0, "torn": False, "flipped": False}
 
         def read(timeout):
             data = real(timeout)
-            state["n"] += data.count(b"#")
-            if len(data) > 200 and state["n"] >= 3 and not state["torn"]:
-                state["torn"] = True
-                return data[:len(data) // 3]              # torn: the rest never arrives
-            if len(data) > 200 and state["n"] >= 6 and not state["flipped"]:
-                state["flipped"] = True
-                b = bytearray(data)
-                k = next(i for i in range(100, len(b)) if b[i] not in b"#\r\n")
-                b[k] = ord("A") if b[k] != ord("A") else ord("B")
-                return bytes(b)
+            if len(data) > 200:
+                state["n"] += 1
+                if state["n"] == 2:
+                    state["torn"] = True
+                    return data[:len(data) // 3]              # torn: the rest never arrives
+                if state["n"] == 4:
+                    state["flipped"] = True
+                    b = bytearray(data)
+                    k = next(i for i in range(100, len(b)) if b[i] not in b"#\r\n\xff")
+                    b[k] = ord("A") if b[k] != ord("A") else ord("B")
+                    return bytes(b)
             return data
         dev.t.read = read
         assert dev.events(0) == c.events and state["torn"] and state["flipped"]
@@ -349,7 +515,7 @@ def test_the_repl_and_mpremote_after_a_windowed_backup(sim3k):
 
 def test_a_windowed_read_leaves_the_at_most_once_cache_alone(tmp_path):
     flash = str(tmp_path / "flash")
-    c = linkutil.write_flash(flash, 400)
+    c = write_small_segments(flash, 400)
     sim = Sim(flash)
     try:
         with Device.open(sim.port) as dev:
@@ -362,8 +528,9 @@ def test_a_windowed_read_leaves_the_at_most_once_cache_alone(tmp_path):
             assert first[0] == fr.ACT | fr.ANSWER
             bases = sorted(segment_files(flash))
             sent = [_log(dev, b, 0, 1) for b in bases[:3]]   # a window of LOG reads meanwhile
+            sent += [_logb(dev, b, 0, 1) for b in bases[:1]]  # and a LOGB
             dev.t.write(b"".join(x for _, x in sent))
-            assert [f[1] for f in _frames(dev, 3)] == [s for s, _ in sent]
+            assert [f[1] for f in _frames(dev, 4)] == [s for s, _ in sent]
             dev.t.write(act)                                 # the ACT's answer "lost": again
             assert _frames(dev, 1)[0] == first               # from the cache, not applied again
             after = dev.info()
@@ -386,9 +553,10 @@ def test_an_old_host_is_told_to_upgrade(sim3k):
             dev._request(fr.HELLO, json.dumps({"protocol": 1, "host": "0.1.0"}).encode())
 
 
-def test_a_damaged_record_on_flash_is_named(tmp_path):
+@pytest.mark.parametrize("binary", [True, False], ids=["LOGB", "LOG"])
+def test_a_damaged_record_on_flash_is_named(tmp_path, binary):
     flash = str(tmp_path / "flash")
-    c = linkutil.write_flash(flash, 1000)
+    c = write_small_segments(flash, 400)
     files = segment_files(flash)
     base = sorted(files)[2]
     with open(files[base], "rb") as f:
@@ -400,9 +568,47 @@ def test_a_damaged_record_on_flash_is_named(tmp_path):
     sim = Sim(flash)
     try:
         with Device.open(sim.port) as dev:
+            dev.binary = binary
+            w = Counting(dev)
             with pytest.raises(JournalDamaged, match="damaged at event %d .*CRC" % (base + 11)) as e:
                 dev.events(0)
             assert e.value.seq == base + 11
+            if binary:   # damage is what fails twice: that segment was read again
+                assert (fr.LOGB, struct.pack("<IIB", base, 0, 1)) in w.sent
             assert dev.events(base + 11)[:5] == c.events[base + 11:base + 16]   # what follows is intact
     finally:
         sim.stop()
+
+
+def test_a_subscriber_far_behind_is_caught_up_reading_each_record_once():
+    # Events older than the device's RAM come to a subscriber from the
+    # journal on flash, one PUSH each: the link reads on from where its
+    # last push left the segment (a cursor), not from the segment's start,
+    # which in a ~750-event segment made every push parse hundreds of
+    # records (issue 12, item 2: segments grew to 16 KB).
+    import ramtray
+    from link import server
+    tray = ramtray.RamTray(seed=11)
+    ramtray.play(tray, 900)
+    n = tray.nevents
+    want = tray.journal()
+    assert tray.first() == 1 and n > 800
+    dev = tray.device()
+    taken = [0]
+    real = server.Link._take
+
+    def take(self, ev):
+        taken[0] += 1
+        return real(self, ev)
+    server.Link._take = take
+    try:
+        got = []
+        for seq, ev in dev.subscribe(since=0, timeout=2):
+            got.append((seq, bytes(ev)))
+            if seq >= n:
+                break
+    finally:
+        server.Link._take = real
+    assert [s for s, _ in got] == list(range(1, n + 1))
+    assert [e for _, e in got] == want
+    assert taken[0] < 2 * n, taken[0]   # each record about once (before: ~n * 375)

@@ -223,11 +223,12 @@ class SimFile:
         self.pos += k
         return k
 
-    def seek(self, pos):
-        """Read from byte `pos` on (store/paging.py pages a segment from an offset)."""
-        self._data()
-        self.pos = pos
-        return pos
+    def seek(self, pos, whence=0):
+        """Read from byte `pos` on (store/paging.py pages a segment from an
+        offset); from the end with whence 2 (the link asks a segment's size)."""
+        data = self._data()
+        self.pos = pos + (len(data) if whence == 2 else 0)
+        return self.pos
 
     def read(self, n=-1):
         data = self._data()

@@ -111,6 +111,38 @@ def test_a_page_built_in_place_is_the_encoded_line():
     assert len(fr.encode(fr.LOG | fr.ANSWER, 1, bytes(8 + fr.LOG_PAGE))) > 4 * 1024
 
 
+def test_a_binary_page_is_the_same_body_behind_a_checked_length():
+    # LOGB answers (docs/protocol.md, "Binary pages"): BIN, len u16, its
+    # check, then type, seq, payload and a CRC of type, seq and the
+    # payload's first BIN_COVER bytes; a view of the page, no copy.
+    from binascii import crc32
+    from struct import unpack_from
+    pg = fr.Page(12 + fr.LOG_PAGE)
+    for n in (12, 13, 100, 12 + fr.LOG_PAGE):
+        p = bytes([(i * 7 + n) & 0xFF for i in range(n)])
+        pg.body[fr.HEAD:fr.HEAD + n] = p
+        f = bytes(pg.binary(fr.LOGB | fr.ANSWER, 900 + n, n))
+        size = fr.HEAD + n + fr.CRC
+        assert len(f) == fr.BIN_HEAD + size and f[0] == fr.BIN
+        assert f[1] | (f[2] << 8) == size and f[3] == 0x5A ^ f[1] ^ f[2]
+        body = f[fr.BIN_HEAD:]
+        assert body[0] == fr.LOGB | fr.ANSWER and body[1] | (body[2] << 8) == 900 + n
+        assert body[fr.HEAD:fr.HEAD + n] == p
+        want = crc32(body[:fr.HEAD + fr.BIN_COVER]) & 0xFFFFFFFF
+        assert unpack_from("<I", body, fr.HEAD + n)[0] == want
+        # The same page still makes a text line, its CRC over everything.
+        line = b"#" + pg.text(fr.LOG | fr.ANSWER, 5, n)
+        assert line == fr.encode(fr.LOG | fr.ANSWER, 5, p)
+    # To the firmware's Lines (which only ever read requests) a binary
+    # frame is noise: the next '#' starts the frame after it.
+    got = Got()
+    ln = fr.Lines(fr.MAX_ANS + 64)
+    f = bytes(pg.binary(fr.LOGB | fr.ANSWER, 3, 12))
+    line = fr.encode(fr.INFO, 4, b"x")
+    ln.push(f + line, len(f) + len(line), got)
+    assert [g[1] for g in got.frames] == [4]
+
+
 def test_lines_cut_a_window_of_answers_with_damage_between():
     # Several answers back to back, as a window brings them: one torn by
     # the next frame's '#', one with a flipped bit; the others come through.

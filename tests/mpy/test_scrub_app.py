@@ -20,7 +20,7 @@ def _offsets(img):
 
 def _campaign_flash(n):
     """A real session's flash (session.py: JOURNAL_KEEP, a snapshot every
-    16, SEG_ROLL segments) with n dice events; returns the FlashSim."""
+    16, segments of 3 KB) with n dice events; returns the FlashSim."""
     from test_ui import _flash
     import session
     from rules import campaign as cp
@@ -28,6 +28,7 @@ def _campaign_flash(n):
     fs = _flash()
     s = session.Session(FlashBoard(fs))
     s.set_bright(3)                                   # past the first run's tour
+    s.st.roll = 3072   # segments of ~176 events (SEG_ROLL's are ~700): two in 200 events
     for k in range(n):
         s.do(cp.DICE, (6, 1 + k % 3))
     s.st.close()

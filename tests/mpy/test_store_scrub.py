@@ -81,6 +81,37 @@ def test_a_flipped_bit_in_an_old_record_is_found_by_the_scrub():
     assert st.seq == 86
 
 
+def test_a_long_segment_is_checked_a_bounded_step_at_a_time():
+    # A segment of more records than a step checks (scrub.STEP, made
+    # small here: MicroPython's test session is 90 events): the steps go on
+    # where the last stopped, each opening it once, and find damage past
+    # the first step's records; then the next cycle.
+    from store import scrub
+    EVENTS, STATES = data()
+    step, scrub.STEP = scrub.STEP, 30
+    try:
+        n = 85
+        sim = Counting()
+        _store(sim, n, roll=100000)                  # one segment holds them all
+        assert _segs(sim) == [0]
+        img = sim.files[ROOT + "/j00000000.log"]
+        bad = 2 * 30 + 7                             # checked by the third step
+        img[_offsets(img)[bad - 1] + journal.HDR] ^= 0x10
+        st = _reopen(sim)[0]
+        sim.reads = 0
+        assert st.scrub_step() is None and st.scrub_step() is None and sim.reads == 2
+        got = st.scrub_step()
+        assert sim.reads == 3
+        assert got is not None and got.startswith("events %d..%d of the journal are damaged: "
+                                                  % (bad, n)), got
+        assert "record %d fails its CRC" % bad in got, got
+        img[_offsets(img)[bad - 1] + journal.HDR] ^= 0x10  # mended: the next cycle is clean
+        for k in range(4):
+            assert st.scrub_step() is None, k
+    finally:
+        scrub.STEP = step
+
+
 def test_damage_in_a_header_and_a_missing_tail_are_named():
     sim = FlashSim()
     _store(sim, 85)

@@ -45,7 +45,7 @@ def _ports(args):
 
 def _status(args):
     with _Dev(args) as dev:
-        info = dev.info()
+        info = dev.info(heap=True)
     if args.json:
         _print_json(info)
         return 0

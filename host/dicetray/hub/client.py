@@ -9,17 +9,21 @@ whose answer is lost (the hub killed under it) may have been applied,
 and says so, as AnswerLost does on a serial link.
 """
 
+import io
 import socket
 import time
+from collections.abc import Generator, Iterable
+from typing import Any, TypeVar
 
 from ..link import client as lc
 from . import server, wire
 
 # The error kinds a call can raise, rebuilt by name.
 KINDS = {c.__name__: c for c in (lc.DeviceError, lc.AtRepl, lc.JournalDamaged, lc.AnswerLost)}
+_H = TypeVar("_H", bound="HubDevice")
 
 
-def _connect(reg):
+def _connect(reg: dict[str, Any]) -> socket.socket:
     try:
         s = socket.create_connection(("127.0.0.1", int(reg["port"])), timeout=5.0)
     except OSError as e:
@@ -34,22 +38,35 @@ def _connect(reg):
 class HubDevice:
     """Tray `tray` (a name; None: the hub's only one) or the one on `port`."""
 
-    def __init__(self, reg, tray=None, port=None, check_schema=True):
+    def __init__(
+        self,
+        reg: dict[str, Any],
+        tray: str | None = None,
+        port: str | None = None,
+        check_schema: bool = True,
+    ) -> None:
         self.reg = reg
         self.want = {"tray": tray, "port": port}
         self.sock = _connect(reg)
         self.f = self.sock.makefile("rwb")
         self.name = tray
-        self.head = None
-        self.last_info = self.info()
+        self.head: int | None = None
+        self.last_info: dict[str, Any] = self.info()
         self.port = "tray %s at the hub" % self.name
         if check_schema:
-            lc.Device.check_versions(self)
+            lc.Device.check_versions(self)  # type: ignore[arg-type]  # its last_info and info()
 
-    def _call(self, name, *args, progress=None, **kw):
+    def _call(self, name: str, *args: Any, progress: lc.Progress | None = None, **kw: Any) -> Any:
         return self._ask(self.f, name, list(args), kw, progress)
 
-    def _ask(self, f, name, args, kw, progress=None):
+    def _ask(
+        self,
+        f: io.BufferedIOBase,
+        name: str,
+        args: list[Any],
+        kw: dict[str, Any],
+        progress: lc.Progress | None = None,
+    ) -> Any:
         msg = dict(self.want, token=self.reg["token"], call=name, args=args, kw=kw)
         try:
             f.write(wire.line(msg))
@@ -82,31 +99,45 @@ class HubDevice:
         return ans["ok"]
 
     # --- Device's methods ----------------------------------------------------
-    def info(self, collect=False):
-        i = self._call("info", collect)
+    def info(self, collect: bool = False, heap: bool = False) -> dict[str, Any]:
+        i: dict[str, Any] = self._call("info", collect, heap)
         self.last_info = i
         self.head = i.get("events")
         return i
 
-    def snapshot(self):
+    def snapshot(self) -> tuple[int, bytes]:
         seq, snap = self._call("snapshot")
         return seq, snap
 
-    def chain(self, seq):
+    def chain(self, seq: int) -> bytes | None:
         return self._call("chain", seq)
 
-    def events(self, since, progress=None):
+    def events(self, since: int, progress: lc.Progress | None = None) -> list[bytes]:
         return self._call("events", since, progress=progress)
 
-    def act(self, kind, args=(), text="", faces=None):
-        out = self._call("act", kind, list(args), text, faces)
+    def act(
+        self,
+        kind: int,
+        args: Iterable[int] = (),
+        text: str = "",
+        faces: Iterable[int] | None = None,
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = self._call("act", kind, list(args), text, faces)
         self.head = out.get("seq", self.head)
         return out
 
-    def set_clock(self, unix_seconds=None):
+    def set_clock(self, unix_seconds: float | None = None) -> None:
         return self._call("set_clock", unix_seconds)
 
-    def restore(self, snapshot, events, seq, first=1, progress=None, head=None):
+    def restore(
+        self,
+        snapshot: bytes,
+        events: Iterable[bytes],
+        seq: int,
+        first: int = 1,
+        progress: lc.Progress | None = None,
+        head: bytes | None = None,
+    ) -> dict[str, Any]:
         self.last_info = self._call(
             "restore",
             bytes(snapshot),
@@ -118,21 +149,23 @@ class HubDevice:
         )
         return self.last_info
 
-    def campaigns(self):
+    def campaigns(self) -> dict[str, Any]:
         return self._call("campaigns")
 
-    def switch(self, slot):
+    def switch(self, slot: int) -> dict[str, Any]:
         self.last_info = self._call("switch", slot)
         self.head = self.last_info.get("events")
         return self.last_info
 
-    def delete(self, slot):
+    def delete(self, slot: int) -> dict[str, Any]:
         return self._call("delete", slot)
 
-    def screen(self):
+    def screen(self) -> lc.Screen:
         return self._call("screen")
 
-    def subscribe(self, since=-1, timeout=None):
+    def subscribe(
+        self, since: int = -1, timeout: float | None = None
+    ) -> Generator[tuple[int, bytes], None, None]:
         """Yield (seq, event) as the tray appends them (the hub's own
         subscription, shared); closing the iterator hangs up."""
         s = _connect(self.reg)
@@ -141,6 +174,7 @@ class HubDevice:
             self._ask(f, "subscribe", [since], {})
             s.settimeout(10 * server.TICK_S)  # the hub ticks while quiet: silence is a lost hub
             quiet = time.monotonic()
+            why: OSError | str
             while True:
                 try:
                     m = wire.read(f)
@@ -163,36 +197,36 @@ class HubDevice:
             f.close()
             s.close()
 
-    def end_session(self):
+    def end_session(self) -> None:
         raise lc.DeviceError(
             "the hub (pid %s) holds the tray's port: stop `dicetray serve` "
             "before a deploy or mpremote" % self.reg["pid"]
         )
 
     @property
-    def wire(self):
+    def wire(self) -> tuple[int, int]:
         return 0, 0
 
-    def close(self):
+    def close(self) -> None:
         try:
             self.f.close()
             self.sock.close()
         except OSError:
             pass
 
-    def __enter__(self):
+    def __enter__(self: _H) -> _H:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-def find():
+def find() -> dict[str, Any] | None:
     """The running hub's registration, or None."""
     return server.running()
 
 
-def trays(reg):
+def trays(reg: dict[str, Any]) -> list[dict[str, Any]]:
     """[{"tray", "port", "state", ...}] of the hub's trays."""
     s = _connect(reg)
     f = s.makefile("rwb")

@@ -21,23 +21,23 @@ USB_IDS = (
 class Port:
     """A candidate: `device` (the path to open), `kind` ('usb' or 'sim'), `description`."""
 
-    def __init__(self, device, kind, description):
+    def __init__(self, device: str, kind: str, description: str) -> None:
         self.device = device
         self.kind = kind
         self.description = description
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Port(%r, %r, %r)" % (self.device, self.kind, self.description)
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, str]:
         return {"port": self.device, "kind": self.kind, "description": self.description}
 
 
-def sims_dir():
+def sims_dir() -> str:
     return os.path.join(home(), "sims")
 
 
-def register_sim(path, pid=None):
+def register_sim(path: str, pid: int | None = None) -> str:
     """Announce a running simulator's pty; returns the file to remove at exit."""
     d = sims_dir()
     os.makedirs(d, exist_ok=True)
@@ -52,18 +52,18 @@ class announced:
     (register_sim) for its lifetime; an unwritable home only means that
     `dicetray` will not find it without --port."""
 
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
-        self.file = None
+        self.file: str | None = None
 
-    def __enter__(self):
+    def __enter__(self) -> "announced":
         try:
             self.file = register_sim(self.path)
         except OSError:
             self.file = None
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         if self.file:
             try:
                 os.remove(self.file)
@@ -71,7 +71,7 @@ class announced:
                 pass
 
 
-def _alive(pid):
+def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -81,9 +81,9 @@ def _alive(pid):
     return True
 
 
-def simulators():
+def simulators() -> list[Port]:
     """Ports of the running simulators (stale entries are removed)."""
-    out = []
+    out: list[Port] = []
     d = sims_dir()
     try:
         names = sorted(os.listdir(d))
@@ -108,13 +108,13 @@ def simulators():
     return out
 
 
-def usb():
+def usb() -> list[Port]:
     """USB serial ports whose vendor/product id is a supported board."""
     try:
         from serial.tools import list_ports
     except ImportError:
         return []
-    out = []
+    out: list[Port] = []
     for p in sorted(list_ports.comports(), key=lambda p: p.device):
         for vid, pid, what in USB_IDS:
             if p.vid == vid and (pid is None or p.pid == pid):
@@ -129,6 +129,6 @@ def usb():
     return out
 
 
-def find():
+def find() -> list[Port]:
     """Every candidate: boards first, then simulators."""
     return usb() + simulators()

@@ -21,6 +21,7 @@ import errno
 import os
 import stat
 import time
+from typing import Any
 
 BAUD = 115200
 LOCK_WAIT = 2.0  # seconds to wait for a port another program has locked
@@ -34,19 +35,19 @@ class TransportError(Exception):
 class PortBusy(TransportError):
     """Another program holds the port (its lock); `holders`: [(pid, command line)]."""
 
-    def __init__(self, message, holders):
+    def __init__(self, message: str, holders: list[tuple[int, str]]) -> None:
         TransportError.__init__(self, message)
         self.holders = holders
 
 
-def _cmdline(pid):
+def _cmdline(pid: int) -> str:
     """A process's command line, shortened to what a user recognises."""
     try:
         with open("/proc/%d/cmdline" % pid, "rb") as f:
-            args = f.read().split(b"\0")
+            raw = f.read().split(b"\0")
     except OSError:
         return ""
-    args = [a.decode("utf-8", "replace") for a in args if a]
+    args = [a.decode("utf-8", "replace") for a in raw if a]
     for k in range(
         min(2, len(args))
     ):  # /usr/bin/python3 /x/bin/dicetray watch -> python3 dicetray watch
@@ -56,7 +57,7 @@ def _cmdline(pid):
     return line if len(line) <= 100 else line[:97] + "..."
 
 
-def _pids():
+def _pids() -> list[int]:
     try:
         names = os.listdir("/proc")
     except OSError:
@@ -64,7 +65,7 @@ def _pids():
     return [int(n) for n in names if n.isdigit() and int(n) != os.getpid()]
 
 
-def lock_holders(path):
+def lock_holders(path: str) -> list[tuple[int, str]]:
     """[(pid, command line)] of the processes that hold a lock on the
     port (Linux /proc/locks, by the file's device and inode), else of
     those that have it open (/proc/*/fd); [] where the OS does not tell."""
@@ -104,7 +105,7 @@ def lock_holders(path):
     return [(pid, _cmdline(pid)) for pid in pids]
 
 
-def terminal_of(path):
+def terminal_of(path: str) -> list[tuple[int, str]]:
     """[(pid, command line)] of the processes whose controlling terminal
     the port is (Linux /proc/*/stat tty_nr): a shell's terminal, not a
     tray. [] when it is nobody's (a board's USB port, a simulator's pty)
@@ -130,18 +131,18 @@ def terminal_of(path):
     return [(pid, _cmdline(pid)) for pid in sorted(out)]
 
 
-def _who(procs):
+def _who(procs: list[tuple[int, str]]) -> str:
     return ", ".join("pid %d (%s)" % (pid, cmd) if cmd else "pid %d" % pid for pid, cmd in procs)
 
 
-def _is_lock_error(e):
+def _is_lock_error(e: BaseException) -> bool:
     return getattr(e, "errno", None) in (
         errno.EAGAIN,
         errno.EWOULDBLOCK,
     ) or "exclusively lock" in str(e)
 
 
-def _serial_class():
+def _serial_class() -> tuple[Any, Any]:
     """pyserial's Serial, keeping the port's termios settings from before
     its first change (`saved`) so that close() can put them back."""
     import serial
@@ -165,7 +166,7 @@ def _serial_class():
     return Serial, termios
 
 
-def is_url(port):
+def is_url(port: str) -> bool:
     """True for a pyserial URL (socket://127.0.0.1:N ...), False for a device path."""
     return "://" in port
 
@@ -173,7 +174,7 @@ def is_url(port):
 class Transport:
     """A byte pipe to the device: write(b), read(timeout) -> bytes."""
 
-    def __init__(self, port, baud=BAUD):
+    def __init__(self, port: str, baud: int = BAUD) -> None:
         import serial
 
         if baud == 1200:
@@ -226,7 +227,7 @@ class Transport:
                 ) from None
         self.ser = s
 
-    def _open_url(self, url, baud):
+    def _open_url(self, url: str, baud: int) -> None:
         """A pyserial URL (socket://HOST:PORT: `dicetray sim --tcp`, or any
         serial_for_url scheme): no tty, so no lock, no terminal settings and
         no controlling-terminal check; the simulator itself keeps one
@@ -245,7 +246,7 @@ class Transport:
             ) from None
         self.ser = s
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
         """Send all of data."""
         import serial
 
@@ -256,7 +257,7 @@ class Transport:
             raise TransportError("write to %s failed: %s" % (self.port, e)) from None
         self.sent += len(data)
 
-    def read(self, timeout):
+    def read(self, timeout: float) -> bytes:
         """Bytes that arrive within `timeout` seconds (b'' if none)."""
         import serial
 
@@ -279,7 +280,7 @@ class Transport:
         self.received += len(data)
         return data
 
-    def fileno(self):
+    def fileno(self) -> int | None:
         """The file descriptor to wait on with select (a tty's, a
         socket:// URL's socket), or None where there is none (Windows'
         COM ports, other URL schemes)."""
@@ -290,7 +291,7 @@ class Transport:
         except (AttributeError, OSError, ValueError):
             return None
 
-    def drain(self, quiet=0.05, limit=1.0):
+    def drain(self, quiet: float = 0.05, limit: float = 1.0) -> bytes:
         """Read and return what the device sends until it is quiet."""
         got = b""
         end = time.monotonic() + limit
@@ -301,7 +302,7 @@ class Transport:
             got += d
         return got
 
-    def close(self):
+    def close(self) -> None:
         """Put the port's terminal settings back as they were before the
         open, then close it. Never at 1200 baud (the bootloader touch): a
         port that had that speed keeps the one it has now."""
