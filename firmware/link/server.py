@@ -188,10 +188,8 @@ class Link:
         later = self._later
         while later and self._page_room():
             seq, p, typ, text = later.pop(0)
-            if typ == fr.LOG:
-                self._pages_of(seq, p, True)
-            elif typ == fr.LOGB:
-                self._binary_pages(seq, p, True)
+            if typ == fr.LOG or typ == fr.LOGB:
+                self._pages_of(seq, p, True, typ)
             elif typ == fr.SCREEN:
                 self._screen(seq)
             else:
@@ -424,10 +422,8 @@ class Link:
         has room (the rest waits in self._later, in order)."""
         if len(p) != 9 or not p[8]:
             self.port.write(self._err(seq, "LOG needs base u32, offset u32, count u8 >= 1"))
-        elif typ == fr.LOG:
-            self._pages_of(seq, p, False)
         else:
-            self._binary_pages(seq, p, False)
+            self._pages_of(seq, p, False, typ)
 
     def _segment(self, seq, b):
         """Whether segment b is on the device (else the ERR is sent); the
@@ -442,30 +438,9 @@ class Link:
             self._bdata = pg.mv[fr.HEAD + 12:fr.HEAD + 12 + fr.LOG_PAGE]
         return True
 
-    def _pages_of(self, seq, p, front):
-        b, off, count = unpack_from("<IIB", p)
-        if not self._segment(seq, b):
-            return
-        segs = self._segs()
-        i = segs.index(b)
-        try:
-            while count and i < len(segs):
-                if not self._page_room():
-                    p = pack("<IIB", segs[i], off, count)
-                    self._later.insert(0 if front else len(self._later), (seq, p, fr.LOG, None))
-                    return
-                self._paged += 1
-                self._page_out(seq, segs[i], off)
-                off = 0
-                count -= 1
-                i += 1
-        except OSError as e:
-            self.port.write(self._err(seq, "flash error: %s" % e))
-
-    def _binary_pages(self, seq, p, front):
-        """LOGB: every page of `count` segments from `base` on, each
-        segment through one open of its file (an open is 2.5 ms of
-        littlefs on a board: docs/protocol.md)."""
+    def _pages_of(self, seq, p, front, typ):
+        """The pages a LOG or LOGB asks for, segment by segment while the
+        pass has room; the rest waits in self._later, in order."""
         b, off, count = unpack_from("<IIB", p)
         if not self._segment(seq, b):
             return
@@ -474,10 +449,13 @@ class Link:
         try:
             while count and i < len(segs):
                 if self._page_room():
-                    off = self._binary_segment(seq, segs[i], off)
-                if off >= 0:   # the pass is full: the rest waits, in order
+                    if typ == fr.LOG:
+                        off = self._page_out(seq, segs[i], off)
+                    else:
+                        off = self._binary_segment(seq, segs[i], off)
+                if off >= 0:   # the pass is full
                     p = pack("<IIB", segs[i], off, count)
-                    self._later.insert(0 if front else len(self._later), (seq, p, fr.LOGB, None))
+                    self._later.insert(0 if front else len(self._later), (seq, p, typ, None))
                     return
                 off = 0
                 count -= 1
@@ -486,8 +464,10 @@ class Link:
             self.port.write(self._err(seq, "flash error: %s" % e))
 
     def _binary_segment(self, seq, b, off):
-        """The pages of segment b from off while the pass has room: -1
-        once its last is sent, else the offset it stopped at."""
+        """LOGB: the pages of segment b from off through one open of its
+        file (2.5 ms of littlefs on a board: docs/protocol.md), while the
+        pass has room: -1 once its last is sent, else the offset it
+        stopped at."""
         f = self._paging().open(self.s.st, self._seg_path(b))
         try:
             size = f.seek(0, 2)
@@ -511,7 +491,9 @@ class Link:
 
     def _page_out(self, seq, b, off):
         """The LOG frame of segment b from off: base u32, offset u32 and
-        the segment's bytes from there, LOG_PAGE at most (fewer: its end)."""
+        the segment's bytes from there, LOG_PAGE at most (fewer: its end);
+        -1: the segment is done (as _binary_segment says)."""
+        self._paged += 1
         n = self._read_page(b, off)
         text = self._page.text(LOG_ANSWER, seq, n)
         if self._sim:
@@ -519,6 +501,7 @@ class Link:
         else:
             self.port.write(b"#")
             self.port.write(text)
+        return -1
 
     def _read_page(self, b, off):
         pack_into("<II", self._page.body, fr.HEAD, b, off)

@@ -43,8 +43,6 @@ def step(st):
         q = st._sq = []
         st._sb = -1                # the segment being checked...
     b = st._sb
-    if b >= 0 and st.fs.size(st._p(_name("j", b, "log"))) < 0:
-        b = -1                     # compacted away meanwhile
     listed = False
     while b < 0:
         if not q:
@@ -75,6 +73,8 @@ def step(st):
         return None           # clean so far: the next step goes on
     except OSError:
         st._sb = -1
+        if st.fs.size(st._p(nm)) < 0:
+            return None       # compacted away between two steps of it
         return ("events %d..%d of the journal are damaged: %s cannot be read"
                 % (st._sseq + 1, hi, nm))
     st._sb = -1
