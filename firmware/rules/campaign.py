@@ -19,7 +19,9 @@ Core event kinds are 1..31; each rule system owns a range above that
 (hunt 32..63, paths 64..95, expedition 96..127).
 """
 
-from . import check, codec
+from . import codec, core
+from .core import MAX_CHARS, MAX_TALS, Outcome, name_error
+from . import systems
 from . import talisman as tl
 from .dice import Recorder, Replay
 
@@ -36,34 +38,9 @@ TAL_CAP = 9     # t, cap
 DICE = 10       # sides, n: a free roll with no rule attached
 RENAME = 11     # what (0 character, 1 talisman), index; text=the new name
 
-MAX_CHARS = 8
-# A name fits a row of the 16-column screen beside a value, in the OLED's
-# built-in font (printable ASCII): checked when a name is given (act),
-# not when an old journal is replayed (apply), so nothing once accepted
-# stops folding.
-NAME_MAX = 12
-NAME_RULE = "a name is 1 to 12 characters: letters, digits, space and ASCII punctuation"
-MAX_TALS = 32
 UNDO_DEPTH = 32  # the device's undo window (see Campaign)
 MAGIC = b"DT"
 SNAP_MAGIC = b"DS"
-
-
-class Outcome:
-    """What the last action did, for the screen and the host (not encoded)."""
-
-    def __init__(self, kind, faces=b"", successes=0, verdict=0, margin=0):
-        self.kind = kind
-        self.faces = faces
-        self.successes = successes
-        self.verdict = verdict  # 1 success, 0 failure, 2 tie; meaning per kind
-        self.margin = margin
-        self.hidden = 0         # 1: verdict and margin are for the GM's eyes only
-        self.tal = -1           # a talisman the action created or acted on
-        self.notes = []         # short strings: what the action changed
-
-    def note(self, s):
-        self.notes.append(s)
 
 
 class Char:
@@ -74,16 +51,11 @@ class Char:
         self.v = vals
 
 
-def _systems():
-    from . import systems
-    return systems
-
-
 class Campaign:
     """One campaign's state, journal and undo stacks."""
 
     def __init__(self, system=0, cid=0, depth=None, journal=True, base=None):
-        self.rules = _systems().get(system)
+        self.rules = systems.get(system)
         self.system = system
         self.cid = cid
         self.depth = depth  # undo window; None keeps every action undoable
@@ -264,18 +236,6 @@ class Campaign:
         return self.act(REDO)
 
 
-def name_error(name):
-    """None if `name` is a name the device can show, else why not (in words)."""
-    if not name or name.strip() != name:
-        return "%s, not starting or ending with a space: %r" % (NAME_RULE, name[:20])
-    if len(name) > NAME_MAX:
-        return "%s: %r has %d" % (NAME_RULE, name[:20], len(name))
-    for ch in name:
-        if not " " <= ch <= "~":
-            return "%s: %r is not one (the screen cannot draw it)" % (NAME_RULE, ch)
-    return None
-
-
 def _core_apply(c, kind, args, text, src):
     out = Outcome(kind)
     if kind == CHAR_ADD:
@@ -287,37 +247,37 @@ def _core_apply(c, kind, args, text, src):
         c.rules.on_char(c, len(c.chars) - 1)
         out.note("%s joins" % text)
     elif kind == TAL_NEW:
-        check.arity(args, 7, "TAL_NEW takes cap, policy, link, role, owner, a, b")
+        core.arity(args, 7, "TAL_NEW takes cap, policy, link, role, owner, a, b")
         if args[4] != tl.NONE:
             c.char(args[4])
         c.new_tal(text, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
         out.note("talisman %s 0/%d" % (text, args[0]))
     elif kind == SLASH:
-        check.arity(args, 3, "SLASH takes talisman, slashes, nofill")
+        core.arity(args, 3, "SLASH takes talisman, slashes, nofill")
         tal = c.tal(args[0])
         if not 1 <= args[1] <= tl.MAX_CAP:
             raise ValueError("slashes %d is not in 1..%d" % (args[1], tl.MAX_CAP))
         out.successes = tl.slash(c, args[0], args[1], args[2], src)
         out.note("%s %d/%d" % (tal.name, tal.n, tal.cap))
     elif kind == UNSLASH:
-        check.arity(args, 2, "UNSLASH takes talisman, slashes")
+        core.arity(args, 2, "UNSLASH takes talisman, slashes")
         tal = c.tal(args[0])
         if args[1] < 1:
             raise ValueError("slashes to remove must be at least 1")
         tl.unslash(tal, args[1])
         out.note("%s %d/%d" % (tal.name, tal.n, tal.cap))
     elif kind == CLEAR:
-        check.arity(args, 1, "CLEAR takes a talisman")
+        core.arity(args, 1, "CLEAR takes a talisman")
         c.tal(args[0]).n = 0
     elif kind == TAL_DEL:
-        check.arity(args, 1, "TAL_DEL takes a talisman")
+        core.arity(args, 1, "TAL_DEL takes a talisman")
         c.tal(args[0])
         for t in c.tals:
             if t is not None and t.link == args[0]:
                 raise ValueError("talisman %d feeds it: delete that one first" % c.tals.index(t))
         c.tals[args[0]] = None
     elif kind == TAL_CAP:
-        check.arity(args, 2, "TAL_CAP takes talisman, capacity")
+        core.arity(args, 2, "TAL_CAP takes talisman, capacity")
         tal = c.tal(args[0])
         if not 1 <= args[1] <= tl.MAX_CAP:
             raise ValueError("capacity %d is not in 1..%d" % (args[1], tl.MAX_CAP))
@@ -325,7 +285,7 @@ def _core_apply(c, kind, args, text, src):
         if tal.n > tal.cap:
             tal.n = tal.cap
     elif kind == RENAME:
-        check.arity(args, 2, "RENAME takes what (0 character, 1 talisman), index")
+        core.arity(args, 2, "RENAME takes what (0 character, 1 talisman), index")
         if args[0] == 0:
             who = c.char(args[1])
         elif args[0] == 1:
@@ -337,7 +297,7 @@ def _core_apply(c, kind, args, text, src):
         out.note("%s is now %s" % (who.name, text))
         who.name = text
     elif kind == DICE:
-        check.arity(args, 2, "DICE takes sides, count")
+        core.arity(args, 2, "DICE takes sides, count")
         sides, n = args
         if not 2 <= sides <= 100 or not 1 <= n <= 20:
             raise ValueError("a free roll is 1..20 dice of 2..100 sides")

@@ -24,8 +24,8 @@ A reference to a character is -1..7 or 0..7 (MAX_CHARS 8), to a
 talisman 0..31 (MAX_TALS 32); the campaign must hold it.
 """
 
-CHAR = 7    # the highest character index (campaign.MAX_CHARS - 1)
-TAL = 31    # the highest talisman index (campaign.MAX_TALS - 1)
+CHAR = 7    # the highest character index (core.MAX_CHARS - 1)
+TAL = 31    # the highest talisman index (core.MAX_TALS - 1)
 
 HUNT = (
     (32, "ROLL", (("who", -1, CHAR, "the exorcist who rolls, -1 none"),

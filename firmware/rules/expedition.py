@@ -11,9 +11,9 @@ Hot path (no allocation): roll_pool, evaluate, pool, monster_pool, resolve,
 versus_margin.
 """
 
-from . import check
+from . import core
 from . import talisman as tl
-from .campaign import Outcome
+from .core import Outcome
 
 try:
     from micropython import const
@@ -299,7 +299,7 @@ def _bits(mask):
 
 def _check_block(c, i, which):
     """A requested block must be gear the character has and has not spent today."""
-    check.span("block", which, 0, 3)
+    core.span("block", which, 0, 3)
     v = c.chars[i].v
     if which & 1 and (not v[ARMOR] or v[SPENT] & 1):
         raise ValueError("%s has no unspent armor to block with" % c.chars[i].name)
@@ -378,70 +378,78 @@ def apply(c, kind, args, text, src):
 
 
 def _apply(c, kind, args, text, src):
-    if kind == TEST:
-        return _test(c, args, src)
-    if kind == VERSUS:
-        return _versus(c, args, src)
-    if kind == COMBAT:
-        return _combat(c, args, src)
     if kind > EXT_NEW:
         return _chapter(kind).apply(c, kind, args, text, src)
-    out = Outcome(kind)
-    if kind == DAMAGE:
-        check.arity(args, 3, "DAMAGE takes char, amount, block")
-        i, n, w = args
-        check.alive(c, i, DEAD)
-        check.span("damage", n, 0, MAX_POINTS)
-        _check_block(c, i, w)
-        _hurt(c, i, n, w if n else 0, out)
-        out.margin = n
-    elif kind == HEAL:
-        check.arity(args, 2, "HEAL takes char, amount")
-        i, n = args
-        v = check.alive(c, i, DEAD).v
-        check.span("healing", n, 1, MAX_POINTS)
-        v[HP] = v[HP] + n if v[HP] + n < v[MAX_HP] else v[MAX_HP]
-        out.note("%s HP %d/%d" % (c.chars[i].name, v[HP], v[MAX_HP]))
-    elif kind == USE_RES:
-        if len(args) != 3:
-            check.arity(args, 2, "USE_RES takes char, amount[, more: 1 = a power that may spend"
-                        " more than one a Round]")
-        i, n = args[0], args[1]
-        v = check.alive(c, i, DEAD).v
-        check.span("resources to spend", n, 1, MAX_POINTS)
-        if n > v[RES]:
-            raise ValueError("%s has %d class resource(s), not %d" % (c.chars[i].name, v[RES], n))
-        more = args[2] if len(args) == 3 else 0
-        check.flag("more (1: a power that may spend more than one a Round)", more)
-        t = c.find(ROLE_FIGHT)  # a fight (rules/expedition_foes.py): one CR a Round
-        if t >= 0:
-            from . import expedition_foes
-            expedition_foes.use_res(c, t, i, n, more)
-        v[RES] -= n
-        out.note("%s CR %d/%d" % (c.chars[i].name, v[RES], v[MAX_RES]))
-    elif kind == SHORT_REST:
-        _short_rest(c, args, src, out)
-    elif kind == LONG_REST:
-        check.arity(args, 0, "LONG_REST takes no arguments")
-        for ch in c.chars:
-            v = ch.v
-            if v[DEAD]:
-                continue
-            v[HP] = v[MAX_HP]
-            v[RES] = v[MAX_RES]
-            v[SPENT] = 0
-            v[RESTS] = 0
-        for t in c.tals:  # "replenish any depleted spells" (SPELL, kind 124)
-            if t is not None and t.role == ROLE_SPELL and t.n:
-                t.n = 0
-                out.note("%s back" % t.name)
-        c.x[DAY] += 1
-        out.note("day %d: HP, resources and blocks back" % c.x[DAY])
-    elif kind == TURN:
-        _turn(c, args, src, out)
-    else:   # the kinds a session holds less often: rules/expedition_more.py
+    f = _APPLY[kind - TEST]
+    if f is None:   # the kinds a session holds less often: rules/expedition_more.py
         from . import expedition_more
+        out = Outcome(kind)
         expedition_more.apply(c, kind, args, text, src, out)
+        return out
+    return f(c, args, src)
+
+
+def _damage(c, args, src):
+    core.arity(args, 3, "DAMAGE takes char, amount, block")
+    i, n, w = args
+    core.alive(c, i, DEAD)
+    core.span("damage", n, 0, MAX_POINTS)
+    _check_block(c, i, w)
+    out = Outcome(DAMAGE)
+    _hurt(c, i, n, w if n else 0, out)
+    out.margin = n
+    return out
+
+
+def _heal(c, args, src):
+    core.arity(args, 2, "HEAL takes char, amount")
+    i, n = args
+    v = core.alive(c, i, DEAD).v
+    core.span("healing", n, 1, MAX_POINTS)
+    v[HP] = v[HP] + n if v[HP] + n < v[MAX_HP] else v[MAX_HP]
+    out = Outcome(HEAL)
+    out.note("%s HP %d/%d" % (c.chars[i].name, v[HP], v[MAX_HP]))
+    return out
+
+
+def _use_res(c, args, src):
+    if len(args) != 3:
+        core.arity(args, 2, "USE_RES takes char, amount[, more: 1 = a power that may spend"
+                    " more than one a Round]")
+    i, n = args[0], args[1]
+    v = core.alive(c, i, DEAD).v
+    core.span("resources to spend", n, 1, MAX_POINTS)
+    if n > v[RES]:
+        raise ValueError("%s has %d class resource(s), not %d" % (c.chars[i].name, v[RES], n))
+    more = args[2] if len(args) == 3 else 0
+    core.flag("more (1: a power that may spend more than one a Round)", more)
+    t = c.find(ROLE_FIGHT)  # a fight (rules/expedition_foes.py): one CR a Round
+    if t >= 0:
+        from . import expedition_foes
+        expedition_foes.use_res(c, t, i, n, more)
+    v[RES] -= n
+    out = Outcome(USE_RES)
+    out.note("%s CR %d/%d" % (c.chars[i].name, v[RES], v[MAX_RES]))
+    return out
+
+
+def _long_rest(c, args, src):
+    core.arity(args, 0, "LONG_REST takes no arguments")
+    for ch in c.chars:
+        v = ch.v
+        if v[DEAD]:
+            continue
+        v[HP] = v[MAX_HP]
+        v[RES] = v[MAX_RES]
+        v[SPENT] = 0
+        v[RESTS] = 0
+    out = Outcome(LONG_REST)
+    for t in c.tals:  # "replenish any depleted spells" (SPELL, kind 124)
+        if t is not None and t.role == ROLE_SPELL and t.n:
+            t.n = 0
+            out.note("%s back" % t.name)
+    c.x[DAY] += 1
+    out.note("day %d: HP, resources and blocks back" % c.x[DAY])
     return out
 
 
@@ -462,15 +470,15 @@ def _chapter(kind):
 
 def _test(c, args, src):
     if len(args) != 9:
-        check.arity(args, 8, "TEST takes ability, ob, bonus, penalty, helpers, +s, -s, extended"
+        core.arity(args, 8, "TEST takes ability, ob, bonus, penalty, helpers, +s, -s, extended"
                     " talisman (-1 none)[, foe: 1 = a monster, ability = its Level]")
     ab, ob, bon, pen, hel, plus, minus, ext = args[:8]
     foe = args[8] if len(args) == 9 else 0
-    check.flag("foe (1: a monster by its Level)", foe)
+    core.flag("foe (1: a monster by its Level)", foe)
     n = side_pool(foe, ab, bon, pen, hel)
-    check.span("Obstacle", ob, 1, MAX_OB)
-    check.span("+s", plus, 0, MAX_S)
-    check.span("-s", minus, 0, MAX_S)
+    core.span("Obstacle", ob, 1, MAX_OB)
+    core.span("+s", plus, 0, MAX_S)
+    core.span("-s", minus, 0, MAX_S)
     tal = None
     if ext != -1:
         tal = _role(c, ext, EXTENDED, "an extended test")
@@ -501,14 +509,14 @@ def _versus(c, args, src):
     foes = 0
     if len(args) == 13:
         foes = args[12]
-        check.span("foes (bit 0 A, bit 1 B is a monster by its Level)", foes, 0, 3)
+        core.span("foes (bit 0 A, bit 1 B is a monster by its Level)", foes, 0, 3)
     else:
-        check.arity(args, 12, "VERSUS takes ability, bonus, penalty, helpers, +s, -s for A then"
+        core.arity(args, 12, "VERSUS takes ability, bonus, penalty, helpers, +s, -s for A then"
                     " for B[, foes: bit 0 A, bit 1 B is a monster by its Level]")
     na = _side(args, 0, foes & 1)
     nb = _side(args, 6, foes & 2)
     for k in (4, 5, 10, 11):
-        check.span("+s/-s", args[k], 0, MAX_S)
+        core.span("+s/-s", args[k], 0, MAX_S)
     sa = _draw(src, na)
     sb = _draw(src, nb)
     m = versus_margin(sa, sb, args[4], args[5], args[10], args[11])
@@ -542,27 +550,27 @@ def _combat(c, args, src):
     of character i, used if that character takes damage. threat: bit 0 A
     threatens B, bit 1 B threatens A (3 for an ordinary exchange).
     """
-    check.arity(args, 16, "COMBAT takes a: char, ability, bonus, penalty, +s, -s; b: the same;"
+    core.arity(args, 16, "COMBAT takes a: char, ability, bonus, penalty, +s, -s; b: the same;"
                     " group, allies, blocks, threat")
     ac, bc = args[0], args[6]
     group, allies, blocks, threat = args[12], args[13], args[14], args[15]
-    check.span("group (supporters, or -allies in melee)", group, -MAX_HELPERS, _MAX_GANG)
-    check.span("threat (bits 0-1; bit 2 A, bit 3 B a monster)", threat, 0, 15)
+    core.span("group (supporters, or -allies in melee)", group, -MAX_HELPERS, _MAX_GANG)
+    core.span("threat (bits 0-1; bit 2 A, bit 3 B a monster)", threat, 0, 15)
     if threat & FOE_A and ac != -1 or threat & FOE_B and bc != -1:
         raise ValueError("a monster is not a character: its char must be -1")
-    check.span("allies mask", allies, 0, (1 << len(c.chars)) - 1)
+    core.span("allies mask", allies, 0, (1 << len(c.chars)) - 1)
     if _bits(allies) > (group if group > 0 else -group):
         raise ValueError("allies names more characters than the group holds")
     party = allies
     for who in (ac, bc):
         if who != -1:
-            check.alive(c, who, DEAD)
+            core.alive(c, who, DEAD)
             if party & (1 << who):
                 raise ValueError("%s appears twice in the combat" % c.chars[who].name)
             party |= 1 << who
     for i in range(len(c.chars)):
         if allies & (1 << i):
-            check.alive(c, i, DEAD)
+            core.alive(c, i, DEAD)
     if blocks < 0 or blocks >> (2 * len(c.chars)):
         raise ValueError("blocks mask names characters that do not exist")
     for i in range(len(c.chars)):
@@ -573,8 +581,8 @@ def _combat(c, args, src):
             _check_block(c, i, w)
     dice = [0, 0]
     for side, k in ((0, 0), (1, 6)):
-        check.span("+s", args[k + 4], 0, MAX_S)
-        check.span("-s", args[k + 5], 0, MAX_S)
+        core.span("+s", args[k + 4], 0, MAX_S)
+        core.span("-s", args[k + 5], 0, MAX_S)
         if args[k + 1] == -1:
             if args[k + 2] or args[k + 3] or args[k + 4] or args[k + 5] or (side == 0 and group):
                 raise ValueError("a helpless side rolls nothing: its modifiers must be 0")
@@ -626,14 +634,14 @@ def _combat(c, args, src):
     return out
 
 
-def _short_rest(c, args, src, out):
+def _short_rest(c, args, src):
     if len(args) != 2:
-        check.arity(args, 1, "SHORT_REST takes a mask of characters (0: everyone who can)"
+        core.arity(args, 1, "SHORT_REST takes a mask of characters (0: everyone who can)"
                     "[, turn: 1 = the rest occupies an Exploration Turn]")
     mask = args[0]
     turn = args[1] if len(args) == 2 else 0
-    check.flag("turn (1: the rest occupies an Exploration Turn)", turn)
-    check.span("rest mask", mask, 0, (1 << len(c.chars)) - 1)
+    core.flag("turn (1: the rest occupies an Exploration Turn)", turn)
+    core.span("rest mask", mask, 0, (1 << len(c.chars)) - 1)
     if mask == 0:
         for i, ch in enumerate(c.chars):
             if not ch.v[DEAD] and ch.v[RESTS] < 2:
@@ -643,8 +651,9 @@ def _short_rest(c, args, src, out):
     else:
         for i in range(len(c.chars)):
             if mask & (1 << i):
-                if check.alive(c, i, DEAD).v[RESTS] >= 2:
+                if core.alive(c, i, DEAD).v[RESTS] >= 2:
                     raise ValueError("%s had both short rests today" % c.chars[i].name)
+    out = Outcome(SHORT_REST)
     for i, ch in enumerate(c.chars):
         if mask & (1 << i):
             v = ch.v
@@ -656,6 +665,7 @@ def _short_rest(c, args, src, out):
             out.note("%s HP %d/%d CR %d/%d" % (ch.name, v[HP], v[MAX_HP], v[RES], v[MAX_RES]))
     if turn:
         _pass(c, EXPLORE, src, out)
+    return out
 
 
 def _encounter(src, out):
@@ -677,10 +687,12 @@ def _usage(c, t, src, out):
         out.note("%s d%d rolls %d" % (tal.name, sides, f))
 
 
-def _turn(c, args, src, out):
-    check.arity(args, 1, "TURN takes kind (0 exploration, 2 overland, 1 overland on the countdown)")
-    check.span("turn kind (0 exploration, 2 overland, 1 overland on the countdown)", args[0], 0, 2)
+def _turn(c, args, src):
+    core.arity(args, 1, "TURN takes kind (0 exploration, 2 overland, 1 overland on the countdown)")
+    core.span("turn kind (0 exploration, 2 overland, 1 overland on the countdown)", args[0], 0, 2)
+    out = Outcome(TURN)
     _pass(c, args[0], src, out)
+    return out
 
 
 def _pass(c, kind, src, out):
@@ -711,3 +723,11 @@ def _pass(c, kind, src, out):
                 if tal is not None and tal.role == USAGE and tal.b and usage_sides(tal):
                     _usage(c, t, src, out)
     out.note("turn %d, next check in %d" % (x[TURN_N], x[ENC_LEFT]))
+
+
+# Kinds TEST..EXT_NEW by kind - TEST: the kinds a session holds most, here;
+# None: rules/expedition_more.py's (loaded at the first; above EXT_NEW, the
+# chapter modules').
+_APPLY = (_test, _versus, _combat, _damage, None, _heal, None, None, None, _use_res,
+          None, _short_rest, _long_rest, _turn, None, None, None, None, None, None,
+          None, None, None, None, None)

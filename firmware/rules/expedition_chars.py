@@ -25,10 +25,10 @@ ABIL (123), its first argument an op:
              `pick` raises it by Boons // 10
 """
 
-from . import check
+from . import core
 from . import talisman as tl
 from . import expedition as ex
-from .campaign import Outcome
+from .core import Outcome
 
 ABIL = 123          # the kind (expedition.py names the range)
 ABIL_ROLE = ex.ROLE_ABILITIES
@@ -81,11 +81,11 @@ def apply(c, kind, args, text, src):
     if not 0 <= op <= OP_RETIRE:
         raise ValueError("ABIL op %d is not 0 roll, 1 swap, 2 improve, 3 boon, 4 set or 5 retire"
                          % op)
-    ch = check.alive(c, i, ex.DEAD)
+    ch = core.alive(c, i, ex.DEAD)
     t = record(c, i)
     out = Outcome(kind)
     if op == OP_ROLL:
-        check.arity(args, 2, "ABIL roll takes op 0, char")
+        core.arity(args, 2, "ABIL roll takes op 0, char")
         if t >= 0:
             raise ValueError("%s's Abilities are rolled already (undo, or ABIL 4 sets them)" % ch.name)
         a = 0
@@ -95,11 +95,11 @@ def apply(c, kind, args, text, src):
         c.tals[t].n = START_BOONS
         out.note("%s: %s" % (ch.name, _line(c.tals[t])))
     elif op == OP_SET:
-        check.arity(args, 8, "ABIL set takes op 4, char, then Might, Agility, Presence, Acuity,"
+        core.arity(args, 8, "ABIL set takes op 4, char, then Might, Agility, Presence, Acuity,"
                     " Knowledge, Discipline")
         a = 0
         for k in range(6):
-            check.span(ex.ABILITIES[k], args[2 + k], 0, ex.MAX_ABILITY)
+            core.span(ex.ABILITIES[k], args[2 + k], 0, ex.MAX_ABILITY)
             a |= args[2 + k] << (4 * k)
         if t < 0:
             t = c.new_tal("Boons", tl.MAX_CAP, tl.CLAMP, tl.NONE, ABIL_ROLE, i, a, 0)
@@ -121,7 +121,7 @@ def apply(c, kind, args, text, src):
         elif op == OP_IMPROVE:
             _improve(ch, tal, args, src, out)
         else:
-            check.arity(args, 2, "ABIL boon takes op 3, char (text: the Boon)")
+            core.arity(args, 2, "ABIL boon takes op 3, char (text: the Boon)")
             if tal.n >= tal.cap:
                 raise ValueError("%s has %d Boons, the most the tray counts" % (ch.name, tal.n))
             tal.n += 1
@@ -131,10 +131,10 @@ def apply(c, kind, args, text, src):
 
 
 def _swap(ch, tal, args, out):
-    check.arity(args, 4, "ABIL swap takes op 1, char, two Abilities 0..5 (Might .. Discipline)")
+    core.arity(args, 4, "ABIL swap takes op 1, char, two Abilities 0..5 (Might .. Discipline)")
     j, k = args[2], args[3]
-    check.span("Ability", j, 0, 5)
-    check.span("Ability", k, 0, 5)
+    core.span("Ability", j, 0, 5)
+    core.span("Ability", k, 0, 5)
     if j == k:
         raise ValueError("a swap takes two different Abilities")
     if tal.b & SWAPPED or improvements(tal):
@@ -147,9 +147,9 @@ def _swap(ch, tal, args, out):
 
 
 def _improve(ch, tal, args, src, out):
-    check.arity(args, 3, "ABIL improve takes op 2, char, ability 0..5 (Might .. Discipline)")
+    core.arity(args, 3, "ABIL improve takes op 2, char, ability 0..5 (Might .. Discipline)")
     k = args[2]
-    check.span("Ability", k, 0, 5)
+    core.span("Ability", k, 0, 5)
     if tal.b >> k & 1:
         raise ValueError("%s was tried in this improvement already: choose another Ability"
                          % ex.ABILITIES[k])
@@ -181,11 +181,11 @@ def _improve(ch, tal, args, src, out):
 
 
 def _retire(c, ch, tal, args, src, out):
-    check.arity(args, 5, "ABIL retire takes op 5, char, heir (the new character), benefit"
+    core.arity(args, 5, "ABIL retire takes op 5, char, heir (the new character), benefit"
                 " (0 Abilities, 1 Businesses, 2 Reputation), pick (0: an Ability mask;"
                 " 1: 0; 2: the Faction talisman)")
     h, benefit, pick = args[2], args[3], args[4]
-    heir = check.alive(c, h, ex.DEAD)
+    heir = core.alive(c, h, ex.DEAD)
     if h == args[1]:
         raise ValueError("the heir is the new character replacing %s, not %s" % (ch.name, ch.name))
     ht = record(c, h)
@@ -196,13 +196,13 @@ def _retire(c, ch, tal, args, src, out):
     if retired(htal) or improvements(htal) or htal.n != START_BOONS:
         raise ValueError("existing characters never receive benefits from other characters'"
                          " retirement: %s is not a new character" % heir.name)
-    check.span("retirement benefit (0 Abilities, 1 Businesses, 2 Reputation)", benefit, 0, 2)
+    core.span("retirement benefit (0 Abilities, 1 Businesses, 2 Reputation)", benefit, 0, 2)
     boons = tal.n
     if benefit:
         from . import expedition_town as tw
     if benefit == 0:
         want = boons // 5 if boons < 30 else 6
-        check.span("Ability mask", pick, 0, 63)
+        core.span("Ability mask", pick, 0, 63)
         got = 0
         for k in range(6):
             got += pick >> k & 1
@@ -215,7 +215,7 @@ def _retire(c, ch, tal, args, src, out):
                 _put(htal, k, v + 1 if v < ex.MAX_ABILITY else v)
         out.note("%s: %s" % (heir.name, _line(htal)))
     elif benefit == 1:
-        check.span("pick (Businesses: 0)", pick, 0, 0)
+        core.span("pick (Businesses: 0)", pick, 0, 0)
         b = tw.get(heir.v, tw.BUS) + tw.get(ch.v, tw.BUS) // 2
         top = len(tw.OB_TABLE[2])   # Businesses' ranks in the Cash Obstacle table
         b = b if b < top else top

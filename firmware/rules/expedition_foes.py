@@ -27,10 +27,10 @@ FOE (121), its first argument an op:
 ROUND (122): op 0 NEXT (a fight starts, or its next round), op 1 END.
 """
 
-from . import check
+from . import core
 from . import talisman as tl
 from . import expedition as ex
-from .campaign import Outcome
+from .core import Outcome
 
 FOE = 121           # kinds (expedition.py names the range)
 ROUND = 122
@@ -121,21 +121,21 @@ def apply(c, kind, args, text, src):
     elif op == OP_HIT:
         _hit(c, args, src, out)
     elif op == OP_HEAL:
-        check.arity(args, 3, "FOE heal takes op 2, foe, amount")
+        core.arity(args, 3, "FOE heal takes op 2, foe, amount")
         tal = foe(c, args[1])
-        check.span("HP healed", args[2], 1, MAX_HP)
+        core.span("HP healed", args[2], 1, MAX_HP)
         tal.n = tal.n - args[2] if tal.n > args[2] else 0
         out.tal = args[1]
         out.note("%s HP %d/%d" % (tal.name, hp(tal), tal.cap))
     elif op == OP_SAVE:
-        check.arity(args, 5, "FOE save takes op 3, foe, ob, bonus, penalty")
+        core.arity(args, 5, "FOE save takes op 3, foe, ob, bonus, penalty")
         tal = foe(c, args[1])
         n = foe_pool(tal, args[3], args[4])
-        check.span("Obstacle", args[2], 1, ex.MAX_OB)
+        core.span("Obstacle", args[2], 1, ex.MAX_OB)
         roll_vs(src, n, args[2], out, tal.name)
         out.tal = args[1]
     elif op == OP_RESIST:
-        check.arity(args, 6, "FOE resist takes op 4, foe, ability, bonus, penalty, helpers")
+        core.arity(args, 6, "FOE resist takes op 4, foe, ability, bonus, penalty, helpers")
         tal = foe(c, args[1])
         if tier(tal) == NPC:
             raise ValueError("%s is an NPC: it has no Save score (a TEST takes the Ob the Referee"
@@ -144,7 +144,7 @@ def apply(c, kind, args, text, src):
         roll_vs(src, n, save(level(tal)), out, "resist " + tal.name)
         out.tal = args[1]
     elif op == OP_REMOVE:
-        check.arity(args, 2, "FOE remove takes op 5, foe")
+        core.arity(args, 2, "FOE remove takes op 5, foe")
         tal = foe(c, args[1])
         c.tals[args[1]] = None
         out.note("%s leaves the fight" % tal.name)
@@ -164,20 +164,20 @@ def roll_vs(src, n, ob, out, what):
 
 
 def _new(c, args, text, out):
-    check.arity(args, 5, "FOE new takes op 0, level (an NPC: its Pool), tier (0 monster,"
+    core.arity(args, 5, "FOE new takes op 0, level (an NPC: its Pool), tier (0 monster,"
                 " 1 elite, 2 legendary, 3 NPC), hp (0: by the formula), owner (-1, or whose"
                 " Follower); text = its name")
     _op, lv, tr, h, owner = args
-    check.span("tier (0 monster, 1 elite, 2 legendary, 3 NPC)", tr, 0, NPC)
+    core.span("tier (0 monster, 1 elite, 2 legendary, 3 NPC)", tr, 0, NPC)
     if tr == NPC:
-        check.span("an NPC's Pool", lv, 0, ex.MAX_POOL)
+        core.span("an NPC's Pool", lv, 0, ex.MAX_POOL)
         if not h:
             raise ValueError("an NPC has Toughness \"as indicated\": hp must be 1..%d" % MAX_HP)
     else:
-        check.span("monster Level", lv, 0, ex.MAX_LEVEL)
-    check.span("hp (0: by the formula)", h, 0, MAX_HP)
+        core.span("monster Level", lv, 0, ex.MAX_LEVEL)
+    core.span("hp (0: by the formula)", h, 0, MAX_HP)
     if owner != tl.NONE:
-        check.alive(c, owner, ex.DEAD)
+        core.alive(c, owner, ex.DEAD)
     if not text:
         raise ValueError("a foe needs a name")
     cap = h if h else toughness(lv, tr)
@@ -191,13 +191,13 @@ def _new(c, args, text, out):
 
 
 def _hit(c, args, src, out):
-    check.arity(args, 6, "FOE hit takes op 1, foe, amount, dice, plus_s, half (1: saved for half)")
+    core.arity(args, 6, "FOE hit takes op 1, foe, amount, dice, plus_s, half (1: saved for half)")
     _op, t, amount, n, plus, half = args
     tal = foe(c, t)
-    check.span("damage", amount, 0, ex.MAX_POINTS)
-    check.span("damage dice", n, 0, ex.MAX_POOL)
-    check.span("+s", plus, 0, ex.MAX_S)
-    check.flag("half (1: saved for half)", half)
+    core.span("damage", amount, 0, ex.MAX_POINTS)
+    core.span("damage dice", n, 0, ex.MAX_POOL)
+    core.span("+s", plus, 0, ex.MAX_S)
+    core.flag("half (1: saved for half)", half)
     if tal.filled():
         raise ValueError("%s is already out of action (0 HP): heal or remove it" % tal.name)
     s = ex._draw(src, n)
@@ -224,7 +224,7 @@ def _hit(c, args, src, out):
 
 
 def _round(c, op, args, out):
-    check.arity(args, 1, "ROUND takes op: 0 the next round (a fight starts), 1 the fight ends")
+    core.arity(args, 1, "ROUND takes op: 0 the next round (a fight starts), 1 the fight ends")
     t = c.find(FIGHT_ROLE)
     if op == OP_NEXT:
         if t < 0:

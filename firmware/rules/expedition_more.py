@@ -8,7 +8,7 @@ measures, project clocks and extended tests. Their kinds, arguments and
 readings are expedition.py's and docs/rules/expedition.md's.
 """
 
-from . import check
+from . import core
 from . import talisman as tl
 from . import expedition as ex
 from .expedition import (  # the fields, counters and helpers the core shares
@@ -39,30 +39,30 @@ def apply(c, kind, args, text, src, out):
     """One of this module's kinds into Outcome `out` (called by
     expedition.py with the tapped source and the event's Outcome)."""
     if kind == ex.VAR_DAMAGE:
-        check.arity(args, 4, "VAR_DAMAGE takes char (-1 enemy), dice, block, half")
+        core.arity(args, 4, "VAR_DAMAGE takes char (-1 enemy), dice, block, half")
         i, n, w, half = args
         if i != -1:
-            check.alive(c, i, DEAD)
+            core.alive(c, i, DEAD)
             _check_block(c, i, w)
         elif w:
             raise ValueError("an enemy's blocks are not tracked: block must be 0")
-        check.span("damage dice", n, 1, MAX_POOL)
-        check.span("half (save for half)", half, 0, 1)
+        core.span("damage dice", n, 1, MAX_POOL)
+        core.span("half (save for half)", half, 0, 1)
         s = _draw(src, n)
         d = (s + 1) // 2 if half else s  # halves round up
         out.successes = s
         out.margin = d
         _hurt(c, i, d, w if d else 0, out)
     elif kind == ex.BONUS_HP:
-        check.arity(args, 2, "BONUS_HP takes char, amount")
+        core.arity(args, 2, "BONUS_HP takes char, amount")
         i, n = args
-        v = check.alive(c, i, DEAD).v
-        check.span("bonus HP", n, 1, MAX_POINTS - v[BONUS])
+        v = core.alive(c, i, DEAD).v
+        core.span("bonus HP", n, 1, MAX_POINTS - v[BONUS])
         v[BONUS] += n
         out.note("%s bonus HP %d" % (c.chars[i].name, v[BONUS]))
     elif kind == ex.BONUS_END:
-        check.arity(args, 1, "BONUS_END takes char")
-        v = check.alive(c, args[0], DEAD).v
+        core.arity(args, 1, "BONUS_END takes char")
+        v = core.alive(c, args[0], DEAD).v
         out.note("%s loses %d bonus HP" % (c.chars[args[0]].name, v[BONUS]))
         v[BONUS] = 0
     elif kind == ex.SHEET:
@@ -70,22 +70,22 @@ def apply(c, kind, args, text, src, out):
     elif kind == ex.DOWN_OUT:
         _down_out(c, args, src, out)
     elif kind == ex.SET_FREQ:
-        check.arity(args, 1, "SET_FREQ takes turns between checks")
-        check.span("encounter check frequency", args[0], 1, 3)
+        core.arity(args, 1, "SET_FREQ takes turns between checks")
+        core.span("encounter check frequency", args[0], 1, 3)
         c.x[FREQ] = args[0]
         c.x[ENC_LEFT] = args[0]
         out.note("encounter check every %d turn(s)" % args[0])
     elif kind == ex.ENC_CHECK:
-        check.arity(args, 0, "ENC_CHECK takes no arguments")
+        core.arity(args, 0, "ENC_CHECK takes no arguments")
         _encounter(src, out)
     elif kind == ex.USAGE_NEW:
-        check.arity(args, 3, "USAGE_NEW takes sides, owner, per_turn")
+        core.arity(args, 3, "USAGE_NEW takes sides, owner, per_turn")
         sides, owner, per = args
         if sides not in (4, 6, 8, 10, 12):
             raise ValueError("usage die d%d is not d4, d6, d8, d10 or d12" % sides)
         if owner != tl.NONE:
             c.char(owner)
-        check.span("per_turn", per, 0, 1)
+        core.span("per_turn", per, 0, 1)
         if not text:
             raise ValueError("a usage die needs a name (e.g. Torches)")
         t = c.new_tal(text, 5, tl.CLAMP, tl.NONE, USAGE, owner, sides, per)
@@ -93,38 +93,38 @@ def apply(c, kind, args, text, src, out):
         out.tal = t
         out.note("%s d%d" % (text, sides))
     elif kind == ex.USAGE_ROLL:
-        check.arity(args, 1, "USAGE_ROLL takes a talisman")
+        core.arity(args, 1, "USAGE_ROLL takes a talisman")
         tal = _role(c, args[0], USAGE, "a usage die")
         if usage_sides(tal) == 0:
             raise ValueError("%s is already spent" % tal.name)
         out.tal = args[0]
         _usage(c, args[0], src, out)
     elif kind == ex.REACTION:
-        check.arity(args, 0, "REACTION takes no arguments")
+        core.arity(args, 0, "REACTION takes no arguments")
         f = src.d(10)
         r = 0 if f <= 3 else (1 if f <= 9 else 2)
         out.margin = r
         out.note("reaction %d: %s" % (f, REACTIONS[r]))
     elif kind == ex.MORALE:
-        check.arity(args, 2, "MORALE takes sides, modifier")
+        core.arity(args, 2, "MORALE takes sides, modifier")
         sides, mod = args
         if sides not in (6, 8, 10):
             raise ValueError("morale die d%d is not d6, d8 or d10" % sides)
-        check.span("morale modifier", mod, -1, 1)
+        core.span("morale modifier", mod, -1, 1)
         f = src.d(sides)
         out.successes = f + mod
         out.verdict = 1 if f + mod >= 5 else 0
         out.note("morale %d: %s" % (f + mod, "holds" if out.verdict else "breaks"))
     elif kind == ex.DISTANCE:
-        check.arity(args, 0, "DISTANCE takes no arguments")
+        core.arity(args, 0, "DISTANCE takes no arguments")
         f = src.d(6)
         out.margin = f
         out.note("distance %d%s" % (f, " (extremely close)" if f == 1 else
                                     (" (very far)" if f == 6 else "")))
     elif kind == ex.DESPERATE:
-        check.arity(args, 1, "DESPERATE takes char")
+        core.arity(args, 1, "DESPERATE takes char")
         i = args[0]
-        check.alive(c, i, DEAD)
+        core.alive(c, i, DEAD)
         f = src.d(6)
         out.margin = f
         out.note("%s: %s" % (c.chars[i].name, DESPERATE_TABLE[f]))
@@ -135,8 +135,8 @@ def apply(c, kind, args, text, src, out):
         elif f == 6:
             _die(c, i, out)
     elif kind == ex.PROJECT_NEW:
-        check.arity(args, 2, "PROJECT_NEW takes ticks, owner")
-        check.span("project ticks", args[0], 4, 10)
+        core.arity(args, 2, "PROJECT_NEW takes ticks, owner")
+        core.span("project ticks", args[0], 4, 10)
         if args[1] != tl.NONE:
             c.char(args[1])
         if not text:
@@ -144,7 +144,7 @@ def apply(c, kind, args, text, src, out):
         out.tal = c.new_tal(text, args[0], tl.CLAMP, tl.NONE, PROJECT, args[1])
         out.note("project %s 0/%d" % (text, args[0]))
     elif kind == ex.PROJECT_TICK:
-        check.arity(args, 1, "PROJECT_TICK takes a talisman")
+        core.arity(args, 1, "PROJECT_TICK takes a talisman")
         tal = _role(c, args[0], PROJECT, "a project clock")
         if tal.filled():
             raise ValueError("project %s is already complete" % tal.name)
@@ -152,9 +152,9 @@ def apply(c, kind, args, text, src, out):
         out.tal = args[0]
         out.note("%s %d/%d%s" % (tal.name, tal.n, tal.cap, " complete" if tal.filled() else ""))
     elif kind == ex.EXT_NEW:
-        check.arity(args, 2, "EXT_NEW takes successes needed, failures allowed")
-        check.span("successful tests needed", args[0], 1, 20)
-        check.span("failures allowed (0: unlimited)", args[1], 0, 20)
+        core.arity(args, 2, "EXT_NEW takes successes needed, failures allowed")
+        core.span("successful tests needed", args[0], 1, 20)
+        core.span("failures allowed (0: unlimited)", args[1], 0, 20)
         if not text:
             raise ValueError("an extended test needs a name")
         out.tal = c.new_tal(text, args[0], tl.CLAMP, tl.NONE, EXTENDED, tl.NONE, args[1], 0)
@@ -164,16 +164,16 @@ def apply(c, kind, args, text, src, out):
 
 
 def _sheet(c, args, out):
-    check.arity(args, 8, "SHEET takes char, hp, max_hp, res, max_res, armor, shield, xp")
+    core.arity(args, 8, "SHEET takes char, hp, max_hp, res, max_res, armor, shield, xp")
     i, hp, mhp, res, mres, arm, sh, xp = args
-    v = check.alive(c, i, DEAD).v
-    check.span("max HP", mhp, 1, MAX_POINTS)
-    check.span("HP", hp, 0, mhp)
-    check.span("max resources", mres, 0, MAX_POINTS)
-    check.span("resources", res, 0, mres)
-    check.span("armor (0 none, 1 light, 2 heavy)", arm, 0, 2)
-    check.span("shield", sh, 0, 1)
-    check.span("XP", xp, 0, _MAX_XP)
+    v = core.alive(c, i, DEAD).v
+    core.span("max HP", mhp, 1, MAX_POINTS)
+    core.span("HP", hp, 0, mhp)
+    core.span("max resources", mres, 0, MAX_POINTS)
+    core.span("resources", res, 0, mres)
+    core.span("armor (0 none, 1 light, 2 heavy)", arm, 0, 2)
+    core.span("shield", sh, 0, 1)
+    core.span("XP", xp, 0, _MAX_XP)
     v[HP], v[MAX_HP], v[RES], v[MAX_RES], v[ARMOR], v[SHIELD], v[XP] = hp, mhp, res, mres, arm, sh, xp
     if not arm:
         v[SPENT] &= 2
@@ -183,10 +183,10 @@ def _sheet(c, args, out):
 
 
 def _down_out(c, args, src, out):
-    check.arity(args, 2, "DOWN_OUT takes char, aided (1 medical aid, 0 none by the end of the Turn)")
+    core.arity(args, 2, "DOWN_OUT takes char, aided (1 medical aid, 0 none by the end of the Turn)")
     i, aided = args
-    v = check.alive(c, i, DEAD).v
-    check.span("aided", aided, 0, 1)
+    v = core.alive(c, i, DEAD).v
+    core.span("aided", aided, 0, 1)
     if not v[DOWN]:
         raise ValueError("%s is not down and out" % c.chars[i].name)
     if not aided:

@@ -21,10 +21,10 @@ an op, apart from expedition.py so that boot does not load it
 docs/rules/expedition.md, "Spells and channeling", has every reading.
 """
 
-from . import check
+from . import core
 from . import expedition as ex
 from . import talisman as tl
-from .campaign import MAX_TALS, Outcome, name_error
+from .core import MAX_TALS, Outcome, name_error
 
 SPELL = 124         # the kind (expedition.py names the range)
 ROLE_MUTATION = 9   # cap 1, owner the mutant, a = the d100 (spells: expedition.ROLE_SPELL)
@@ -50,8 +50,8 @@ def apply(c, kind, args, text, src):
     elif op == CHANNEL:
         _channel(c, args, src, out)
     elif op == MUTATE:
-        check.arity(args, 2, "SPELL mutate takes op 2, char")
-        check.alive(c, args[1], ex.DEAD)
+        core.arity(args, 2, "SPELL mutate takes op 2, char")
+        core.alive(c, args[1], ex.DEAD)
         bad = text and name_error(text)
         if bad:
             raise ValueError(bad)
@@ -73,11 +73,11 @@ def spells(c, owner=-2):
 
 
 def _learn(c, args, text, out):
-    check.arity(args, 4, "SPELL learn takes op 0, char, ability 0..5, Ob 1..7; text = the spell")
+    core.arity(args, 4, "SPELL learn takes op 0, char, ability 0..5, Ob 1..7; text = the spell")
     i, ab, ob = args[1], args[2], args[3]
-    ch = check.alive(c, i, ex.DEAD)
-    check.span("channeling Ability (0 Might .. 5 Discipline)", ab, 0, 5)
-    check.span("spell Ob", ob, 1, MAX_SPELL_OB)
+    ch = core.alive(c, i, ex.DEAD)
+    core.span("channeling Ability (0 Might .. 5 Discipline)", ab, 0, 5)
+    core.span("spell Ob", ob, 1, MAX_SPELL_OB)
     bad = name_error(text)
     if bad:
         raise ValueError("a spell needs a name: " + bad)
@@ -90,14 +90,14 @@ def _learn(c, args, text, out):
 
 def _channel(c, args, src, out):
     if len(args) != 14:
-        check.arity(args, 8, "SPELL channel takes op 1, spell, score, bonus, penalty, +s, -s, damage"
+        core.arity(args, 8, "SPELL channel takes op 1, spell, score, bonus, penalty, +s, -s, damage"
                     " taken[, attacker (-1 none), its foe flag, bonus, penalty, +s, blocks]")
     t = args[1]
     tal = c.tal(t)
     if tal.role != ex.ROLE_SPELL:
         raise ValueError("talisman %d is not a spell" % t)
     i = tal.owner
-    ch = check.alive(c, i, ex.DEAD)
+    ch = core.alive(c, i, ex.DEAD)
     v = ch.v
     if tal.n:
         raise ValueError("%s lost %s: not again until a long rest" % (ch.name, tal.name))
@@ -105,15 +105,15 @@ def _channel(c, args, src, out):
         raise ValueError("%s has no Control (class resource) to spend" % ch.name)
     score, bon, pen, plus, minus, taken = args[2:8]
     n = ex.pool(score, bon, pen, 0)
-    check.span("+s", plus, 0, ex.MAX_S)
-    check.span("-s", minus, 0, ex.MAX_S)
-    check.span("damage taken while channeling", taken, 0, MAX_TAKEN)
+    core.span("+s", plus, 0, ex.MAX_S)
+    core.span("-s", minus, 0, ex.MAX_S)
+    core.span("damage taken while channeling", taken, 0, MAX_TAKEN)
     atk = args[8] if len(args) == 14 else -1
     na = 0
     if len(args) == 14:
         foe, abon, apen, aplus, blocks = args[9:14]
-        check.flag("attacker foe (1: a monster by its Level)", foe)
-        check.span("attacker +s", aplus, 0, ex.MAX_S)
+        core.flag("attacker foe (1: a monster by its Level)", foe)
+        core.span("attacker +s", aplus, 0, ex.MAX_S)
         if atk == -1:
             if foe or abon or apen or aplus or blocks:
                 raise ValueError("no attacker (-1): its foe flag, dice, +s and blocks must be 0")

@@ -17,11 +17,11 @@ RECOGNIZE, 11 DOWNTIME; docs/rules/expedition.md, "The town phase", quotes the s
 for each.
 """
 
-from . import check
+from . import core
 from . import expedition as ex
 from .expedition_foes import roll_vs   # the same independent test as a foe's save
 from . import talisman as tl
-from .campaign import MAX_TALS, Outcome, name_error
+from .core import MAX_TALS, Outcome, name_error
 
 TOWN = 125          # the kind (expedition.py names the range)
 ROLE_FACTION = 10   # a = Reputation -10..10 (n = its positive part); text = the Faction
@@ -109,7 +109,7 @@ def apply(c, kind, args, text, src):
     op = args[0]
     out = Outcome(TOWN)
     if op == START:
-        check.arity(args, 1, "TOWN start takes op 0 only")
+        core.arity(args, 1, "TOWN start takes op 0 only")
         for ch in c.chars:
             if len(ch.v) > len(ex.CHAR_FIELDS):
                 put(ch.v, BUYS, 0)
@@ -120,7 +120,7 @@ def apply(c, kind, args, text, src):
         _repute(c, args, text, out)
         return out
     if op == RECOGNIZE:
-        check.arity(args, 2, "TOWN recognize takes op 10, faction")
+        core.arity(args, 2, "TOWN recognize takes op 10, faction")
         tal = faction(c, args[1])
         f = src.d(12)
         out.margin = f
@@ -132,38 +132,38 @@ def apply(c, kind, args, text, src):
     if len(args) < 2:
         raise ValueError("TOWN op %d takes a character" % op)
     i = args[1]
-    ch = check.alive(c, i, ex.DEAD)
+    ch = core.alive(c, i, ex.DEAD)
     v = ch.v
     if op == SHEET:
-        check.arity(args, 6, "TOWN sheet takes op 1, char, wealth, cash, businesses, circles")
-        check.span("Wealth", args[2], 0, 10)
-        check.span("Cash", args[3], 0, MAX_CASH)
-        check.span("Businesses", args[4], 0, 10)
-        check.span("Circles", args[5], 0, 6)
+        core.arity(args, 6, "TOWN sheet takes op 1, char, wealth, cash, businesses, circles")
+        core.span("Wealth", args[2], 0, 10)
+        core.span("Cash", args[3], 0, MAX_CASH)
+        core.span("Businesses", args[4], 0, 10)
+        core.span("Circles", args[5], 0, 6)
         put(v, W, args[2])
         put(v, CASH_F, args[3])
         put(v, BUS, args[4])
         put(v, CIR, args[5])
     elif op == CASH:
-        check.arity(args, 3, "TOWN cash takes op 2, char, Cash gained (or lost, < 0)")
-        check.span("Cash change", args[2], -MAX_CASH, MAX_CASH)
-        check.span("Cash after it", get(v, CASH_F) + args[2], 0, MAX_CASH)
+        core.arity(args, 3, "TOWN cash takes op 2, char, Cash gained (or lost, < 0)")
+        core.span("Cash change", args[2], -MAX_CASH, MAX_CASH)
+        core.span("Cash after it", get(v, CASH_F) + args[2], 0, MAX_CASH)
         put(v, CASH_F, get(v, CASH_F) + args[2])
     elif op == BUY:
-        check.arity(args, 4, "TOWN buy takes op 3, char, cost 1..40, Cash dice wagered")
+        core.arity(args, 4, "TOWN buy takes op 3, char, cost 1..40, Cash dice wagered")
         cost, n = args[2], args[3]
-        check.span("Cost", cost, 1, MAX_COST)
+        core.span("Cost", cost, 1, MAX_COST)
         ob = cost - get(v, W)
         if ob < 1:
             raise ValueError("Cost %d is within Wealth %d: a Wealth purchase (op 4), not Cash"
                              % (cost, get(v, W)))
-        check.span("Cash Ob (Cost - Wealth)", ob, 1, ex.MAX_OB)
+        core.span("Cash Ob (Cost - Wealth)", ob, 1, ex.MAX_OB)
         _wager(v, n)
         put(v, CASH_F, get(v, CASH_F) - n)
         roll_vs(src, n, ob, out, "%d Cash dice" % n)
     elif op == WEALTH:
-        check.arity(args, 3, "TOWN wealth takes op 4, char, cost 0..Wealth")
-        check.span("Cost (at most the Wealth)", args[2], 0, get(v, W))
+        core.arity(args, 3, "TOWN wealth takes op 4, char, cost 0..Wealth")
+        core.span("Cost (at most the Wealth)", args[2], 0, get(v, W))
         k = get(v, BUYS) + 1
         extra = k - FREE_BUYS if k > FREE_BUYS else 0
         if extra > get(v, CASH_F):
@@ -173,27 +173,27 @@ def apply(c, kind, args, text, src):
         put(v, CASH_F, get(v, CASH_F) - extra)
         out.note("purchase %d: Cost %d%s" % (k, args[2], (", %d Cash" % extra) if extra else ", free"))
     elif op == SELL:
-        check.arity(args, 3, "TOWN sell takes op 5, char, Wealth points sold")
-        check.span("Wealth points sold", args[2], 1, get(v, W))
+        core.arity(args, 3, "TOWN sell takes op 5, char, Wealth points sold")
+        core.span("Wealth points sold", args[2], 1, get(v, W))
         w = get(v, W)
         gain = 0
         for _ in range(args[2]):
             gain += 2 * w
             w -= 1
-        check.span("Cash after it", get(v, CASH_F) + gain, 0, MAX_CASH)
+        core.span("Cash after it", get(v, CASH_F) + gain, 0, MAX_CASH)
         put(v, W, w)
         put(v, CASH_F, get(v, CASH_F) + gain)
         out.margin = gain
         out.note("sold: +%d Cash" % gain)
     elif op == INCOME:
-        check.arity(args, 2, "TOWN income takes op 6, char")
+        core.arity(args, 2, "TOWN income takes op 6, char")
         n = get(v, BUS)
         if not n:
             raise ValueError("%s has no Businesses" % ch.name)
         if get(v, TRIED) & INCOME_BIT:
             raise ValueError("%s rolled Businesses this session: once, when first activated" % ch.name)
         s = ex._draw(src, n)
-        check.span("Cash after it", get(v, CASH_F) + s, 0, MAX_CASH)
+        core.span("Cash after it", get(v, CASH_F) + s, 0, MAX_CASH)
         put(v, TRIED, get(v, TRIED) | INCOME_BIT)
         put(v, CASH_F, get(v, CASH_F) + s)
         out.successes = s
@@ -201,7 +201,7 @@ def apply(c, kind, args, text, src):
         out.verdict = 1 if s else 0
         out.note("Businesses %dd: +%d Cash" % (n, s))
     elif op == DOWNTIME:
-        check.arity(args, 2, "TOWN downtime takes op 11, char (text: the action)")
+        core.arity(args, 2, "TOWN downtime takes op 11, char (text: the action)")
         if get(v, TRIED) & DOWNTIME_BIT:
             raise ValueError("%s made a Downtime Action this Town Phase: one a Town Phase" % ch.name)
         if not text:
@@ -209,10 +209,10 @@ def apply(c, kind, args, text, src):
         put(v, TRIED, get(v, TRIED) | DOWNTIME_BIT)
         out.note("%s: %s (the Downtime Action of this Town Phase)" % (ch.name, text))
     elif op == IMPROVE:
-        check.arity(args, 4, "TOWN improve takes op 7, char, which (0 Circles, 1 Wealth, 2 Businesses,"
+        core.arity(args, 4, "TOWN improve takes op 7, char, which (0 Circles, 1 Wealth, 2 Businesses,"
                     " 3 Stronghold), Cash dice wagered")
         which, n = args[2], args[3]
-        check.span("Town Ability (0 Circles, 1 Wealth, 2 Businesses, 3 Stronghold)", which, 0, 3)
+        core.span("Town Ability (0 Circles, 1 Wealth, 2 Businesses, 3 Stronghold)", which, 0, 3)
         ob = improve_ob(c, v, which)
         if not ob:
             raise ValueError("%s is at its highest rank" % ABILITY_NAMES[which])
@@ -247,7 +247,7 @@ def apply(c, kind, args, text, src):
 
 
 def _wager(v, n):
-    check.span("Cash dice wagered", n, 1, MAX_WAGER)
+    core.span("Cash dice wagered", n, 1, MAX_WAGER)
     if n > get(v, CASH_F):
         raise ValueError("%d Cash dice wagered, %d held" % (n, get(v, CASH_F)))
 
@@ -260,9 +260,9 @@ def faction(c, t):
 
 
 def _repute(c, args, text, out):
-    check.arity(args, 3, "TOWN repute takes op 9, faction (-1: a new one, text = its name), change")
+    core.arity(args, 3, "TOWN repute takes op 9, faction (-1: a new one, text = its name), change")
     t, d = args[1], args[2]
-    check.span("Reputation change", d, -2 * MAX_REP, 2 * MAX_REP)
+    core.span("Reputation change", d, -2 * MAX_REP, 2 * MAX_REP)
     if t == -1:
         bad = name_error(text)
         if bad:
@@ -290,16 +290,16 @@ def reputation(tal, r):
 
 
 def _circles(c, args, v, src, out):
-    check.arity(args, 7, "TOWN circles takes op 8, char, Presence, Ob, faction (-1 none), bonus,"
+    core.arity(args, 7, "TOWN circles takes op 8, char, Presence, Ob, faction (-1 none), bonus,"
                 " penalty")
     pres, ob, f, bon, pen = args[2:7]
-    check.span("Ob", ob, 1, ex.MAX_OB)
+    core.span("Ob", ob, 1, ex.MAX_OB)
     rep = 0
     if f != -1:
         rep = faction(c, f).a
         if rep < 0:
             rep = 0
-    check.span("bonus dice", bon, 0, ex.MAX_BONUS)
+    core.span("bonus dice", bon, 0, ex.MAX_BONUS)
     n = ex.pool(pres, get(v, CIR) + rep + bon, pen, 0)
     s = ex._draw(src, n)
     m = ex.resolve(s, ob)

@@ -9,9 +9,9 @@ talisman per exorcist and any number of hooks (capacity 3, owner = exorcist).
 Dice inside apply come only from `src`, so events replay exactly.
 """
 
-from . import check
+from . import core
 from . import talisman as tl
-from .campaign import MAX_TALS, Outcome
+from .core import MAX_TALS, Outcome
 
 try:
     from micropython import const
@@ -144,10 +144,10 @@ def evaluate(buf, n, hard, face=4):
 def action_pool(skill, adv, agony, minus):
     """Pool size: skill 0..3 + advantages 0..3 (+3D limit) + divine agony
     0..3 (outside that limit) - removed dice (>= 0). May be <= 0."""
-    check.span("skill", skill, 0, 3)
-    check.span("advantages", adv, 0, 3)
-    check.span("divine agony dice", agony, 0, 3)
-    check.span("removed dice", minus, 0, MAX_MINUS)
+    core.span("skill", skill, 0, 3)
+    core.span("advantages", adv, 0, 3)
+    core.span("divine agony dice", agony, 0, 3)
+    core.span("removed dice", minus, 0, MAX_MINUS)
     return skill + adv + agony - minus
 
 
@@ -155,7 +155,7 @@ def action_pool(skill, adv, agony, minus):
 
 def _need(args, n, msg):
     if len(args) != n:
-        check.arity(args, n, "%s takes %s" % (KIND_NAMES[_kind - ROLL], msg))
+        core.arity(args, n, "%s takes %s" % (KIND_NAMES[_kind - ROLL], msg))
 
 
 _kind = ROLL  # the kind being applied, for _need's message
@@ -356,9 +356,9 @@ def apply(c, kind, args, text, src):
 def _roll(c, args, text, src, out):
     _need(args, 7, "char, skill, advantages, agony 0/1, removed dice, hard 0/1, target")
     i, skill, adv, agony, minus, hard, target = args
-    check.flag("agony", agony)
-    check.flag("hard", hard)
-    ch = check.alive(c, i, DEAD) if i != -1 else None
+    core.flag("agony", agony)
+    core.flag("hard", hard)
+    ch = core.alive(c, i, DEAD) if i != -1 else None
     dice = 0
     if agony:
         if ch is None:
@@ -412,7 +412,7 @@ def _risk(c, args, text, src, out):
     _need(args, 1, "the acting exorcist (or -1)")
     i = args[0]
     if i != -1:
-        check.alive(c, i, DEAD)
+        core.alive(c, i, DEAD)
     tension = _std(c, ROLE_TENSION)
     f = src.d(6)
     c.x[X_RISK] = f
@@ -430,7 +430,7 @@ def _risk(c, args, text, src, out):
 
 def _scene_end(c, args, text, src, out):
     _need(args, 1, "next_combat 0/1")
-    check.flag("next_combat", args[0])
+    core.flag("next_combat", args[0])
     tension = _std(c, ROLE_TENSION)
     for i in range(len(c.chars)):
         ch = c.chars[i]
@@ -448,17 +448,17 @@ def _scene_end(c, args, text, src, out):
 
 def _scene(c, args, text, src, out):
     _need(args, 1, "combat 0/1")
-    check.flag("combat", args[0])
+    core.flag("combat", args[0])
     c.x[X_COMBAT] = args[0]
 
 
 def _stress(c, args, text, src, out):
     _need(args, 4, "char, stress, answer 0/1, defy 0/1")
     i, k, answer, defy = args
-    ch = check.alive(c, i, DEAD)
-    check.span("stress", k, 1, _MAX_STRESS)
-    check.flag("answer", answer)
-    check.flag("defy", defy)
+    ch = core.alive(c, i, DEAD)
+    core.span("stress", k, 1, _MAX_STRESS)
+    core.flag("answer", answer)
+    core.flag("defy", defy)
     _stress_tal(c, i)
     if answer:
         if c.x[X_ANSWERED] - c.x[X_EXPENDED] < 1:
@@ -495,8 +495,8 @@ def _stress(c, args, text, src, out):
 def _burst(c, args, text, src, out):
     _need(args, 2, "char, substitute 0/1")
     i, sub = args
-    ch = check.alive(c, i, DEAD)
-    check.flag("substitute", sub)
+    ch = core.alive(c, i, DEAD)
+    core.flag("substitute", sub)
     if not sub:
         if ch.v[BURSTS] < 1:
             raise ValueError("%s has no psyche bursts left: substitute with sin" % ch.name)
@@ -515,7 +515,7 @@ def _burst(c, args, text, src, out):
 def _hook(c, args, text, src, out):
     _need(args, 1, "char; text = hook name")
     i = args[0]
-    check.alive(c, i, DEAD)
+    core.alive(c, i, DEAD)
     if not text:
         raise ValueError("a hook needs a name")
     for t in _hooks(c, i):
@@ -578,7 +578,7 @@ def _rest(c, args, text, src, out):
 def _kit(c, args, text, src, out):
     _need(args, 2, "char, points; text = item")
     i, k = args
-    ch = check.alive(c, i, DEAD)
+    ch = core.alive(c, i, DEAD)
     if not 1 <= k <= ch.v[KITP]:
         raise ValueError("%s has %d kit points; spend 1..%d" % (ch.name, ch.v[KITP], ch.v[KITP]))
     ch.v[KITP] -= k
@@ -588,8 +588,8 @@ def _kit(c, args, text, src, out):
 def _new_hunt(c, args, text, src, out):
     _need(args, 2, "cat 0..20, in_palace 0/1")
     cat, inside = args
-    check.span("CAT", cat, 0, _MAX_CAT)
-    check.flag("in_palace", inside)
+    core.span("CAT", cat, 0, _MAX_CAT)
+    core.flag("in_palace", inside)
     room = MAX_TALS - len(c.tals) + sum(1 for t in c.tals if t is None)
     if room < 3 - sum(1 for r in (ROLE_PRESSURE, ROLE_TENSION, ROLE_SIN) if c.find(r) >= 0):
         raise ValueError("no room for the hunt's talismans: delete some")
@@ -644,7 +644,7 @@ def _trauma(c, args, text, src, out):
 def _sin_end(c, args, text, src, out):
     _need(args, 1, "spare 0/1")
     spare = args[0]
-    check.flag("spare", spare)
+    core.flag("spare", spare)
     s = _std(c, ROLE_SIN)
     if c.x[X_OUTCOME]:
         raise ValueError("the Sin is already %s" % OUTCOMES[c.x[X_OUTCOME]])
@@ -671,7 +671,7 @@ def _sin_end(c, args, text, src, out):
 def _palace(c, args, text, src, out):
     _need(args, 1, "inside 0/1")
     inside = args[0]
-    check.flag("inside", inside)
+    core.flag("inside", inside)
     s = _std(c, ROLE_SIN)
     if c.x[X_PALACE] == inside:
         raise ValueError("the Sin is already %s its palace" % ("in" if inside else "outside"))
@@ -682,14 +682,14 @@ def _palace(c, args, text, src, out):
 
 def _witness(c, args, text, src, out):
     _need(args, 1, "char")
-    ch = check.alive(c, args[0], DEAD)
+    ch = core.alive(c, args[0], DEAD)
     _gain_pathos(ch)
     c.note("%s pathos %d" % (ch.name, ch.v[PATHOS]))
 
 
 def _face(c, args, text, src, out):
     _need(args, 1, "face 2..6")
-    check.span("success face", args[0], 2, 6)
+    core.span("success face", args[0], 2, 6)
     c.x[X_FACE] = args[0]
     c.note("Dice succeed on %d+" % args[0])
 

@@ -19,9 +19,9 @@ then, once; every name and string here would cost boot about 12,000).
   on go in the roll's advantages.
 """
 
-from . import check
+from . import core
 from . import hunt as h
-from .campaign import Outcome
+from .core import Outcome
 
 AFFLICT = 48
 ROLE_AFFLICTION = 6  # owner = the exorcist, name = the affliction, a = 1: lasts past the hunt
@@ -58,8 +58,8 @@ def _afflict(c, args, text, out):
         raise ValueError("AFFLICT takes char, lasting 0/1 (1: it outlasts the hunt); text = the"
                          " affliction")
     i, lasting = args
-    ch = check.alive(c, i, h.DEAD)
-    check.flag("lasting", lasting)
+    ch = core.alive(c, i, h.DEAD)
+    core.flag("lasting", lasting)
     if not text:
         raise ValueError("an affliction needs a name")
     for t in tals(c, ROLE_AFFLICTION, i):
@@ -83,7 +83,7 @@ def _roll(c, args, text, src, out):
     grant = args[7]
     use = args[8] if len(args) > 8 else -1
     if grant != -1:
-        check.alive(c, grant, h.DEAD)
+        core.alive(c, grant, h.DEAD)
         if i == -1:
             raise ValueError("a setup is an exorcist's action roll: name who rolls")
         if not h._has_room(c):

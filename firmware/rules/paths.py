@@ -27,9 +27,9 @@ The hot path (roll_pool, evaluate, twelves, pool, opposed_winner) allocates
 nothing on MicroPython.
 """
 
-from . import check, codec
+from . import codec, core
 from . import talisman as tl
-from .campaign import Outcome
+from .core import Outcome
 
 ID = 1
 NAME = "paths"
@@ -264,7 +264,7 @@ def _test(c, args, text, src):
     base = _base(out, skill, path, situation, minus)
     if diff < 0 or diff > MAX_DIFFICULTY:
         raise ValueError("difficulty %d is not in 0 (automatic)..%d" % (diff, MAX_DIFFICULTY))
-    check.flag("hidden", hidden)
+    core.flag("hidden", hidden)
     if diff == 0 and not hidden:
         # Trivial: no roll, so no helpers either. (A hidden one is rolled
         # anyway so that the players cannot tell; it always succeeds.)
@@ -333,7 +333,7 @@ def _pro_open(c, args, text):
         raise ValueError("max attempts %d is not in 0 (none)..%d" % (most, MAX_ATTEMPTS))
     if frame < 0 or frame >= len(TIMEFRAMES):
         raise ValueError("timeframe %d is not 0 turn, 1 hour, 2 day or 3 week" % frame)
-    check.flag("hidden", hidden)
+    core.flag("hidden", hidden)
     t = c.new_tal(text, need, tl.CLAMP, tl.NONE, PROLONGED, who, 0, most | (frame << 7) | (hidden << 9))
     out = Outcome(PRO_OPEN)
     out.hidden = hidden

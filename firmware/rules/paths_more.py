@@ -10,9 +10,9 @@ turn. A talisman rather than a counter: a campaign that never fought
 keeps the state bytes it always had.
 """
 
-from . import check
+from . import core
 from . import talisman as tl
-from .campaign import Outcome
+from .core import Outcome
 from .paths import TIMEFRAMES
 
 COMBAT = 68
@@ -43,7 +43,7 @@ def combat(c, args, text):
     if len(args) != 1:
         raise ValueError("COMBAT takes on (1: a fight starts, 0: it ends); text = its name")
     on = args[0]
-    check.flag("on (1: a fight starts, 0: it ends)", on)
+    core.flag("on (1: a fight starts, 0: it ends)", on)
     t = in_combat(c)
     out = Outcome(COMBAT)
     if not on:

@@ -12,7 +12,7 @@ sheet_top, SHEET_MORE, sheet_open).
 from hw.keys import K_LEFT, K_RIGHT, K_OK
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW
 from ui import systems
-from rules import campaign as cp
+from rules import campaign as cp, core
 
 NAMES = ("Ada", "Bram", "Cass", "Dov", "Esme", "Finn", "Gil", "Hana")
 
@@ -27,7 +27,7 @@ class Chars(Screen):
         items = []
         for ch in c.chars:
             items.append(ch.name)
-        if len(c.chars) < cp.MAX_CHARS:
+        if len(c.chars) < core.MAX_CHARS:
             items.append("+ add")
         self.menu.items = items
         self.menu.go(self.menu.sel)

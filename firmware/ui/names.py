@@ -5,12 +5,12 @@ so undo gives the old name back), Back leaves the name as it was.
 
 The cursor may stand one place past the end ('_'): turning a letter there
 adds one. The host tool can set any name the rules accept (printable
-ASCII, campaign.NAME_RULE); the keys offer the letters a table uses.
+ASCII, core.NAME_RULE); the keys offer the letters a table uses.
 """
 
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_ROLL
 from ui.screen import Screen, row, NO, DRAW
-from rules import campaign as cp
+from rules import campaign as cp, core
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 -'."
 
@@ -22,7 +22,7 @@ class Rename(Screen):
         Screen.__init__(self, app)
         self.what = what
         self.i = i
-        self.chars = list(name[:cp.NAME_MAX])
+        self.chars = list(name[:core.NAME_MAX])
         self.at = len(self.chars) - 1 if self.chars else 0
         self._text()
 
@@ -41,7 +41,7 @@ class Rename(Screen):
             if self.at > 0:
                 self.at -= 1
         elif k == K_RIGHT:
-            if self.at < len(ch) and self.at < cp.NAME_MAX - 1:
+            if self.at < len(ch) and self.at < core.NAME_MAX - 1:
                 self.at += 1
         elif k == K_UP or k == K_DOWN:
             self._turn(1 if k == K_UP else -1)

@@ -12,7 +12,7 @@ from ramtray import RamTray, play, serve  # noqa: E402
 
 from dicetray import cli  # noqa: E402
 from dicetray.cli import actions  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray.rules import campaign as cp, core  # noqa: E402
 
 
 @pytest.fixture
@@ -264,7 +264,7 @@ def test_rename_and_the_name_limits_said_up_front(env, capsys):
     for bad in ("x" * 500, "Zo\u00eb", " Bo"):
         for argv in (("char", bad), ("rename", "char", "0", bad)):
             code, out, err = run(env, capsys, *argv)
-            assert code == 2 and cp.NAME_RULE in err and "frame" not in err, (argv, err)
+            assert code == 2 and core.NAME_RULE in err and "frame" not in err, (argv, err)
     assert env["dev"].c.nevents == n                     # nothing sent
     code, out, err = run(env, capsys, "rename", "char", "9", "Bo")
     assert code == 1 and "no character number 9" in err

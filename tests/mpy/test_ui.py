@@ -7,7 +7,7 @@ is covered by tests/host/test_journeys.py in the simulator.
 """
 
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
-from rules import campaign as cp, hunt, expedition, odds
+from rules import campaign as cp, core, hunt, expedition, odds
 from rules.dice import Dice
 from ui.buttons import PRESS, LONG
 from ui import app as uiapp, paths_more, poolodds
@@ -637,7 +637,7 @@ def test_names_the_screen_cannot_draw_are_refused():
         try:
             c.act(cp.CHAR_ADD, (), bad)
         except ValueError as e:
-            assert str(e).startswith(cp.NAME_RULE), str(e)
+            assert str(e).startswith(core.NAME_RULE), str(e)
         else:
             raise AssertionError("accepted %r" % bad)
     c.act(cp.CHAR_ADD, (), "O'Neil-Smith")
@@ -645,7 +645,7 @@ def test_names_the_screen_cannot_draw_are_refused():
         try:
             c.act(cp.RENAME, args, text)
         except ValueError as e:
-            assert cp.NAME_RULE in str(e)
+            assert core.NAME_RULE in str(e)
         else:
             raise AssertionError("accepted %r" % text)
     c.act(cp.RENAME, (0, 0), "Abcdefghijkl")         # 12: the limit

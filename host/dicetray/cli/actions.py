@@ -8,7 +8,7 @@ import sys
 from .. import export as ex
 from .. import odds
 from ..rules import campaign as cp
-from ..rules import events, hunt, systems
+from ..rules import core, events, hunt, systems
 from .common import (
     Fail,
     PROG,
@@ -336,7 +336,7 @@ def _b_dice(args, system, state):
 def _name(name):
     """The name, or Usage with the rules core's words (checked here too, so
     a long name is not refused as an oversized frame)."""
-    bad = cp.name_error(name)
+    bad = core.name_error(name)
     if bad:
         raise Usage(bad)
     return name
@@ -488,7 +488,7 @@ def register(sub):
         "n", type=int, nargs="?", default=1, metavar="N", help="how many dice (1..20, default 1)"
     )
 
-    name_help = cp.NAME_RULE + " (quote a name with spaces)"
+    name_help = core.NAME_RULE + " (quote a name with spaces)"
 
     p = action("char", _b_char, "add a character")
     p.add_argument("name", metavar="NAME", help=name_help)
