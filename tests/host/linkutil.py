@@ -69,9 +69,10 @@ def write_campaign(flash, c, slot=1, snap_every=32, roll=None):
 
 class Sim:
     """`python -m dicetray.sim --headless --flash DIR` as a subprocess
-    (`extra`: more of its options, e.g. ["--tcp"])."""
+    (`extra`: more of its options, e.g. ["--tcp"]); `ready`: return once
+    the app answers a handshake."""
 
-    def __init__(self, flash, home=None, seed=None, extra=()):
+    def __init__(self, flash, home=None, seed=None, extra=(), ready=True):
         env = dict(os.environ)
         env["DICETRAY_HOME"] = home or os.path.join(flash, "..", "home")
         env["PYTHONPATH"] = os.path.join(ROOT, "host") + os.pathsep + env.get("PYTHONPATH", "")
@@ -84,6 +85,23 @@ class Sim:
             self.kill()
             raise RuntimeError("simulator did not start: %r" % line)
         self.port = line.split()[1]
+        if ready:
+            self._wait_ready()
+
+    def _wait_ready(self, timeout=60.0):
+        # The port is served before the firmware boots; on a busy machine the
+        # boot can outlast a first handshake's tries, so wait for the app here.
+        from dicetray.link.client import Device, DeviceError
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                Device.open(self.port, check_schema=False).close()
+                return
+            except DeviceError as e:
+                if self.p.poll() is not None or time.monotonic() > end:
+                    self.kill()
+                    raise RuntimeError("simulator did not answer: %s: %s" % (
+                        e, self.p.stderr.read().decode(errors="replace")[-2000:]))
 
     def kill(self):
         """Like pulling the plug: SIGKILL, no cleanup."""
@@ -91,7 +109,12 @@ class Sim:
             self.p.send_signal(signal.SIGKILL)
         self.p.wait(timeout=30)
 
-    def stop(self):
+    def stop(self, alive=False):
+        """End the simulator (SIGTERM); its (stdout, stderr). `alive`: fail,
+        showing its stderr, if it had already exited (it died under a test)."""
+        if alive and self.p.poll() is not None:
+            err = self.p.stderr.read().decode(errors="replace")
+            raise AssertionError("the simulator died (exit %s): %s" % (self.p.returncode, err[-2000:]))
         if self.p.poll() is None:
             self.p.terminate()
             try:
