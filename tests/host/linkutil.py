@@ -69,10 +69,10 @@ def write_campaign(flash, c, slot=1, snap_every=32, roll=None):
 
 class Sim:
     """`python -m dicetray.sim --headless --flash DIR` as a subprocess
-    (`extra`: more of its options, e.g. ["--tcp"]); `ready`: return once
-    the app answers a handshake."""
+    (`extra`: more of its options, e.g. ["--tcp"]), returned once the app
+    answers a handshake."""
 
-    def __init__(self, flash, home=None, seed=None, extra=(), ready=True):
+    def __init__(self, flash, home=None, seed=None, extra=()):
         env = dict(os.environ)
         env["DICETRAY_HOME"] = home or os.path.join(flash, "..", "home")
         env["PYTHONPATH"] = os.path.join(ROOT, "host") + os.pathsep + env.get("PYTHONPATH", "")
@@ -85,8 +85,7 @@ class Sim:
             self.kill()
             raise RuntimeError("simulator did not start: %r" % line)
         self.port = line.split()[1]
-        if ready:
-            self._wait_ready()
+        self._wait_ready()
 
     def _wait_ready(self, timeout=60.0):
         # The port is served before the firmware boots; on a busy machine the
@@ -100,8 +99,10 @@ class Sim:
             except DeviceError as e:
                 if self.p.poll() is not None or time.monotonic() > end:
                     self.kill()
-                    raise RuntimeError("simulator did not answer: %s: %s" % (
-                        e, self.p.stderr.read().decode(errors="replace")[-2000:]))
+                    raise RuntimeError("simulator did not answer: %s: %s" % (e, self._err_tail()))
+
+    def _err_tail(self):
+        return self.p.stderr.read().decode(errors="replace")[-2000:]
 
     def kill(self):
         """Like pulling the plug: SIGKILL, no cleanup."""
@@ -113,8 +114,7 @@ class Sim:
         """End the simulator (SIGTERM); its (stdout, stderr). `alive`: fail,
         showing its stderr, if it had already exited (it died under a test)."""
         if alive and self.p.poll() is not None:
-            err = self.p.stderr.read().decode(errors="replace")
-            raise AssertionError("the simulator died (exit %s): %s" % (self.p.returncode, err[-2000:]))
+            raise AssertionError("the simulator died (exit %s): %s" % (self.p.returncode, self._err_tail()))
         if self.p.poll() is None:
             self.p.terminate()
             try:

@@ -536,7 +536,7 @@ def test_a_windowed_read_leaves_the_at_most_once_cache_alone(tmp_path):
             dev.t.write(b"".join(x for _, x in sent))
             assert [f[1] for f in _frames(dev, 4, {q for q, _ in sent})] == [q for q, _ in sent]
             dev.t.write(act)                                 # the ACT's answer "lost": again
-            assert _frames(dev, 1, (first[1],))[0] == first               # from the cache, not applied again
+            assert _frames(dev, 1, (first[1],))[0] == first  # from the cache, not applied again
             after = dev.info()
             assert after["events"] == before["events"] + 1 and after["retried"] == before["retried"] + 1
             # Once another request replaced the cached answer (here: INFO, and a
