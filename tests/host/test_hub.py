@@ -70,6 +70,40 @@ def two(tmp_path, home):
         s.stop()
 
 
+def test_a_sink_added_before_start_hears_every_given_tray_come_up(tmp_path, home):
+    """`dicetray serve` adds its sinks (the log, the page, automatic
+    backups) after Hub(ports) and before start(): a tray that answers at
+    once must not come up before them (the CI failure of stop 26: the
+    first backups of trays a..d never taken)."""
+    sim = Sim(str(tmp_path / "f"))
+    hub = Hub(["t=" + sim.port])
+    try:
+        time.sleep(1.0)                         # time enough for a started tray to connect
+        assert hub.trays["t"].state == "connecting" and not hub.trays["t"].thread.is_alive()
+        seen = []
+
+        class Sink:
+            def state(self, tray):
+                seen.append((tray.name, tray.state))
+
+            def event(self, tray, seq, ev):
+                pass
+
+        hub.sinks.append(Sink())
+        hub.start()
+        up(hub, "t")
+        assert seen[0] == ("t", "up"), seen
+    finally:
+        hub.close()
+        sim.stop()
+
+
+def test_a_hub_that_never_started_closes(tmp_path, home):
+    hub = Hub(["t=" + str(tmp_path / "nowhere")])
+    hub.close()                                 # its trays never ran: nothing to join
+    assert hub.trays["t"].stopping
+
+
 def test_commands_at_once_go_through_the_hub_each_applied_once(two, home):
     hub, sims = two
     watch = dicetray(home, "watch", "--tray", "a")

@@ -80,6 +80,7 @@ class Hub:
         self.scanning = not ports
         self.stopping = threading.Event()
         self.server = None
+        self.started = False  # trays given here start with start(): after the sinks are in
         self.listen_port = listen_port
         for p in ports:
             name, _eq, path = (
@@ -89,7 +90,8 @@ class Hub:
 
     # --- trays ---------------------------------------------------------------
     def add(self, port, name=None):
-        """A tray on `port`, started; named tray1, tray2... unless `name`."""
+        """A tray on `port`, named tray1, tray2... unless `name`; started
+        now if the hub runs, else by start() (so no sink misses its first "up")."""
         with self.lock:
             if name is None:
                 k = 1
@@ -100,7 +102,8 @@ class Hub:
                 raise HubError("two trays named %s: give each --port NAME=PORT its own name" % name)
             t = Tray(name, port, self, self.timeout, self.opener)
             self.trays[name] = t
-        return t.start()
+            run = self.started
+        return t.start() if run else t
 
     def pick(self, name=None, port=None):
         """The tray a command asked for (--tray NAME, --port PORT, or the only one)."""
@@ -188,6 +191,11 @@ class Hub:
             raise HubError("cannot listen on 127.0.0.1:%d: %s" % (self.listen_port, e)) from None
         self.server.hub = self
         threading.Thread(target=self.server.serve_forever, name="hub-socket", daemon=True).start()
+        with self.lock:
+            self.started = True
+            given = list(self.trays.values())
+        for t in given:
+            t.start()
         if self.scanning:
             for p in portfinder.find():
                 self.add(p.device)

@@ -106,7 +106,8 @@ class Tray:
             self.wake_w.send(b"!")
         except OSError:
             pass
-        self.thread.join(5.0)
+        if self.thread.ident is not None:  # a hub that never started never ran it
+            self.thread.join(5.0)
         self.wake_r.close()
         self.wake_w.close()
 
