@@ -23,11 +23,13 @@ TICKS_MASK = (1 << 30) - 1  # time.ticks_ms() wraps at TICKS_PERIOD = 2**30
 # WebAssembly locals point at: a Python frame whose state is too big for the
 # C stack (about 10 slots of locals and temporaries) lives on the heap, and
 # a collection while such a frame is active frees it under its feet (the VM
-# traps). So the simulator never lets a collection start by itself: idle()
-# collects whenever the free heap runs low, from the app loop, where only
-# small frames are active (main.py's top level, App.run, Board.idle), and
-# the headroom is far more than one loop pass allocates. A board has a
-# sound collector and does not need this.
+# traps). So the simulator never lets a collection start by itself: the
+# board turns the automatic collector off (gc.disable(): a heap with no
+# room then raises MemoryError, which says so, instead of a collection
+# that corrupts it), and idle() collects whenever the free heap runs low,
+# from the app loop, where only small frames are active (main.py's top
+# level, App.run, Board.idle); the headroom is far more than one loop pass
+# allocates. A board has a sound collector and does not need this.
 GC_HEADROOM = 256 * 1024
 
 
@@ -216,6 +218,7 @@ class Board:
     name = "sim"
 
     def __init__(self):
+        gc.disable()  # collections at idle() only (GC_HEADROOM)
         info = call("sim_info")
         self._virtual = info["virtual"]
         self._now = info["now"] & TICKS_MASK
