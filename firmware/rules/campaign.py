@@ -125,6 +125,8 @@ class Campaign:
             bad = name_error(text)
             if bad:
                 raise ValueError(bad)
+        if 0 < kind <= CHAR_ADD and args:  # refused when new; a journal's replay as they are
+            raise ValueError("event kind %d (UNDO, REDO, CHAR_ADD) takes no arguments" % kind)
         out = self._do(kind, list(args), text, src)
         if isinstance(src, Replay) and src.i != len(src.faces):
             self._rebuild()

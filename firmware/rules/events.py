@@ -2,7 +2,8 @@
 ranges, and what each event changes. What `dicetray rules SYSTEM [--json]`
 lists, so a keeper, a test or a script can see what the tray can do.
 
-One table per system (small tuples; the device never imports this
+One table per system, and CORE for the campaign's own events (kinds
+1..11, in every system) (small tuples; the device never imports this
 module, so nothing here is built or loaded at boot). Kind
 numbers and names are the system modules' own (KIND_NAMES, the kind
 constants); tests/host/test_rules_listing.py checks every entry against
@@ -26,6 +27,38 @@ talisman 0..31 (MAX_TALS 32); the campaign must hold it.
 
 CHAR = 7    # the highest character index (core.MAX_CHARS - 1)
 TAL = 31    # the highest talisman index (core.MAX_TALS - 1)
+CAP = 64    # the largest capacity (talisman.MAX_CAP)
+
+# The core's events (campaign.py, kinds 1..11), the same in every system.
+# A bound of None: the core does not limit it (a talisman's role and its
+# two numbers are the system's; nofill is a flag, any non-zero sets it).
+CORE = (
+    (1, "UNDO", (), 0, "", "the last event not undone is taken back (the device keeps 32)"),
+    (2, "REDO", (), 0, "", "the last undone event again, its dice as they fell"),
+    (3, "CHAR_ADD", (), 0, "", "a new character (text: the name; at most 8)"),
+    (4, "TAL_NEW", (("cap", 1, CAP, "capacity: slashes to fill it"),
+                    ("policy", 0, 1, "what a fill does with more slashes: 0 clamp, 1 carry into link"),
+                    ("link", -1, TAL, "the talisman a fill slashes, -1 none"),
+                    ("role", None, None, "the system's role for it (0: a plain talisman)"),
+                    ("owner", -1, CHAR, "the character it belongs to, -1 none"),
+                    ("a", None, None, "the role's first number"),
+                    ("b", None, None, "the role's second number")), 0, "",
+     "a talisman at 0 slashes (text: its name; at most 32)"),
+    (5, "SLASH", (("tal", 0, TAL, "the talisman"), ("slashes", 1, CAP, "how many"),
+                  ("nofill", None, None, "non-zero: stop one short of filling it")), 0, "",
+     "slashes, and what its fills trigger (links, the system's roles)"),
+    (6, "UNSLASH", (("tal", 0, TAL, "the talisman"), ("slashes", 1, None, "how many to remove")), 0, "",
+     "slashes removed (not below 0)"),
+    (7, "CLEAR", (("tal", 0, TAL, "the talisman"),), 0, "", "the talisman's slashes to 0"),
+    (8, "TAL_DEL", (("tal", 0, TAL, "the talisman (no other may link to it)"),), 0, "", "the talisman is gone"),
+    (9, "TAL_CAP", (("tal", 0, TAL, "the talisman"), ("cap", 1, CAP, "the new capacity")), 0, "",
+     "its capacity (its slashes cut to it)"),
+    (10, "DICE", (("sides", 2, 100, "sides of each die"), ("n", 1, 20, "dice")), 0, "n dice",
+     "nothing: a free roll, its faces and total recorded"),
+    (11, "RENAME", (("what", 0, 1, "0 a character, 1 a talisman"),
+                    ("which", 0, TAL, "its number (a character: 0..7)")), 0, "",
+     "the name (text: the new one)"),
+)
 
 HUNT = (
     (32, "ROLL", (("who", -1, CHAR, "the exorcist who rolls, -1 none"),
@@ -288,12 +321,14 @@ TABLES = (HUNT, PATHS, EXPEDITION)
 
 
 def listing(system):
-    """The events of system 0..2 as dicts (for the host's listing and JSON)."""
+    """The events of system 0..2, the core's first, as dicts (for the
+    host's listing and JSON; "core": true on the core's; a bound the core
+    does not set is None)."""
     out = []
-    for kind, name, args, opt, dice, changes in TABLES[system]:
+    for kind, name, args, opt, dice, changes in CORE + TABLES[system]:
         n = len(args)
         out.append({
-            "kind": kind, "name": name,
+            "kind": kind, "name": name, "core": kind < 32,
             "args": [{"name": a[0], "min": a[1], "max": a[2], "means": a[3],
                       "optional": opt > 0 and i >= n - opt} for i, a in enumerate(args)],
             "repeats": opt < 0, "dice": dice, "changes": changes})
@@ -301,8 +336,9 @@ def listing(system):
 
 
 def entry(system, name):
-    """The table's entry of event `name` ("ROLL", "FOE hit") in system 0..2."""
-    for e in TABLES[system]:
+    """The entry of event `name` ("SLASH", "ROLL", "FOE hit") in system 0..2:
+    the core's or the system's."""
+    for e in CORE + TABLES[system]:
         if e[1] == name:
             return e
     raise ValueError("%s is not an event of system %d" % (name, system))
@@ -359,7 +395,7 @@ def named(system, kind, values):
     argument's range holds values[0] where several share the kind: FOE's
     ops); positions only (no names) for a kind the table does not list."""
     found = None
-    for e in TABLES[system]:
+    for e in CORE if kind < 32 else TABLES[system]:
         if e[0] == kind:
             found = found or e
             spec = e[2]

@@ -24,20 +24,6 @@ from .rules import codec, events, expedition, hunt, hunt_more, paths, paths_more
 FORMAT = "dicetray-export"
 FORMAT_VERSION = 2
 
-CORE_KINDS = {
-    cp.UNDO: "UNDO",
-    cp.REDO: "REDO",
-    cp.CHAR_ADD: "CHAR_ADD",
-    cp.TAL_NEW: "TAL_NEW",
-    cp.SLASH: "SLASH",
-    cp.UNSLASH: "UNSLASH",
-    cp.CLEAR: "CLEAR",
-    cp.TAL_DEL: "TAL_DEL",
-    cp.TAL_CAP: "TAL_CAP",
-    cp.DICE: "DICE",
-    cp.RENAME: "RENAME",
-}
-
 
 def system_name(system):
     """'hunt' for 0 ...; ValueError for an unknown number."""
@@ -47,8 +33,8 @@ def system_name(system):
 def kind_names(system):
     """{kind: NAME} of every event kind of `system`, core kinds included."""
     m = systems.get(system)
-    names = dict(CORE_KINDS)
-    for e in events.TABLES[system]:  # the declared events (dicetray rules SYSTEM)
+    names = {}
+    for e in events.CORE + events.TABLES[system]:  # the declared events (dicetray rules SYSTEM)
         names[e[0]] = e[1]
     lo, hi = m.KINDS
     if hasattr(m, "KIND_NAMES"):
@@ -239,24 +225,32 @@ def _helpers(hs):
 
 
 def _lead_core(n, kind, a, text):
-    if kind == cp.CHAR_ADD:
+    """Words for a core event, its arguments read by name (events.CORE)."""
+    if not 0 < kind <= len(events.CORE):
+        return None
+    name = events.CORE[kind - 1][1]  # the table lists kinds 1.. in order
+    if name == "CHAR_ADD":
         return "%s joins" % text
-    if kind == cp.TAL_NEW:
-        return "new talisman %s (0/%d)" % (text, a[0])
-    if kind == cp.SLASH:
-        return "slash %s%s%s" % (n.tal(a[0]), _times(a[1]), " (may not fill it)" if a[2] else "")
-    if kind == cp.UNSLASH:
-        return "unslash %s%s" % (n.tal(a[0]), _times(a[1]))
-    if kind == cp.CLEAR:
-        return "clear %s" % n.tal(a[0])
-    if kind == cp.TAL_DEL:
-        return "delete %s" % n.tal(a[0])
-    if kind == cp.TAL_CAP:
-        return "%s gets capacity %d" % (n.tal(a[0]), a[1])
-    if kind == cp.DICE:
-        return "free roll of %dd%d" % (a[1], a[0])
-    if kind == cp.RENAME and len(a) == 2:
-        return "%s is renamed %s" % (n.who(a[1]) if a[0] == 0 else n.tal(a[1]), text)
+    if name == "TAL_NEW":
+        return "new talisman %s (0/%d)" % (text, a.cap)
+    if name == "SLASH":
+        return "slash %s%s%s" % (
+            n.tal(a.tal),
+            _times(a.slashes),
+            " (may not fill it)" if a.nofill else "",
+        )
+    if name == "UNSLASH":
+        return "unslash %s%s" % (n.tal(a.tal), _times(a.slashes))
+    if name == "CLEAR":
+        return "clear %s" % n.tal(a.tal)
+    if name == "TAL_DEL":
+        return "delete %s" % n.tal(a.tal)
+    if name == "TAL_CAP":
+        return "%s gets capacity %d" % (n.tal(a.tal), a.cap)
+    if name == "DICE":
+        return "free roll of %dd%d" % (a.n, a.sides)
+    if name == "RENAME" and a.which is not None:
+        return "%s is renamed %s" % (n.who(a.which) if a.what == 0 else n.tal(a.which), text)
     return None
 
 
@@ -524,11 +518,8 @@ def lead(system, c, kind, args, text=""):
     n = _Names(c)
     a = list(args)
     try:  # a system's event read by the names its table gives (rules/events.py)
-        s = (
-            _lead_core(n, kind, a, text)
-            if kind < 32
-            else _LEADS[system](n, kind, events.named(system, kind, a), text)
-        )
+        a = events.named(system, kind, a)
+        s = _lead_core(n, kind, a, text) if kind < 32 else _LEADS[system](n, kind, a, text)
     except (IndexError, TypeError, ValueError, AttributeError):
         s = None
     if s is None:  # an event this tool has no words for (a newer firmware's)

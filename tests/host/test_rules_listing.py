@@ -7,7 +7,7 @@ import json
 import pytest
 
 from dicetray import cli
-from dicetray.rules import campaign as cp, events, systems
+from dicetray.rules import campaign as cp, codec, events, systems
 from dicetray.rules import expedition as E, hunt as H, paths as P  # noqa: F401
 from dicetray.rules import expedition_chars as EC, expedition_foes as EF
 from dicetray.rules import expedition_spells as ES, expedition_town as ET
@@ -141,6 +141,59 @@ def test_the_table_is_the_rules_core(system):
                 c.act(kind, (), "")
 
 
+def _core():
+    c = cp.Campaign(systems.PATHS, cid=4)
+    for n in ("Ada", "Bo"):
+        c.act(cp.CHAR_ADD, (), n)
+    c.act(cp.TAL_NEW, (4, 0, -1, 0, -1, 0, 0), "Clock")
+    c.act(cp.SLASH, (len(c.tals) - 1, 2, 0))
+    return c
+
+
+def _undone():
+    c = _core()
+    c.act(cp.UNDO)
+    return c
+
+
+def test_the_core_table_is_the_campaign():
+    """CORE lists kinds 1..11 in order under campaign.py's names; each
+    sample is accepted, one past every bound the table sets is refused, and
+    so is an argument too many or too few; kinds 12..31 are unknown."""
+    t = len(_core().tals) - 1
+    samples = {1: ((), ""), 2: ((), ""), 3: ((), "Cy"), 4: ((4, 1, t, 0, 0, 3, 5), "Task"),
+               5: ((t, 1, 1), ""), 6: ((t, 1), ""), 7: ((t,), ""), 8: ((t,), ""),
+               9: ((t, 3), ""), 10: ((6, 2), ""), 11: ((1, t), "Timer")}
+    assert [e[0] for e in events.CORE] == list(range(1, 12)) == sorted(samples)
+    for kind, name, args, opt, _dice, _changes in events.CORE:
+        assert getattr(cp, name) == kind and opt == 0
+        make = _undone if name == "REDO" else _core
+        sample, text = samples[kind]
+        assert len(sample) == len(args)
+        _ok(make, kind, sample, text)
+        _refused(make, kind, tuple(sample) + (0,), text)
+        if args:
+            _refused(make, kind, sample[:-1], text)
+        for i, (_arg, a_lo, a_hi, _means) in enumerate(args):
+            for bad in (None if a_lo is None else a_lo - 1, None if a_hi is None else a_hi + 1):
+                if bad is not None:
+                    wrong = list(sample)
+                    wrong[i] = bad
+                    _refused(make, kind, wrong, text)
+    for kind in range(12, 32):
+        with pytest.raises(ValueError, match="unknown"):
+            _core().act(kind, (), "")
+
+
+def test_a_journal_s_undo_with_arguments_still_replays():
+    """New actions of the no-argument kinds are refused with arguments;
+    an event already journaled that way (before the check) replays."""
+    c = _core()
+    old = codec.encode_event(cp.UNDO, (0,), b"", "")
+    c.apply(old)
+    assert c.tals[-1].n == 0
+
+
 def _has_op(args):
     return bool(args) and args[0][0] == "op"
 
@@ -210,13 +263,14 @@ def test_events_are_built_and_read_by_their_names(system):
     """events.args builds an event from its arguments by name, in the
     table's order; events.named reads them back by name (the host's CLI
     and exports use both, so neither counts positions)."""
-    for kind, name, spec, opt, _dice, _changes in events.TABLES[system]:
+    for kind, name, spec, opt, _dice, _changes in events.CORE + events.TABLES[system]:
         if opt < 0:
             continue                       # REST: its codes repeat, no names to give
         names = [a[0] for a in spec]
-        values = [a[1] for a in spec]      # each argument's lowest value
+        values = [0 if a[1] is None else a[1] for a in spec]  # each argument's lowest value
         assert events.args(system, name, **dict(zip(names, values))) == (kind, tuple(values))
         a = events.named(system, kind, values)
+        assert not [n for n in names if hasattr(tuple, n)], "a name a tuple's method hides"
         assert [getattr(a, n) for n in names] == values and list(a) == values
         if opt:                            # the optional last ones may be left out...
             short = dict(zip(names[:-opt], values[:-opt]))

@@ -165,3 +165,14 @@ def test_snapshot_keeps_the_undo_window():
     assert cp.encode_state(r) == cp.encode_state(c)
     raises(ValueError, cp.decode_snapshot, snap[:-1])
     raises(ValueError, cp.decode_snapshot, b"DT" + snap[2:])
+
+
+def test_no_argument_kinds_refuse_arguments_when_new_and_replay_them_from_a_journal():
+    c = new()
+    c.act(cp.CHAR_ADD, (), "Ada")
+    t = tal(c, "Clock", 4)
+    c.act(cp.SLASH, (t, 2, 0))
+    for kind, text in ((cp.UNDO, ""), (cp.REDO, ""), (cp.CHAR_ADD, "Bo")):
+        raises_unchanged(c, c.act, kind, (0,), text)
+    c.apply(codec.encode_event(cp.UNDO, (0,), b"", ""))   # as journaled before the check
+    assert c.tals[t].n == 0

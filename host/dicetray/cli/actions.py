@@ -238,11 +238,13 @@ def _b_roll(args, system, state):
 
 
 def _b_slash(args, system, state):
-    return cp.SLASH, (args.tal, args.k, 1 if args.nofill else 0), ""
+    return events.args(system, "SLASH", tal=args.tal, slashes=args.k, nofill=int(args.nofill)) + (
+        "",
+    )
 
 
 def _b_unslash(args, system, state):
-    return cp.UNSLASH, (args.tal, args.k), ""
+    return events.args(system, "UNSLASH", tal=args.tal, slashes=args.k) + ("",)
 
 
 _REST_HUNT = (
@@ -330,7 +332,7 @@ def _b_risk(args, system, state):
 
 
 def _b_dice(args, system, state):
-    return cp.DICE, (args.sides, args.n), ""
+    return events.args(system, "DICE", sides=args.sides, n=args.n) + ("",)
 
 
 def _name(name):
@@ -343,11 +345,12 @@ def _name(name):
 
 
 def _b_char(args, system, state):
-    return cp.CHAR_ADD, (), _name(args.name)
+    return events.args(system, "CHAR_ADD") + (_name(args.name),)
 
 
 def _b_rename(args, system, state):
-    return cp.RENAME, (0 if args.what == "char" else 1, args.index), _name(args.name)
+    what = 0 if args.what == "char" else 1
+    return events.args(system, "RENAME", what=what, which=args.index) + (_name(args.name),)
 
 
 def _b_act(args, system, state):

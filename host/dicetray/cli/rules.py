@@ -34,9 +34,11 @@ def _run_rules(args):
     if args.json:
         print(json.dumps({"system": m.NAME, "kinds": list(m.KINDS), "events": evs}))
         return 0
-    lines = ["%s: event kinds %d..%d" % (m.NAME, m.KINDS[0], m.KINDS[1])]
-    for e in evs:
-        given = ["%s %d..%d" % (a["name"], a["min"], a["max"]) for a in e["args"]]
+    lines = ["core: event kinds 1..31 (every system)"]
+    for k, e in enumerate(evs):
+        if not e["core"] and (k == 0 or evs[k - 1]["core"]):
+            lines.append("%s: event kinds %d..%d" % (m.NAME, m.KINDS[0], m.KINDS[1]))
+        given = [_arg(a) for a in e["args"]]
         k = sum(1 for a in e["args"] if not a["optional"])
         sig = ", ".join(given[:k])
         for i, g in enumerate(given[k:]):  # each optional one nested in the one before
@@ -52,3 +54,11 @@ def _run_rules(args):
         lines.append("      changes: %s" % e["changes"])
     print("\n".join(lines))
     return 0
+
+
+def _arg(a):
+    """'cap 1..64'; 'slashes 1..' or 'role' where the core sets no bound."""
+    lo, hi = a["min"], a["max"]
+    if lo is None and hi is None:
+        return a["name"]
+    return "%s %s..%s" % (a["name"], "" if lo is None else lo, "" if hi is None else hi)
