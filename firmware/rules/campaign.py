@@ -125,8 +125,8 @@ class Campaign:
             bad = name_error(text)
             if bad:
                 raise ValueError(bad)
-        if 0 < kind <= CHAR_ADD and args:  # refused when new; a journal's replay as they are
-            raise ValueError("event kind %d (UNDO, REDO, CHAR_ADD) takes no arguments" % kind)
+        if 0 < kind <= CHAR_ADD:  # refused when new; a journal's replay as they are
+            core.arity(args, 0, "UNDO, REDO and CHAR_ADD take no arguments")
         out = self._do(kind, list(args), text, src)
         if isinstance(src, Replay) and src.i != len(src.faces):
             self._rebuild()
