@@ -115,7 +115,7 @@ def measure():
     out = {}
     try:
         url = None
-        for _ in range(TRAYS + 2):  # "hub: ...", "http: URL", "tray tK: up ..."
+        for _ in range(TRAYS + 3):  # "hub: ...", "http: URL", "forward 1 ...", "tray tK: up ..."
             ln = hub.stdout.readline()
             if ln.startswith("http: "):
                 url = ln.split()[1]

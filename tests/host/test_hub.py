@@ -440,3 +440,122 @@ def test_the_keepers_token_is_a_secret_of_its_own(home):
         code, out, err = done(dicetray(home, "serve", "--port", "/dev/null", *given))
         assert code == 2 and "--keeper-token" in err and "of its own" in err, err
     assert not os.path.exists(server.registration())
+
+
+def _forwarding_hub(port, path, rx):
+    """A hub holding `port` as tray t, its view forwarding to `rx` through the queue at `path`."""
+    from dicetray.hub.forward import Forwarder
+    from dicetray.hub.view import View
+    hub = Hub(["t=" + port])
+    view = View(hub)
+    hub.sinks.append(view)
+    view.forward = Forwarder([rx.url], path, backoff=(0.02, 0.1))
+    hub.start()
+    view.forward.start()
+    return hub, view.forward
+
+
+def test_events_rolled_while_the_hub_was_down_are_forwarded_when_it_starts_again(tmp_path, home):
+    """Issue 26, item 2: the hub stopped, the table rolls on (the tray on
+    its own, or a command on its port); the hub started again reads those
+    events from the tray and forwards them, in order, once. Its first start
+    forwards none of the tray's history."""
+    from dicetray.link.client import Device
+    from webhook import Receiver
+    sim = Sim(str(tmp_path / "f"))
+    rx = Receiver()
+    path = str(tmp_path / "forward.db")
+
+    def roll_alone(n):
+        dev = Device.open(sim.port, check_schema=False)
+        try:
+            for _ in range(n):
+                dev.act(*ROLL)
+        finally:
+            dev.close()
+
+    try:
+        roll_alone(2)                                   # events 1, 2: before any hub
+        hub, fwd = _forwarding_hub(sim.port, path, rx)
+        try:
+            up(hub, "t")
+            dev = hubclient.HubDevice(hubclient.find(), tray="t")
+            assert dev.act(*ROLL)["seq"] == 3
+            dev.close()
+            assert wait_for(lambda: [r["seq"] for r in rx.got] == [3], 30), rx.got
+        finally:
+            hub.close()
+            fwd.stop()
+        roll_alone(3)                                   # events 4, 5, 6: the hub is down
+        hub, fwd = _forwarding_hub(sim.port, path, rx)
+        try:
+            up(hub, "t")
+            assert wait_for(lambda: [r["seq"] for r in rx.got] == [3, 4, 5, 6], 30), rx.got
+            dev = hubclient.HubDevice(hubclient.find(), tray="t")
+            assert dev.act(*ROLL)["seq"] == 7
+            dev.close()
+            assert wait_for(lambda: [r["seq"] for r in rx.got] == [3, 4, 5, 6, 7], 30), rx.got
+        finally:
+            hub.close()
+            fwd.stop()
+        live, late = rx.got[0], rx.got[1]
+        assert late["event"] == live["event"] == "roll" and late["outcome"]["verdict"]
+        assert late["summary"].startswith("t: roll 2d6: ") and late["trackers"]["talismans"]
+        assert late["id"].endswith(":4") and late["campaign"] == live["campaign"]
+        assert len({r["id"] for r in rx.got}) == 5                 # none twice
+    finally:
+        rx.close()
+        sim.stop()
+
+
+def test_serve_refuses_a_forward_url_that_is_not_http_in_one_line(home):
+    for url in ("ftp://example.org/hook", "example.org/hook"):
+        p = dicetray(home, "serve", "--port", "/dev/null", "--http-port", "0", "--forward", url)
+        try:
+            code, out, err = done(p, timeout=30)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+        assert code == 2 and err.count("\n") == 1, err
+        assert url in err and "http:// or https://" in err
+    assert not os.path.exists(server.registration())
+
+
+def test_the_terminal_says_when_a_webhook_stops_and_starts_delivering(tmp_path, home):
+    """Issue 26, item 2: a sink's queue, last error and last delivery on
+    the hub's terminal (a 302 is not a delivery)."""
+    import threading
+    from dicetray.hub.forward import Forwarder
+    from webhook import Receiver
+    rx = Receiver()
+    rx.mode = "redirect"
+    path = str(tmp_path / "q.db")
+    f = Forwarder([rx.url], path)
+    for n in (1, 2):
+        f.put({"id": "dev:1:%d" % n, "summary": "a: roll %d" % n})   # queued by an earlier hub
+    f.stop()
+    p = dicetray(home, "serve", "--port", "t=/nonexistent", "--http-port", "0",
+                 "--forward", rx.url, "--forward-queue", path)
+    lines = []
+    t = threading.Thread(target=lambda: lines.extend(iter(p.stdout.readline, "")), daemon=True)
+    t.start()
+    name = "forward 1 http://127.0.0.1:%d/..." % rx.srv.server_address[1]
+    try:
+        assert wait_for(lambda: any("not delivered" in ln for ln in lines), 30), lines
+        assert name + ": 2 queued\n" in lines, lines
+        bad = [ln for ln in lines if "not delivered" in ln][0]
+        assert bad.startswith(name + ": not delivered: HTTP 302 Found (a redirect is not "
+                              "followed"), bad
+        assert bad.endswith("; 2 queued, last delivered never\n"), bad
+        assert rx.gets == 0 and "/hook" not in "".join(lines)   # the path (a secret) never shown
+        rx.mode = "ok"
+        assert wait_for(lambda: any("delivering again" in ln for ln in lines), 30), lines
+        good = [ln for ln in lines if "delivering again" in ln][0]
+        assert re.match(re.escape(name) + r": delivering again; [01] queued, last delivered "
+                        r"\d\d:\d\d:\d\d$", good), good
+        assert wait_for(lambda: rx.ids() == ["dev:1:1", "dev:1:2"], 30)
+    finally:
+        p.terminate()
+        p.communicate(timeout=30)
+        rx.close()

@@ -2,6 +2,7 @@
 webhook in order, against a real local HTTP server that fails, stalls
 and recovers; at least once across a kill -9."""
 
+import json
 import os
 import signal
 import subprocess
@@ -10,7 +11,7 @@ import time
 
 import pytest
 
-from dicetray.hub.forward import GIVE_UP, Forwarder, _shape
+from dicetray.hub.forward import GIVE_UP, Forwarder, _shape, body
 
 from linkutil import ROOT, wait_for
 from webhook import Receiver
@@ -72,7 +73,7 @@ def test_a_stalled_webhook_holds_back_only_its_own_queue(tmp_path, rx):
             f.put(rec(n))                              # returns while the first one stalls
         assert wait_for(lambda: len(good.got) == 3)
         assert rx.got == [] and f.stats()[rx.url]["pending"] == 3
-        assert wait_for(lambda: "timed out" in (f.stats()[rx.url]["last_error"] or ""))
+        assert wait_for(lambda: "no whole answer within 0.5 s" in (f.stats()[rx.url]["last_error"] or ""))
         rx.mode = "ok"
         assert wait_for(lambda: len(rx.got) == 3)
     finally:
@@ -131,10 +132,149 @@ def test_chat_webhooks_get_a_message(tmp_path, rx):
         f.put(long)
         assert wait_for(lambda: len(rx.got) == 2)
         by = {("content" in b): b for b in rx.got}
-        assert by[True] == {"content": "x" * 2000}      # Discord's limit
+        assert by[True] == {"content": "x" * 2000,      # Discord's limit
+                            "allowed_mentions": {"parse": []}}
         assert by[False] == {"text": "x" * 2500}
     finally:
         f.stop()
+
+
+def test_chat_messages_mention_no_one():
+    """Issue 26, item 3: a character named @everyone (or a name with Slack's
+    <!channel>) pings nobody: Discord is told to parse no mention, Slack's
+    markup is escaped."""
+    r = dict(rec(1), summary="a: roll 2d6 for @everyone: <!channel> <@U1> @here & co")
+    d = json.loads(body(r, "discord"))
+    assert d["allowed_mentions"] == {"parse": []}
+    assert d["content"] == r["summary"]                 # shown as typed, never a ping
+    text = json.loads(body(r, "slack"))["text"]
+    assert "<" not in text and ">" not in text and "&lt;!channel&gt;" in text
+    assert "&amp; co" in text
+    assert "@everyone" not in text and "@here" not in text
+    assert text.replace("\u2060", "") == (
+        "a: roll 2d6 for @everyone: &lt;!channel&gt; &lt;@U1&gt; @here &amp; co")
+
+
+def test_a_redirect_is_not_delivered(tmp_path, rx):
+    """Issue 26, item 2: a 302 is not a delivery (a client that follows it
+    turns the POST into a bodiless GET that answers 200)."""
+    rx.mode = "redirect"
+    f = Forwarder([rx.url], str(tmp_path / "q.db"), timeout=2, backoff=(0.02, 0.1)).start()
+    try:
+        f.put(rec(1))
+        assert wait_for(lambda: rx.tries >= 3)
+        st = f.stats()[rx.url]
+        assert rx.gets == 0                              # the redirect was not followed
+        assert st["pending"] == 1 and st["delivered"] == 0 and st["last_success"] is None
+        assert "302" in st["last_error"] and "redirect" in st["last_error"]
+        rx.mode = "ok"
+        assert wait_for(lambda: rx.ids() == ["dev:1:1"])
+        assert wait_for(lambda: f.stats()[rx.url]["pending"] == 0)
+    finally:
+        f.stop()
+
+
+def test_a_trickling_receiver_does_not_hold_the_queue_past_the_deadline(tmp_path, rx):
+    """Issue 26, item 2: a receiver that answers one byte a second never
+    lets a read time out; the post's whole deadline ends it all the same,
+    and the record is posted again."""
+    rx.mode = "trickle"
+    rx.trickle_s = 1.0
+    f = Forwarder([rx.url], str(tmp_path / "q.db"), timeout=1.5, backoff=(0.02, 0.1)).start()
+    try:
+        f.put(rec(1))
+        assert wait_for(lambda: "no whole answer within 1.5 s" in
+                        (f.stats()[rx.url]["last_error"] or ""), 15)
+        assert rx.got == [] and f.stats()[rx.url]["pending"] == 1
+        rx.mode = "ok"
+        assert wait_for(lambda: rx.ids() == ["dev:1:1"], 15)
+    finally:
+        f.stop()
+
+
+def test_only_http_urls_are_taken():
+    for bad in ("ftp://example.org/hook", "file:///etc/passwd", "example.org/hook",
+                "http://", "http://x:port/"):
+        with pytest.raises(ValueError) as e:
+            Forwarder([bad], "/nonexistent/never-opened.db")
+        assert "\n" not in str(e.value) and "--forward" in str(e.value)
+
+
+def test_a_sinks_state_is_shown_without_its_secret(tmp_path, rx):
+    """What the terminal and the page show: the queue, the last delivery,
+    the last error; a webhook's path (its secret) never."""
+    from dicetray.hub.forward import label
+    assert label("https://discord.com/api/webhooks/1/SECRET") == "https://discord.com/... (discord)"
+    assert label("http://u:pw@example.org:8080/hook/SECRET#slack") == (
+        "http://example.org:8080/... (slack)")
+    heard = []
+    f = Forwarder([rx.url], str(tmp_path / "q.db"), backoff=(0.02, 0.1))
+    f.listeners.append(heard.append)
+    f.start()
+    try:
+        f.put(rec(1))
+        assert wait_for(lambda: f.stats()[rx.url]["delivered"] == 1)
+        rx.mode = "fail"
+        f.put(rec(2))
+        assert wait_for(lambda: (f.stats()[rx.url]["last_error"] or "").startswith("HTTP 500"))
+        st = f.stats()[rx.url]
+        assert st["pending"] == 1 and st["last_success"] <= st["last_error_at"]
+        assert heard and set(heard) == {rx.url}
+    finally:
+        f.stop()
+
+
+def test_a_queue_of_the_hub_before_marks_is_delivered(tmp_path, rx):
+    """The queue file of the previous version (one list, a cursor each URL)."""
+    import sqlite3
+    path = str(tmp_path / "q.db")
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE records (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)")
+    db.execute("CREATE TABLE cursors (url TEXT PRIMARY KEY, last INTEGER NOT NULL)")
+    for n in range(1, 4):
+        db.execute("INSERT INTO records (body) VALUES (?)", (json.dumps(rec(n)),))
+    db.execute("INSERT INTO cursors VALUES (?, 1)", (rx.url,))
+    db.commit()
+    db.close()
+    f = Forwarder([rx.url], path).start()
+    try:
+        assert wait_for(lambda: rx.ids() == ["dev:1:2", "dev:1:3"])
+    finally:
+        f.stop()
+
+
+def test_marks_queue_each_event_once_and_a_new_url_gets_no_history(tmp_path, rx):
+    """The marks behind catching up (view.py): an event of a tray campaign
+    queued once whatever asks twice; a campaign's state kept with its last
+    event; a URL new at a start begins at the tray's head."""
+    path = str(tmp_path / "q.db")
+
+    def ev(n, cid=7):
+        return dict(rec(n), device="dev", campaign=cid)
+
+    f = Forwarder([rx.url], path)
+    assert f.resume("dev", 7, 10, b"S10") is None       # first sight: from event 10, no history
+    f.put_many([(ev(11), b"S11"), (ev(12), b"S12")])
+    f.put(ev(12), b"S12")                                # again (the view read the tray afresh)
+    assert f.stats()[rx.url]["pending"] == 2
+    f.stop()
+    other = Receiver()
+    try:
+        f = Forwarder([rx.url, other.url], path)
+        assert f.resume("dev", 7, 15, b"S15") == (12, b"S12")   # rolled while away: from 12
+        f.put_many([(ev(n), b"S%d" % n) for n in (13, 14, 15)])
+        st = f.stats()
+        assert st[rx.url]["pending"] == 5 and st[other.url]["pending"] == 0
+        assert f.resume("dev", 7, 15, b"S15") is None           # nothing more
+        assert f.resume("dev", 7, 9, b"S9") is None             # taken back (a restore): from 9
+        f.put(ev(10), b"S10")
+        assert f.stats()[other.url]["pending"] == 1
+        f.start()
+        assert wait_for(lambda: [r["seq"] for r in rx.got] == [11, 12, 13, 14, 15, 10])
+        assert wait_for(lambda: [r["seq"] for r in other.got] == [10])
+    finally:
+        f.stop()
+        other.close()
 
 
 KILLED = """
@@ -177,3 +317,54 @@ def test_kill_9_while_forwarding_loses_nothing_and_repeats_at_most_the_one_in_fl
     first = list(dict.fromkeys(ids))
     assert first == ["dev:1:%d" % n for n in range(1, 201)]    # every one, in order
     assert len(ids) - len(first) <= 1                       # the one posted as the kill came
+
+
+class _Tray:
+    """What the view's catching up asks of a tray: its name, info, events."""
+
+    def __init__(self, c):
+        self.name, self.c, self.info = "t", c, {"device": "dev"}
+
+    def call(self, name, args=()):
+        return {"first": 1} if name == "info" else self.c.events[args[0]:]
+
+
+def test_catching_up_forwards_what_was_rolled_and_never_a_rewritten_campaign(tmp_path, rx):
+    """The view's side of a restart (view.py, _catch_up): the events after
+    the last one queued, folded from the state kept with it; a campaign
+    that is not the one forwarded (restored meanwhile, another history
+    under the same id) is skipped and said, not forwarded wrong."""
+    from dicetray import backup as bk
+    from dicetray.hub.server import Hub
+    from dicetray.hub.view import View
+    from dicetray.rules import campaign as cp
+    from linkutil import make_events
+
+    def at(c):   # the campaign as the view reads it from the device
+        return bk.start(None, None, cp.encode_snapshot(c), bk.HOST_DEPTH)
+
+    view = View(Hub(["t=/nonexistent"]))
+    f = view.forward = Forwarder([rx.url], str(tmp_path / "q.db"))
+    try:
+        played = make_events(13, seed=1)
+        tray = _Tray(played)
+        before = cp.Campaign(played.system, played.cid, cp.UNDO_DEPTH)
+        for ev in played.events[:10]:
+            before.apply(ev)
+        view._catch_up(tray, at(before))                 # first sight: none of its history
+        assert f.stats()[rx.url]["pending"] == 0
+        view._catch_up(tray, at(played))                 # 11..13, rolled while away
+        assert f.stats()[rx.url]["pending"] == 3
+        other = cp.Campaign(played.system, played.cid, cp.UNDO_DEPTH)   # the same id,
+        other.act(cp.CHAR_ADD, (), "Cy")                                # another history
+        while other.nevents < 16:
+            other.act(cp.DICE, (6, 1), faces=b"\x03")
+        view._catch_up(_Tray(other), at(other))
+        st = f.stats()[rx.url]
+        assert st["pending"] == 3 and "events 14..16 of campaign 12345 not forwarded" in (
+            st["last_error"]) and "not the one forwarded" in st["last_error"], st
+        f.start()
+        assert wait_for(lambda: [r["seq"] for r in rx.got] == [11, 12, 13])
+        assert [r["event"] for r in rx.got] and all(r["trackers"] for r in rx.got)
+    finally:
+        f.stop()

@@ -8,13 +8,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 class Receiver:
     """A webhook on 127.0.0.1: `mode` is "ok", "fail" (500), "busy" (429,
-    Retry-After: 0), "refuse" (400 for ids in `bad`), "stall" (no answer)."""
+    Retry-After: 0), "refuse" (400 for ids in `bad`), "stall" (no answer),
+    "redirect" (302 to /moved, where a GET is answered 200: what a client
+    that follows redirects would count as delivered), "trickle" (a 204,
+    one byte every `trickle_s` seconds)."""
 
     def __init__(self):
         self.mode = "ok"
         self.bad = set()
         self.got = []             # the bodies it answered 2xx, in order
+        self.gets = 0             # GETs of /moved (a redirect followed)
         self.tries = 0
+        self.trickle_s = 1.0
         self.release = threading.Event()
         rx = self
 
@@ -22,12 +27,32 @@ class Receiver:
             def log_message(self, *a):
                 pass
 
+            def do_GET(self):
+                rx.gets += 1
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 rx.tries += 1
                 mode = rx.mode
                 if mode == "stall":
                     rx.release.wait(30)
+                    return
+                if mode == "trickle":
+                    for b in b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n":
+                        if rx.release.wait(rx.trickle_s):
+                            return
+                        self.wfile.write(bytes([b]))
+                        self.wfile.flush()
+                    rx.got.append(body)
+                    return
+                if mode == "redirect":
+                    self.send_response(302)
+                    self.send_header("Location", "/moved")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
                     return
                 if mode == "fail" or (mode == "refuse" and body.get("id") in rx.bad):
                     self.send_response(500 if mode == "fail" else 400)

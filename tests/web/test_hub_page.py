@@ -242,3 +242,49 @@ def test_the_keeper_acts_from_the_page(table):
         assert hub.trays["b"].last == before + 2
     finally:
         keeper.close()
+
+
+def _sinks(d):
+    return d.execute_script("""
+        return [...document.querySelectorAll('#forward .sink')].map(s => ({
+          text: s.textContent, failing: s.classList.contains('failing'),
+          pending: +s.dataset.pending}));""")
+
+
+def test_the_page_shows_how_forwarding_fares(table, tmp_path):
+    """Issue 26, item 2: each forwarding URL's queue, last delivery and last
+    error under the trays (a 302 is not a delivery); its host only."""
+    hub, web, d = table[:3]
+    good, bad = Receiver(), Receiver()
+    bad.mode = "redirect"
+    view = View(hub)                  # not a sink: the trays are the table's page's
+    f = Forwarder([good.url, bad.url], str(tmp_path / "q.db"), backoff=(0.05, 0.2))
+    view.forward = f
+    f.start()
+    page = Web(view, "127.0.0.1", 0)
+    try:
+        for n in (1, 2):
+            f.put({"id": "dev:1:%d" % n, "summary": "a: roll %d" % n})
+        d.get(page.url())
+
+        def shown():
+            s = _sinks(d)
+            return len(s) == 2 and s[0]["pending"] == 0 and "302" in s[1]["text"] and s
+        s = browser.wait_for(shown, what="both forwarding URLs, one failing")
+        host = "http://127.0.0.1:%d/..." % good.srv.server_address[1]
+        assert s[0]["text"].startswith("forward 1 %s: 0 queued, last delivered " % host)
+        assert "never" not in s[0]["text"] and not s[0]["failing"]
+        assert s[1]["failing"] and s[1]["pending"] == 2
+        assert ": 2 queued, last delivered never; last error " in s[1]["text"]
+        assert "HTTP 302 Found (a redirect is not followed" in s[1]["text"]
+        assert "/hook" not in d.find_element("id", "forward").text   # a webhook's path: a secret
+        bad.mode = "ok"
+        s = browser.wait_for(lambda: (s := _sinks(d)) and s[1]["pending"] == 0 and
+                             not s[1]["failing"] and s, what="the second one delivering again")
+        assert "last delivered never" not in s[1]["text"]
+        assert [b["id"] for b in bad.got] == ["dev:1:1", "dev:1:2"]
+    finally:
+        page.close()
+        f.stop()
+        good.close()
+        bad.close()

@@ -5,13 +5,23 @@ The keeper types what they would type after `dicetray` (`roll --pool 3`,
 parser and done by the command's own code (cli.actions.perform), through the
 hub like any other client, so the page takes exactly the words, checks and
 at-most-once of the terminal, and its answer is the terminal's lines.
+
+The parser is the terminal's, so a line is checked first for what argparse
+would read loosely or act on by itself: every option must be one of the
+command's own, spelled out in full (`--po 3` is not `--pool 3`), and
+`--help`, `--version`, `--port`, `--tray` are the terminal's (help would
+print to the hub's stdout and end the request).
 """
 
+import difflib
 import shlex
 
 from .. import cli
 from ..cli import actions as acts
 from ..cli import common
+from ..cli import words
+
+TERMINALS = ("-h", "--help", "--version", "--port", "--tray")  # the terminal's, never the page's
 
 
 class ActionError(Exception):
@@ -30,6 +40,43 @@ def takes(parser):
     return "the page takes " + ", ".join(names)
 
 
+def _check_options(parser, argv):
+    """ActionError unless `argv` is an action command whose every option is
+    its own, whole, and not the terminal's."""
+    cmd = cli._subparsers(parser).choices.get(argv[0])
+    if cmd is None or cmd.get_default("build") is None:
+        raise ActionError(400, "%s is not an action: %s" % (argv[0], takes(parser)))
+    for a in argv[1:]:
+        if a == "--":
+            break  # the rest are values, as argparse reads them
+        if not a.startswith("-") or a == "-" or words._NUMBER.match(a):
+            continue
+        name = a.split("=", 1)[0]
+        if name in TERMINALS or (name.startswith("-h") and not name.startswith("--")):
+            raise ActionError(
+                400,
+                "%s is the terminal's: the page's action runs on its card's "
+                "tray (`dicetray %s --help` says what it takes)" % (a, argv[0]),
+            )
+        if name not in cmd._option_string_actions:
+            own = sorted(
+                o for o in cmd._option_string_actions if o.startswith("--") and o not in TERMINALS
+            )
+            near = difflib.get_close_matches(name, own, 1)
+            raise ActionError(
+                400,
+                "%s is not an option of %s%s: the page takes options spelled out in "
+                "full (%s takes %s)"
+                % (
+                    name,
+                    argv[0],
+                    " (did you mean %s?)" % near[0] if near else "",
+                    argv[0],
+                    ", ".join(own) or "none",
+                ),
+            )
+
+
 def run(line, connect):
     """Do the action of command `line` on `connect()` (an open device,
     closed here): {"seq", "lines", "answer"}; ActionError says why not."""
@@ -40,20 +87,14 @@ def run(line, connect):
     parser = cli.build_parser()
     if not argv:
         raise ActionError(400, "type an action, e.g. roll --pool 3 (%s)" % takes(parser))
-    for a in argv:
-        if a in ("-h", "--help") or a.split("=")[0] in ("--port", "--tray", "--version"):
-            raise ActionError(
-                400,
-                "%s is the terminal's: the page's action runs on its card's "
-                "tray (`dicetray %s --help` says what it takes)" % (a, argv[0]),
-            )
+    _check_options(parser, argv)
     try:
         args = cli.parse(parser, argv)
     except cli.UsageError as e:
         raise ActionError(400, str(e)) from None
-    build = getattr(args, "build", None)
-    if build is None:
-        raise ActionError(400, "%s is not an action: %s" % (argv[0], takes(parser)))
+    except SystemExit:  # what argparse does by itself: never the hub's to do
+        raise ActionError(400, "%s: not an action line (%s)" % (line, takes(parser))) from None
+    build = args.build
     try:
         dev = connect()
     except Exception as e:

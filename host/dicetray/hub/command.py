@@ -4,8 +4,11 @@
                    [--keeper-token K] [--forward URL]... [--backup-every N [--db FILE]]
 
 Prints `hub: 127.0.0.1:N` and `http: URL` (the live page) when it is
-ready (and `keeper: URL`, the page with remote actions, with --keeper-token), then a line as each tray comes up or goes down; Ctrl-C stops it
-(exit 0) and closes every port.
+ready (and `keeper: URL`, the page with remote actions, with
+--keeper-token, and a `forward` line a URL with its queue), then a line
+as each tray comes up or goes down and as a forwarding URL fails or
+delivers again; what a client was refused goes to stderr, a line each.
+Ctrl-C stops it (exit 0) and closes every port.
 """
 
 import argparse
@@ -13,11 +16,12 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 
 from ..datadir import home
 from .autobackup import AutoBackup
 from .client import HubDevice
-from .forward import Forwarder
+from .forward import Forwarder, check, label
 from .server import Hub, HubError
 from .view import View
 from .web import Web
@@ -57,6 +61,46 @@ class _Say:
         pass
 
 
+def _when(t):
+    return "never" if t is None else time.strftime("%H:%M:%S", time.localtime(t))
+
+
+class _SayForward:
+    """The hub's lines about forwarding: each URL's queue as the hub
+    starts, then a line as a URL stops delivering (or fails another way)
+    and as it delivers again, with its queue and its last delivery."""
+
+    def __init__(self, fwd):
+        self.fwd = fwd
+        self.lock = threading.Lock()
+        self.said = {}  # url -> the error last said (None: delivering)
+        self.names = {u: "forward %d %s" % (n, label(u)) for n, u in enumerate(fwd.urls, 1)}
+        for u, st in fwd.stats().items():
+            print("%s: %d queued" % (self.names[u], st["pending"]), flush=True)
+        fwd.listeners.append(self.changed)
+        for u in fwd.urls:
+            self.changed(u)  # what failed before this (catching up as trays came up)
+
+    def changed(self, url):
+        st = self.fwd.stats()[url]
+        failing = (st["last_error_at"] or 0) > (st["last_success"] or 0)
+        now = st["last_error"] if failing else None
+        with self.lock:
+            if self.said.get(url) == now:
+                return
+            self.said[url] = now
+            print(
+                "%s: %s; %d queued, last delivered %s"
+                % (
+                    self.names[url],
+                    "not delivered: %s" % now if now else "delivering again",
+                    st["pending"],
+                    _when(st["last_success"]),
+                ),
+                flush=True,
+            )
+
+
 def _web(view, args, reg):
     """The page's server on --http-port (HTTP_PORT by default, any free
     port when that one is taken); its remote actions reach a tray through
@@ -91,6 +135,12 @@ def run(args):
             "(which whoever sees the page has)\n"
         )
         return 2
+    for url in args.forward or ():
+        try:
+            check(url)
+        except ValueError as e:
+            sys.stderr.write("dicetray serve: error: %s\n" % e)
+            return 2
     fwd = None
     if args.forward:
         path = args.forward_queue or os.path.join(home(), "hub-forward.db")
@@ -119,8 +169,6 @@ def run(args):
     try:
         reg = hub.start()
         web = _web(view, args, reg)
-        if fwd is not None:
-            fwd.start()
     except HubError as e:
         sys.stderr.write("dicetray serve: error: %s\n" % e)
         hub.close()
@@ -133,6 +181,9 @@ def run(args):
     print("http: %s" % web.url(), flush=True)
     if args.keeper_token:
         print("keeper: %s (remote actions: the keeper's alone)" % web.url(keeper=True), flush=True)
+    if fwd is not None:
+        _SayForward(fwd)
+        fwd.start()
     try:
         threading.Event().wait()
     except KeyboardInterrupt:

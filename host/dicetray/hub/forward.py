@@ -1,31 +1,65 @@
 """Roll forwarding: `dicetray serve --forward URL` (docs/hub.md, Forwarding).
 
-Every record goes into a queue on disk (sqlite3) first, in one
-transaction, and each URL has its own thread that posts the records in
-order, one at a time, and moves its cursor past a record only once the
-receiver answered 2xx. So the table never waits for a webhook, a webhook
-that fails or never answers only delays its own queue, and what could
-not be delivered is still there after a restart.
+Every record goes into a queue on disk (sqlite3) first, one row for each
+URL, in one transaction, and each URL has its own thread that posts its
+rows in order, one at a time, and deletes a row only once the receiver
+answered 2xx (a redirect is not followed: it is not delivered). So the
+table never waits for a webhook, a webhook that fails, stalls or trickles
+its answer only delays its own queue (each post has a deadline, whole),
+and what could not be delivered is still there after a restart.
 
-At least once: a hub killed between a receiver's 2xx and the cursor's
-update posts that record again when it starts. Every record carries an
+The queue also keeps, for each URL, the last event of each tray campaign
+it queued, and the campaign's state after it (marks, states): a hub that
+starts again reads what each tray rolled meanwhile and queues it
+(view.py, catching up).
+
+At least once: a hub killed between a receiver's 2xx and the row's
+deletion posts that record again when it starts. Every record carries an
 "id" that names it for good (device:campaign:seq), so a receiver can
 drop the second copy.
 """
 
+import http.client
 import json
 import os
 import random
+import socket
 import sqlite3
 import threading
 import time
-import urllib.error
-import urllib.request
 from urllib.parse import urlsplit, urlunsplit
 
 SCHEMA = "dicetray.event/1"
 GIVE_UP = 5  # attempts at a record a receiver refuses for good (4xx) before skipping it
 DISCORD_MAX = 2000  # Discord's limit on a message's content
+DEADLINE_S = 10.0  # a post, from connecting to the answer's status and headers
+
+
+def check(url):
+    """`url` if the hub can post to it; ValueError saying why not (one line)."""
+    try:
+        u = urlsplit(url)
+        u.port  # noqa: B018 (a port that is not a number raises here)
+    except ValueError as e:
+        raise ValueError("--forward %s is not a URL: %s" % (url, e)) from None
+    if u.scheme not in ("http", "https") or not u.hostname:
+        raise ValueError(
+            "--forward %s: the hub posts to http:// or https:// URLs only "
+            "(a webhook's URL, as its service gives it)" % url
+        )
+    return url
+
+
+def label(url):
+    """How the terminal and the page name a URL: its scheme and host, never
+    its path (a Discord or Slack webhook's path is its secret)."""
+    u = urlsplit(url)
+    kind = _shape(url)[1]
+    return "%s://%s/...%s" % (
+        u.scheme,
+        u.netloc.rpartition("@")[2],
+        "" if kind == "json" else " (%s)" % kind,
+    )
 
 
 def _shape(url):
@@ -42,58 +76,160 @@ def _shape(url):
     return urlunsplit(u._replace(fragment="")), kind
 
 
+def slack_text(text):
+    """`text` as Slack shows it and never reads as markup: &, < and > as
+    its entities (so `<!channel>` is not a mention), and a word joiner
+    after each @ (so `@channel`, `@here` never notify, whatever the app's
+    link_names)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("@", "@\u2060")
+
+
 def body(record, kind):
-    """The bytes posted for a record: the record as JSON, or a chat message."""
+    """The bytes posted for a record: the record as JSON, or a chat message
+    that mentions no one (a character named @everyone pings nobody)."""
     if kind == "json":
         return json.dumps(record, separators=(",", ":")).encode("utf-8")
     text = record.get("summary") or json.dumps(record)[:200]
     if kind == "discord":
-        return json.dumps({"content": text[:DISCORD_MAX]}).encode("utf-8")
-    return json.dumps({"text": text}).encode("utf-8")
+        msg = {"content": text[:DISCORD_MAX], "allowed_mentions": {"parse": []}}
+    else:
+        msg = {"text": slack_text(text)}
+    return json.dumps(msg).encode("utf-8")
+
+
+class NotDelivered(Exception):
+    """A post the receiver did not take: `status` its HTTP status (None: no
+    answer), `retry` its Retry-After seconds if it gave some."""
+
+    def __init__(self, why, status=None, retry=None):
+        Exception.__init__(self, why)
+        self.status = status
+        self.retry = retry
+
+
+def post(url, data, deadline):
+    """POST `data` (JSON) to `url`; returns when the receiver answered 2xx
+    within `deadline` seconds, from connecting to its status and headers
+    (one byte a second never holds a post longer); NotDelivered otherwise.
+    Its body is not read. Redirects are not followed."""
+    u = urlsplit(url)
+    cls = http.client.HTTPSConnection if u.scheme == "https" else http.client.HTTPConnection
+    conn = cls(u.hostname, u.port, timeout=deadline)
+    late = threading.Event()
+
+    def cut():  # the deadline: end the connection under whatever read or write waits on it
+        late.set()
+        if conn.sock is not None:
+            try:
+                socket.socket.shutdown(conn.sock, socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    timer = threading.Timer(deadline, cut)
+    timer.daemon = True
+    timer.start()
+    try:
+        path = (u.path or "/") + ("?" + u.query if u.query else "")
+        conn.request(
+            "POST",
+            path,
+            body=data,
+            headers={"Content-Type": "application/json", "User-Agent": "dicetray-hub"},
+        )
+        r = conn.getresponse()
+        status, reason = r.status, r.reason
+        retry = r.getheader("Retry-After")
+    except (OSError, http.client.HTTPException, ValueError) as e:
+        if late.is_set() or isinstance(e, TimeoutError):
+            raise NotDelivered("no whole answer within %g s" % deadline) from None
+        raise NotDelivered(str(e) or type(e).__name__) from None
+    finally:
+        timer.cancel()
+        conn.close()
+    if 200 <= status < 300:
+        return
+    why = "HTTP %d %s" % (status, reason)
+    if 300 <= status < 400:
+        why += " (a redirect is not followed: give --forward the URL it points to)"
+    try:
+        wait = float(retry) if status == 429 and retry else None
+    except ValueError:
+        wait = None
+    raise NotDelivered(why, status, wait)
 
 
 class Forwarder:
-    """The queue at `path` (created, and its folder), posted to each of `urls`."""
+    """The queue at `path` (created, and its folder), posted to each of
+    `urls`; `timeout`: each post's whole deadline (seconds)."""
 
-    def __init__(self, urls, path, timeout=5.0, backoff=(0.5, 30.0)):
-        self.urls = list(dict.fromkeys(urls))
+    def __init__(self, urls, path, timeout=DEADLINE_S, backoff=(0.5, 30.0)):
+        self.urls = [check(u) for u in dict.fromkeys(urls)]
         self.timeout = timeout
         self.backoff = backoff
+        self.listeners = []  # f(url) after a URL's stats changed (the terminal, the page)
         d = os.path.dirname(os.path.abspath(path))
         os.makedirs(d, exist_ok=True)
         # One connection, shared under a lock: puts come from the view's
-        # thread, cursors move on the URLs' threads.
+        # thread, deletions on the URLs' threads.
         self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self.lock = threading.Lock()
         self.wake = threading.Condition(self.lock)
         self.stopping = False
         self.threads = []
-        self.stat = {u: {"delivered": 0, "failures": 0, "last_error": None} for u in self.urls}
+        self.stat = {
+            u: {
+                "delivered": 0,
+                "failures": 0,
+                "last_error": None,
+                "last_error_at": None,
+                "last_success": None,
+            }
+            for u in self.urls
+        }
         with self.lock:
-            db = self.db
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS records (id INTEGER PRIMARY KEY AUTOINCREMENT,"
-                " body TEXT NOT NULL)"
-            )
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS cursors (url TEXT PRIMARY KEY, last INTEGER NOT NULL)"
-            )
-            top = db.execute("SELECT COALESCE(MAX(id), 0) FROM records").fetchone()[0]
-            db.execute("BEGIN")
-            # A URL new at this start begins after what is queued (no history
-            # replayed into a new channel); one no longer given holds nothing back.
+            self._open()
             for u in self.urls:
-                db.execute("INSERT OR IGNORE INTO cursors VALUES (?, ?)", (u, top))
-            db.execute(
-                "DELETE FROM cursors WHERE url NOT IN (%s)" % ",".join("?" * len(self.urls))
-                if self.urls
-                else "DELETE FROM cursors",
-                self.urls,
-            )
-            db.execute("COMMIT")
-            self._prune()
+                self.stat[u]["pending"] = self.db.execute(
+                    "SELECT COUNT(*) FROM queue WHERE url = ?", (u,)
+                ).fetchone()[0]
+
+    def _open(self):
+        db = self.db
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("BEGIN")
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS queue (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+            " url TEXT NOT NULL, body TEXT NOT NULL)"
+        )
+        db.execute("CREATE INDEX IF NOT EXISTS queue_url ON queue (url, id)")
+        # the last event queued for each URL, each tray's campaign...
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS marks (url TEXT NOT NULL, device TEXT NOT NULL,"
+            " campaign INTEGER NOT NULL, seq INTEGER NOT NULL,"
+            " PRIMARY KEY (url, device, campaign))"
+        )
+        # ...and the campaign's state after the last one (encode_snapshot)
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS states (device TEXT NOT NULL, campaign INTEGER NOT NULL,"
+            " seq INTEGER NOT NULL, snap BLOB NOT NULL, PRIMARY KEY (device, campaign))"
+        )
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "cursors" in tables:  # the queue of a hub before marks: one list, a cursor each URL
+            for u, last in db.execute("SELECT url, last FROM cursors").fetchall():
+                db.execute(
+                    "INSERT INTO queue (url, body) SELECT ?, body FROM records WHERE id > ?"
+                    " ORDER BY id",
+                    (u, last),
+                )
+            db.execute("DROP TABLE cursors")
+            db.execute("DROP TABLE records")
+        # A URL no longer given holds nothing back; one given again starts afresh.
+        given = ",".join("?" * len(self.urls)) or "NULL"
+        for table in ("queue", "marks"):
+            db.execute("DELETE FROM %s WHERE url NOT IN (%s)" % (table, given), self.urls)
+        db.execute("COMMIT")
 
     def start(self):
         """One delivery thread a URL."""
@@ -103,12 +239,110 @@ class Forwarder:
             self.threads.append(t)
         return self
 
-    def put(self, record):
-        """Queue a record for every URL; returns at once (one INSERT, never the network)."""
-        text = json.dumps(record, separators=(",", ":"))
+    def put(self, record, snap=None):
+        """Queue a record; returns at once (one transaction, never the network)."""
+        self.put_many([(record, snap)])
+
+    def put_many(self, items):
+        """Queue (record, snap) pairs in order, in one transaction. A record
+        with "device", "campaign" and "seq" goes to each URL whose mark for
+        that tray campaign is before it (so none is queued twice), moves the
+        marks, and `snap` (the campaign after it, encode_snapshot) is kept."""
         with self.wake:
-            self.db.execute("INSERT INTO records (body) VALUES (?)", (text,))
+            db = self.db
+            db.execute("BEGIN")
+            try:
+                queued = [u for record, snap in items for u in self._put(record, snap)]
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            for u in queued:
+                self.stat[u]["pending"] += 1
             self.wake.notify_all()
+
+    def _put(self, record, snap):
+        """The URLs `record` is queued for (in the transaction under way)."""
+        db = self.db
+        text = json.dumps(record, separators=(",", ":"))
+        key = _key(record)
+        out = []
+        for u in self.urls:
+            if key is not None:
+                m = db.execute(
+                    "SELECT seq FROM marks WHERE url = ? AND device = ? AND campaign = ?",
+                    (u,) + key,
+                ).fetchone()
+                if m is not None and m[0] >= record["seq"]:
+                    continue
+                db.execute(
+                    "INSERT OR REPLACE INTO marks VALUES (?, ?, ?, ?)",
+                    (u,) + key + (record["seq"],),
+                )
+            db.execute("INSERT INTO queue (url, body) VALUES (?, ?)", (u, text))
+            out.append(u)
+        if key is not None and snap is not None:
+            db.execute(
+                "INSERT OR REPLACE INTO states VALUES (?, ?, ?, ?)", key + (record["seq"], snap)
+            )
+        return out
+
+    # --- catching up: what a tray rolled while the hub was away ---------------
+    def resume(self, device, campaign, head, snap):
+        """The tray campaign (`device`, `campaign`) is at event `head`, its
+        state `snap`: (seq, snap) of the state after the last event queued
+        for it, when the URLs were left before `head` (the events after seq
+        are to be queued); else None. A URL that never had an event of this
+        campaign (a first start, a new URL, a campaign never seen) starts at
+        `head`: no history. A campaign behind its mark (a restore took it
+        back) goes on from `head`."""
+        key = (device, campaign)
+        with self.lock:
+            db = self.db
+            db.execute("BEGIN")
+            db.execute(
+                "UPDATE marks SET seq = ? WHERE device = ? AND campaign = ? AND seq > ?",
+                (head,) + key + (head,),
+            )
+            for u in self.urls:
+                db.execute("INSERT OR IGNORE INTO marks VALUES (?, ?, ?, ?)", (u,) + key + (head,))
+            st = db.execute(
+                "SELECT seq, snap FROM states WHERE device = ? AND campaign = ?", key
+            ).fetchone()
+            behind = db.execute(
+                "SELECT COUNT(*) FROM marks WHERE device = ? AND campaign = ? AND seq < ?",
+                key + (head,),
+            ).fetchone()[0]
+            if st is None or st[0] >= head or not behind:
+                st = None
+                db.execute("INSERT OR REPLACE INTO states VALUES (?, ?, ?, ?)", key + (head, snap))
+            db.execute("COMMIT")
+        return None if st is None else (st[0], bytes(st[1]))
+
+    def skip(self, device, campaign, head, snap, why):
+        """Nothing of the tray campaign before `head` will be queued (the
+        events are gone, or the campaign was rewritten): every URL's mark
+        goes to `head`, and `why` is each URL's last error."""
+        with self.lock:
+            db = self.db
+            db.execute("BEGIN")
+            db.execute(
+                "UPDATE marks SET seq = ? WHERE device = ? AND campaign = ?",
+                (head, device, campaign),
+            )
+            db.execute(
+                "INSERT OR REPLACE INTO states VALUES (?, ?, ?, ?)", (device, campaign, head, snap)
+            )
+            db.execute("COMMIT")
+        for u in self.urls:
+            self._failed(u, why)
+
+    # --- what the terminal and the page show ----------------------------------
+    def stats(self):
+        """{url: {"delivered", "pending", "failures", "last_error",
+        "last_error_at", "last_success"}} (times: Unix seconds)."""
+        with self.lock:
+            return {u: dict(self.stat[u]) for u in self.urls}
 
     def stop(self, timeout=5.0):
         """Stop the threads; a post under way may finish or be made again at the next start."""
@@ -121,17 +355,20 @@ class Forwarder:
         with self.lock:
             self.db.close()
 
-    def stats(self):
-        """{url: {"delivered", "pending", "failures", "last_error"}}."""
-        out = {}
+    def _changed(self, url):
+        for f in list(self.listeners):
+            try:
+                f(url)
+            except Exception:
+                pass  # a listener's fault never stops delivery
+
+    def _failed(self, url, why):
         with self.lock:
-            for u in self.urls:
-                last = self.db.execute("SELECT last FROM cursors WHERE url = ?", (u,)).fetchone()[0]
-                n = self.db.execute(
-                    "SELECT COUNT(*) FROM records WHERE id > ?", (last,)
-                ).fetchone()[0]
-                out[u] = dict(self.stat[u], pending=n)
-        return out
+            st = self.stat[url]
+            st["failures"] += 1
+            st["last_error"] = why
+            st["last_error_at"] = round(time.time(), 3)
+        self._changed(url)
 
     # --- delivery ---------------------------------------------------------------
     def _next(self, url):
@@ -139,28 +376,24 @@ class Forwarder:
         with self.wake:
             while not self.stopping:
                 row = self.db.execute(
-                    "SELECT r.id, r.body FROM records r, cursors c WHERE c.url = ? AND r.id > c.last "
-                    "ORDER BY r.id LIMIT 1",
-                    (url,),
+                    "SELECT id, body FROM queue WHERE url = ? ORDER BY id LIMIT 1", (url,)
                 ).fetchone()
                 if row is not None:
                     return row[0], json.loads(row[1])
                 self.wake.wait(1.0)
         return None
 
-    def _done(self, url, rid):
+    def _done(self, url, rid, delivered=True):
         with self.lock:
-            if not self.stopping:
-                self.db.execute(
-                    "UPDATE cursors SET last = ? WHERE url = ? AND last < ?", (rid, url, rid)
-                )
-                self._prune()
-
-    def _prune(self):
-        low = self.db.execute("SELECT MIN(last) FROM cursors").fetchone()[0]
-        if low is None:
-            low = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM records").fetchone()[0]
-        self.db.execute("DELETE FROM records WHERE id <= ?", (low,))
+            if self.stopping:
+                return
+            self.db.execute("DELETE FROM queue WHERE id = ?", (rid,))
+            st = self.stat[url]
+            st["pending"] -= 1
+            if delivered:
+                st["delivered"] += 1
+                st["last_success"] = round(time.time(), 3)
+        self._changed(url)
 
     def _sleep(self, s):
         with self.wake:
@@ -169,51 +402,46 @@ class Forwarder:
 
     def _run(self, url):
         target, kind = _shape(url)
-        st = self.stat[url]
         while True:
             nxt = self._next(url)
             if nxt is None:
                 return
             rid, record = nxt
+            data = body(record, kind)
             tries = 0
             while not self.stopping:
-                wait = None
                 try:
-                    req = urllib.request.Request(
-                        target,
-                        data=body(record, kind),
-                        method="POST",
-                        headers={"Content-Type": "application/json", "User-Agent": "dicetray-hub"},
-                    )
-                    with urllib.request.urlopen(req, timeout=self.timeout) as r:
-                        r.read()
+                    post(target, data, self.timeout)
                     self._done(url, rid)
-                    st["delivered"] += 1
                     break
-                except urllib.error.HTTPError as e:
-                    why = "HTTP %d %s" % (e.code, e.reason)
-                    if e.code == 429:
-                        try:
-                            wait = float(e.headers.get("Retry-After", ""))
-                        except ValueError:
-                            wait = None
-                    elif 400 <= e.code < 500 and e.code != 408 and tries + 1 >= GIVE_UP:
+                except NotDelivered as e:
+                    tries += 1
+                    s = e.status
+                    if (
+                        s is not None
+                        and 400 <= s < 500
+                        and s not in (408, 429)
+                        and tries >= GIVE_UP
+                    ):
                         # refused for good: one bad record must not hold the queue forever
-                        st["failures"] += 1
-                        st["last_error"] = "%s: record %s skipped after %d attempts" % (
-                            why,
-                            record.get("id"),
-                            GIVE_UP,
+                        self._failed(
+                            url,
+                            "%s: record %s skipped after %d attempts"
+                            % (e, record.get("id"), GIVE_UP),
                         )
-                        self._done(url, rid)
+                        self._done(url, rid, delivered=False)
                         break
-                except (urllib.error.URLError, OSError, ValueError) as e:
-                    why = str(getattr(e, "reason", e)) or type(e).__name__
-                tries += 1
-                st["failures"] += 1
-                st["last_error"] = why
-                lo, hi = self.backoff
-                delay = min(hi, lo * 2 ** min(tries - 1, 20))
-                if wait is not None:
-                    delay = min(hi, max(wait, 0.0))
-                self._sleep(delay * (1 + random.uniform(-0.1, 0.1)))
+                    self._failed(url, str(e))
+                    lo, hi = self.backoff
+                    delay = min(hi, lo * 2 ** min(tries - 1, 20))
+                    if e.retry is not None:
+                        delay = min(hi, max(e.retry, 0.0))
+                    self._sleep(delay * (1 + random.uniform(-0.1, 0.1)))
+
+
+def _key(record):
+    """(device, campaign) of a tray's record, None for one without them."""
+    dev, cid, seq = record.get("device"), record.get("campaign"), record.get("seq")
+    if isinstance(dev, str) and isinstance(cid, int) and isinstance(seq, int):
+        return dev, cid
+    return None

@@ -2,7 +2,9 @@
 install beside the package). It reads /events (server-sent events; the
 browser reconnects by itself) and draws each tray: its OLED from the
 MONO_VLSB framebuffer on a canvas, its LED ring, its trackers and its last
-rolls. Sized for a TV across the table and for a phone (the cards wrap).
+rolls; under them, how forwarding fares (each URL's queue, its last
+delivery and its last error). Sized for a TV across the table and for a
+phone (the cards wrap).
 Opened with the keeper's token (`?keeper=K`), each card has a line for a
 remote action (docs/hub.md, Remote actions); a card is kept across
 updates, so what the keeper types survives the table's rolls."""
@@ -41,11 +43,14 @@ HTML = r"""<!doctype html>
   form.act button { font: inherit; padding: .2em .7em; border-radius: .3em; }
   .said { flex-basis: 100%; white-space: pre-wrap; font-size: .85em; color: #9d9; }
   .said.bad { color: #e66; }
+  #forward { padding: 0 1em 1em; font-size: .8em; color: #999; }
+  #forward .failing { color: #e66; }
 </style>
 </head>
 <body>
 <header>Dicetray: the table <span id="status">connecting...</span></header>
 <main id="trays"></main>
+<footer id="forward"></footer>
 <script>
 "use strict";
 const q = location.search;
@@ -148,6 +153,20 @@ function controls(name) {
   undo.onclick = () => send("undo");
   return f;
 }
+function when(t) { return t ? new Date(t * 1000).toLocaleTimeString() : "never"; }
+function sinks(list) {
+  // Each forwarding URL (its host only: a webhook's path is its secret): what waits, what failed.
+  const box = document.getElementById("forward"), lines = [];
+  (list || []).forEach((f, i) => {
+    const failing = (f.last_error_at || 0) > (f.last_success || 0);
+    let text = `forward ${i + 1} ${f.sink}: ${f.pending} queued, last delivered ${when(f.last_success)}`;
+    if (f.last_error) text += `; last error ${when(f.last_error_at)}: ${f.last_error}`;
+    const d = el("div", failing ? "sink failing" : "sink", text);
+    d.dataset.pending = f.pending;
+    lines.push(d);
+  });
+  box.replaceChildren(...lines);
+}
 const cards = new Map();      // tray -> {sec, body, form}: kept, so a typed action survives
 function show(snap) {
   const main = document.getElementById("trays"), order = [];
@@ -167,6 +186,7 @@ function show(snap) {
   // moved only when the order changed: moving a card would take the keeper's cursor away
   if (order.length !== main.children.length || order.some((s, i) => main.children[i] !== s))
     main.replaceChildren(...order);
+  sinks(snap.forward);
   document.getElementById("status").textContent = "";
   document.body.dataset.version = snap.version;
 }

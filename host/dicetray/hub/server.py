@@ -11,9 +11,12 @@ The socket is TCP on 127.0.0.1 (every OS has it), on a port the OS
 picks; the hub writes it, its pid and a random token into
 <home>/hub.json (mode 0600) while it runs. A client must send the token:
 another user of the machine cannot read the file, so cannot act on the
-trays.
+trays. Until a connection has sent it, the connection is bounded
+(limits.py): CLIENTS at once, its first line within FIRST_S and FIRST_MAX
+bytes; after it, a line of LINE_MAX (a restore's) and no deadline.
 """
 
+import io
 import json
 import os
 import queue
@@ -25,11 +28,16 @@ from .. import __version__
 from ..datadir import home
 from ..link import ports as portfinder
 from ..link.client import DeviceError
-from . import wire
+from . import limits, wire
 from .tray import Tray
 
 SCAN_S = 2.0
 TICK_S = 1.0  # a subscriber hears a tick this often, so a client that left is found
+CLIENTS = 128  # connections at once: every command, watcher and page action is one
+FIRST_S = 5.0  # a connection's first line (its token) comes within this, whole
+FIRST_MAX = 64 * 1024  # ...and is at most this long: a client starts with a small call
+LINE_MAX = 16 * 1024 * 1024  # a line once the token is known: a restore of 200,000 events
+WRITE_S = 60.0  # a client that stops reading is dropped after this
 
 
 def registration():
@@ -69,9 +77,23 @@ class Hub:
     """The trays on `ports` (a list of PATH or NAME=PATH; empty: found
     ones), served on 127.0.0.1:`listen_port` (0: any free one)."""
 
-    def __init__(self, ports=(), timeout=2.0, listen_port=0, opener=None):
+    def __init__(
+        self,
+        ports=(),
+        timeout=2.0,
+        listen_port=0,
+        opener=None,
+        clients=CLIENTS,
+        first_s=FIRST_S,
+        log=None,
+    ):
+        """`clients`, `first_s`: the socket's bounds (CLIENTS, FIRST_S);
+        `log(line)`: where refusals are said (default stderr)."""
         self.timeout = timeout
         self.opener = opener
+        self.clients = clients
+        self.first_s = first_s
+        self.log = limits.Log(log)
         self.token = secrets.token_hex(16)
         self.lock = threading.Lock()
         self.trays = {}  # name -> Tray
@@ -185,8 +207,21 @@ class Hub:
                 "a hub is already running (pid %s): one hub serves every tray; "
                 "stop it first" % other["pid"]
             )
+        busy = wire.line(
+            _refusal(
+                "the hub is busy: %d connections are open, its limit; "
+                "try again when a command or watcher ends" % self.clients
+            )
+        )
         try:
-            self.server = _Server(("127.0.0.1", self.listen_port), _Handler)
+            self.server = _Server(
+                ("127.0.0.1", self.listen_port),
+                _Handler,
+                self.clients,
+                busy,
+                self.log,
+                "hub socket",
+            )
         except OSError as e:
             raise HubError("cannot listen on 127.0.0.1:%d: %s" % (self.listen_port, e)) from None
         self.server.hub = self
@@ -235,41 +270,58 @@ class Hub:
             t.stop()
 
 
-class _Server(socketserver.ThreadingTCPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+class _Server(limits.Bounded, socketserver.ThreadingTCPServer):
+    pass
 
 
-class _Handler(socketserver.StreamRequestHandler):
+def _refusal(msg):
+    """An error line's message, as a client raises it (DeviceError)."""
+    return {"err": {"type": "DeviceError", "msg": msg}}
+
+
+class _Handler(socketserver.BaseRequestHandler):
     """One client connection: calls one after another, or one subscription."""
 
+    def setup(self):
+        hub = self.server.hub
+        self.reader = limits.Reader(self.request, hub.first_s)
+        self.rfile = io.BufferedReader(self.reader)
+
     def send(self, obj):
-        self.wfile.write(wire.line(obj))
-        self.wfile.flush()
+        self.request.settimeout(WRITE_S)
+        self.request.sendall(wire.line(obj))
+
+    def refuse(self, kind, why):
+        """Say why to the client (if it listens) and in the log; the connection ends."""
+        try:
+            self.send(_refusal("the hub refused the connection: %s" % why))
+        except OSError:
+            pass
+        self.server.hub.log.note(kind, "hub socket: refused a connection: %s" % why)
 
     def handle(self):
         hub = self.server.hub
+        known = False  # the token came: the connection is the user's
         while True:
             try:
-                msg = wire.read(self.rfile)
-            except (ValueError, OSError):
+                msg = wire.read(self.rfile, LINE_MAX if known else FIRST_MAX)
+            except TimeoutError:
+                self.refuse("slow", "no whole request within %g s" % hub.first_s)
+                return
+            except wire.Unreadable as e:
+                self.refuse("unreadable", str(e))
+                return
+            except OSError:
                 return
             if msg is None:
                 return
+            if not isinstance(msg, dict) or not limits.same(msg.get("token"), hub.token):
+                self.refuse("token", "wrong token (is <home>/hub.json this hub's?)")
+                return
+            if not known:
+                known = True
+                self.reader.lift()
             try:
-                if not isinstance(msg, dict) or not secrets.compare_digest(
-                    str(msg.get("token", "")), hub.token
-                ):
-                    self.send(
-                        {
-                            "err": {
-                                "type": "DeviceError",
-                                "msg": "the hub refused the "
-                                "request: wrong token (is <home>/hub.json this hub's?)",
-                            }
-                        }
-                    )
-                    return
                 call = msg.get("call")
                 if call == "trays":
                     self.send({"ok": [t.as_dict() for t in list(hub.trays.values())]})

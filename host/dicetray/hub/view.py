@@ -3,9 +3,14 @@
 A sink of the hub: every tray's campaign, folded on the host from the
 device's snapshot and then event by event as they arrive (as `dicetray
 watch` does), its trackers, its last rolls in words with their faces and
-outcome, and its screen and LED ring (SCREEN) as the tray shows them. The
-work runs on the view's own thread: a tray's thread only queues it, so a
-slow page never holds up a tray.
+outcome, and its screen and LED ring (SCREEN) as the tray shows them,
+and how forwarding fares (each URL's queue, last error, last delivery).
+The work runs on the view's own thread: a tray's thread only queues it,
+so a slow page never holds up a tray.
+
+It also makes forwarding's records: one an event as it comes, and, each
+time it reads a tray afresh (the tray came up, the hub started), the
+events the tray rolled since the last one queued (catching up).
 """
 
 import base64
@@ -13,6 +18,7 @@ import queue
 import threading
 import time
 
+from .. import backup as bk
 from .. import export as ex
 from ..rules import campaign as cp
 from ..rules import codec, systems
@@ -33,9 +39,25 @@ class View:
         self.changed = threading.Condition()
         self.watching = 0  # open pages (SSE streams): the screens are read only then
         self.work = queue.Queue()
-        self.forward = None  # forward.Forwarder: every event, as a record (--forward)
+        self._forward = None
         self.dirty = set()  # trays whose screen changed since it was last read
         threading.Thread(target=self._run, name="hub-view", daemon=True).start()
+
+    @property
+    def forward(self):
+        """forward.Forwarder: every event, as a record (--forward); its state is shown."""
+        return self._forward
+
+    @forward.setter
+    def forward(self, f):
+        self._forward = f
+        if f is not None:
+            f.listeners.append(lambda url: self._touch())
+
+    def _touch(self):
+        with self.changed:
+            self.version += 1
+            self.changed.notify_all()
 
     # --- the hub's sink ------------------------------------------------------
     def state(self, tray):
@@ -46,11 +68,16 @@ class View:
 
     def snapshot(self):
         """{"version", "trays": [a tray's view, ...]} in the hub's order."""
+        f = self.forward
+        sinks = (
+            [] if f is None else [dict(st, sink=forward.label(u)) for u, st in f.stats().items()]
+        )
         with self.changed:
             names = list(self.hub.trays)
             return {
                 "version": self.version,
                 "trays": [self.trays[n] for n in names if n in self.trays],
+                "forward": sinks,
             }
 
     # --- the thread ------------------------------------------------------------
@@ -99,17 +126,61 @@ class View:
 
     def _fresh(self, tray):
         """The tray's campaign read again from the device (it came up, or
-        the view lost track)."""
+        the view lost track); forwarding catches up with it."""
         if tray.state != "up":
             self._put(tray)
             return
         seq, snap = tray.call("snapshot")
-        c = cp.decode_snapshot(bytes(snap), None, False)
+        # an undo window as backups keep (bounded: its snapshot is kept with each record)
+        c = bk.start(None, None, bytes(snap), bk.HOST_DEPTH)
         for e in tray.call("events", [seq]) if seq < tray.last else ():
             c.apply(bytes(e))
+        if self.forward is not None:
+            self._catch_up(tray, c)  # first: if it fails, the next event reads the tray again
         self.camps[tray.name] = c
         self._put(tray, trackers=ex.trackers(c), system=systems.NAMES[c.system])
         self._screen(tray)
+
+    def _catch_up(self, tray, c):
+        """Queue the records of what tray campaign `c` did since the last
+        event queued of it: folded from the state kept with that one, and
+        checked against the device's own state at the end (a campaign
+        restored meanwhile is not the one forwarded: skipped, said)."""
+        f, dev, head = self.forward, (tray.info or {}).get("device"), c.nevents
+        if dev is None:
+            return
+        snap = cp.encode_snapshot(c)
+        back = f.resume(dev, c.cid, head, snap)
+        if back is None:
+            return
+        seq, kept = back
+        first = tray.call("info").get("first", 1)
+        try:
+            if first > seq + 1:
+                raise ValueError("the tray holds events from %d only" % first)
+            # (a link error raises DeviceError: not caught, so the next up tries again)
+            evs = tray.call("events", [seq])[: head - seq]
+            if len(evs) < head - seq:
+                raise ValueError("the tray gave %d of them" % len(evs))
+            k = bk.start(c.system, c.cid, kept, bk.HOST_DEPTH)
+            items = []
+            for i, ev in enumerate(evs):
+                n, ev = seq + 1 + i, bytes(ev)
+                items.append((record(tray, k, n, ev, _roll(k, n, ev), ex.trackers(k)), None))
+            if cp.encode_state(k) != cp.encode_state(c):
+                raise ValueError("the campaign is not the one forwarded (restored meanwhile?)")
+        except ValueError as e:
+            f.skip(
+                dev,
+                c.cid,
+                head,
+                snap,
+                "tray %s: events %d..%d of campaign %d not forwarded: %s"
+                % (tray.name, seq + 1, head, c.cid, e),
+            )
+            return
+        items[-1] = (items[-1][0], snap)
+        f.put_many(items)
 
     def _event(self, tray, seq, ev):
         c = self.camps.get(tray.name)
@@ -118,24 +189,17 @@ class View:
                 self._fresh(tray)
             return
         try:
-            line, kind, out = ex.live(c, seq, ev, public=True)
+            roll = _roll(c, seq, ev)
         except ValueError:
             self._fresh(tray)
             return
-        said = ex.outcome(kind, out)
-        roll = {
-            "seq": seq,
-            "line": line.strip(),
-            "faces": list(out.faces) if out else [],
-            "outcome": None if said is None or said["hidden"] else said,
-        }
         with self.changed:
             v = self._view(tray)
             v["recent"] = ([roll] + v["recent"])[:RECENT]
         t = ex.trackers(c)
         self._put(tray, trackers=t)
         if self.forward is not None:
-            self.forward.put(record(tray, c, seq, ev, roll, t))
+            self.forward.put(record(tray, c, seq, ev, roll, t), cp.encode_snapshot(c))
         self.dirty.add(tray.name)  # its screen changed: read once the events are shown
 
     def _screen(self, tray):
@@ -151,6 +215,19 @@ class View:
         }
         if self.trays.get(tray.name, {}).get("screen") != shown:
             self._put(tray, screen=shown)
+
+
+def _roll(c, seq, ev):
+    """Event `seq` applied to the view's campaign `c`: what the page shows
+    of it; ValueError if it does not follow or does not replay."""
+    line, kind, out = ex.live(c, seq, ev, public=True)
+    said = ex.outcome(kind, out)
+    return {
+        "seq": seq,
+        "line": line.strip(),
+        "faces": list(out.faces) if out else [],
+        "outcome": None if said is None or said["hidden"] else said,
+    }
 
 
 def record(tray, c, seq, ev, roll, trackers):

@@ -12,33 +12,72 @@ URL has): the page is the campaign's, and a LAN is more than the table.
 The keeper's token is another secret: a page shown to the players can
 read, never act, and a web page elsewhere in the browser cannot make the
 tray roll (it can neither read the secret nor send the header without
-the page's own origin).
+the page's own origin). Without a token, a request must name the page's
+own host (127.0.0.1:PORT, localhost:PORT, [::1]:PORT): a web page whose
+DNS name was rebound to 127.0.0.1 names its own, and is refused.
+
+Every connection is bounded before anything is checked (limits.py):
+CONNS at once (one more gets 503), its whole request within REQUEST_S
+and REQUEST_MAX bytes, a body of MAX_BODY nesting at most DEPTH.
 """
 
+import io
 import json
-import secrets
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from . import actions, page
+from . import actions, limits, page, wire
 
 KEEPALIVE_S = 15.0  # a comment line on a quiet stream, so proxies and browsers keep it
 MAX_BODY = 4096  # an action's request: a tray's name and a command line
+DEPTH = 4  # ...which nests one level: {"tray", "action"}
+CONNS = 64  # connections at once: each open page holds one (its event stream)
+REQUEST_S = 10.0  # a request's line, headers and body come within this, whole
+REQUEST_MAX = 64 * 1024  # ...and in at most this many bytes
+WRITE_S = 30.0  # a page that stops reading its stream is dropped after this
 
 
 class Web:
     """The page of `view` on host:port (port 0: any free one)."""
 
-    def __init__(self, view, host="127.0.0.1", port=0, token=None, keeper=None, connect=None):
+    def __init__(
+        self,
+        view,
+        host="127.0.0.1",
+        port=0,
+        token=None,
+        keeper=None,
+        connect=None,
+        conns=CONNS,
+        request_s=REQUEST_S,
+        log=None,
+    ):
         """`keeper`: the keeper's token, which turns remote actions on;
-        `connect(tray)`: an open device of that tray (the hub's HubDevice)."""
+        `connect(tray)`: an open device of that tray (the hub's HubDevice);
+        `conns`, `request_s`: the bounds (CONNS, REQUEST_S); `log(line)`:
+        where refusals are said (default stderr)."""
         self.view = view
         self.token = token
         self.keeper = keeper
         self.connect = connect
-        self.server = _Server((host, port), _Handler)
+        self.request_s = request_s
+        self.log = limits.Log(log)
+        busy = (
+            "the hub's page is busy: %d connections are open, its limit; "
+            "close a page or try again\n" % conns
+        ).encode()
+        head = (
+            "HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            "Content-Length: %d\r\nRetry-After: 5\r\nConnection: close\r\n\r\n" % len(busy)
+        ).encode()
+        self.server = _Server((host, port), _Handler, conns, head + busy, self.log, "page")
         self.server.web = self
+        self.port = port = self.server.server_address[1]
+        # The names a browser on this machine reaches the page by (no token: only these)
+        self.hosts = {"127.0.0.1:%d" % port, "localhost:%d" % port, "[::1]:%d" % port}
+        if host not in ("", "0.0.0.0", "::"):
+            self.hosts.add("%s:%d" % (host.lower(), port))
         self.stopping = False
         threading.Thread(target=self.server.serve_forever, name="hub-web", daemon=True).start()
 
@@ -59,19 +98,54 @@ class Web:
         self.server.server_close()
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+class _Server(limits.Bounded, ThreadingHTTPServer):
+    pass
 
 
 class _Handler(BaseHTTPRequestHandler):
-    def log_message(self, *a):
-        pass  # the hub's terminal is for trays coming and going
+    def setup(self):
+        BaseHTTPRequestHandler.setup(self)
+        web = self.server.web
+        self.reader = limits.Reader(self.request, web.request_s, REQUEST_MAX)
+        self.rfile = io.BufferedReader(self.reader)
 
-    def _allowed(self, query):
-        want = self.server.web.token
+    def handle(self):
+        try:
+            BaseHTTPRequestHandler.handle(self)
+        except limits.Refused:
+            self.server.web.log.note(
+                "big", "page: refused a request of more than %d bytes" % REQUEST_MAX
+            )
+
+    def log_message(self, *a):
+        pass  # the hub's terminal is for trays coming and going...
+
+    def log_error(self, fmt, *args):
+        # ...and for what the page refused: one line
+        self.server.web.log.note("http", "page: " + (fmt % args).splitlines()[0])
+
+    def _in(self):
+        """The request is read: its bounds lifted, a write may wait WRITE_S."""
+        self.reader.lift()
+        self.request.settimeout(WRITE_S)
+
+    def _refused(self, query):
+        """None if the request may be served; else (status, why)."""
+        web = self.server.web
+        if web.token is None:
+            host = (self.headers.get("Host") or "").strip().lower()
+            if host not in web.hosts:
+                web.log.note("host", "page: refused a request for host %r" % host[:80])
+                return 403, (
+                    "this page answers to 127.0.0.1:%d and localhost:%d only, not %r "
+                    "(start the hub with --token to serve other names)"
+                    % (web.port, web.port, host[:80])
+                )
+            return None
         got = (parse_qs(query).get("token") or [""])[0]
-        return want is None or secrets.compare_digest(got, want)
+        if not limits.same(got, web.token):
+            return 403, "this page needs its token: open the URL `dicetray serve` printed"
+        return None
 
     def _json(self, code, obj):
         self._send(code, "application/json", json.dumps(obj).encode())
@@ -85,13 +159,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
+        self._in()
         u = urlsplit(self.path)
-        if not self._allowed(u.query):
-            self._send(
-                403,
-                "text/plain; charset=utf-8",
-                b"this page needs its token: open the URL `dicetray serve` printed\n",
-            )
+        no = self._refused(u.query)
+        if no is not None:
+            self._send(no[0], "text/plain; charset=utf-8", (no[1] + "\n").encode())
             return
         web = self.server.web
         if u.path == "/":
@@ -106,13 +178,18 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         u = urlsplit(self.path)
         web = self.server.web
+        try:
+            n = int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            n = -1
+        body = self.rfile.read(n) if 0 < n <= MAX_BODY else None
+        self._in()
+        no = self._refused(u.query)
+        if no is not None:
+            self._json(no[0], {"error": no[1]})
+            return
         if u.path != "/act":
             self._json(404, {"error": "no such action: POST /act"})
-            return
-        if not self._allowed(u.query):
-            self._json(
-                403, {"error": "this page needs its token: open the URL `dicetray serve` printed"}
-            )
             return
         if web.keeper is None:
             self._json(
@@ -123,17 +200,16 @@ class _Handler(BaseHTTPRequestHandler):
                 },
             )
             return
-        if not secrets.compare_digest(self.headers.get("X-Dicetray-Keeper", ""), web.keeper):
+        if not limits.same(self.headers.get("X-Dicetray-Keeper", ""), web.keeper):
             self._json(
                 403,
                 {"error": "not the keeper's token: open the keeper's URL `dicetray serve` printed"},
             )
             return
         try:
-            n = int(self.headers.get("Content-Length", ""))
-            if not 0 < n <= MAX_BODY:
-                raise ValueError("%d bytes" % n)
-            req = json.loads(self.rfile.read(n))
+            if body is None:
+                raise ValueError("a body of %d bytes" % n if n >= 0 else "no Content-Length")
+            req = wire.loads(body, DEPTH)
             tray, line = req["tray"], req["action"]
             if not (isinstance(tray, str) and isinstance(line, str)):
                 raise ValueError("tray and action are text")

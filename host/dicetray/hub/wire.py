@@ -12,8 +12,15 @@ with its seq and hint, AnswerLost with its seq) the device's link would.
 
 import base64
 import json
+import re
+from itertools import accumulate
 
 TIMEOUT_S = 600.0  # the longest a call may take (a restore of 20,000 events on a board)
+DEPTH = 32  # the deepest nesting a message may have: every call's is 4 or less
+
+
+class Unreadable(ValueError):
+    """A line that is not read: too long, too deep, or not JSON."""
 
 
 def pack(v):
@@ -43,12 +50,41 @@ def line(obj):
     return (json.dumps(pack(obj), separators=(",", ":")) + "\n").encode("utf-8")
 
 
-def read(f):
-    """The next message from a binary file object, or None at its end."""
-    raw = f.readline()
+# A JSON string (its escapes included), and what nesting is made of.
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def nesting(raw):
+    """How deep the JSON text `raw` (bytes) nests, found without parsing it
+    (the brackets outside its strings), so a line of 4,000 "[" is refused
+    before the parser recurses into it."""
+    shape = _STRING.sub(b"", raw).translate(None, _NOT_BRACKETS)
+    return max(accumulate(map(_STEP.__getitem__, shape)), default=0)
+
+
+def loads(raw, depth=DEPTH):
+    """The message in the bytes of one line; Unreadable (one line) if it
+    nests deeper than `depth` or is not UTF-8 JSON."""
+    if nesting(raw) > depth:
+        raise Unreadable("a message nested deeper than %d levels" % depth)
+    try:
+        return unpack(json.loads(raw.decode("utf-8")))
+    except (ValueError, RecursionError) as e:
+        raise Unreadable("not a JSON message: %s" % e) from None
+
+
+def read(f, limit=None):
+    """The next message from a binary file object, or None at its end;
+    `limit`: the longest line taken, in bytes (Unreadable past it, having
+    read no more than that)."""
+    raw = f.readline(-1 if limit is None else limit + 1)
     if not raw:
         return None
-    return unpack(json.loads(raw.decode("utf-8")))
+    if limit is not None and len(raw) > limit:
+        raise Unreadable("a line longer than %d bytes" % limit)
+    return loads(raw)
 
 
 def error(e):
