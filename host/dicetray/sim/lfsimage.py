@@ -10,6 +10,8 @@ it boots, and what a board wrote can be read back after a power cut.
 
 import os
 
+from .. import outfile
+
 FS_OFFSET = 0xA0000
 BLOCK = 4096
 BLOCKS = 352
@@ -72,8 +74,7 @@ def install(flash_file, files):
         flash = bytearray(b"\xff" * FLASH_SIZE)
     flash[FS_OFFSET:] = pack(files)
     os.makedirs(os.path.dirname(os.path.abspath(flash_file)), exist_ok=True)
-    with open(flash_file, "wb") as f:
-        f.write(flash)
+    outfile.write(flash_file, flash)
 
 
 def read(flash_file):
