@@ -172,3 +172,24 @@ def test_an_unwritable_output_is_one_line(trays, capsys, tmp_path):
     code, err = export(trays, capsys, tmp_path)
     assert code == 1 and err.count("\n") == 1 and "cannot write" in err
 
+
+def test_a_screenshot_that_cannot_be_written_is_one_line(tmp_path):
+    """On main: a traceback (after the whole run, for a missing folder)."""
+    script = tmp_path / "s.txt"
+    script.write_text("100 quit\n")
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "host"),
+               DICETRAY_HOME=str(tmp_path / "home"))
+
+    def sim(shot):
+        return subprocess.run(
+            [sys.executable, "-m", "dicetray", "sim", "--headless", "--script", str(script),
+             "--flash", str(tmp_path / "flash"), "--screenshot", str(shot)],
+            capture_output=True, text=True, env=env, timeout=300)
+    r = sim(tmp_path / "no" / "x.png")
+    assert r.returncode == 2 and r.stderr == (
+        "dicetray sim: no folder %s for the screenshot %s: make it, or name another file\n"
+        % (tmp_path / "no", tmp_path / "no" / "x.png"))
+    r = sim(tmp_path)                                   # a folder: written at the run's end
+    assert r.returncode == 1 and r.stderr.splitlines()[-1] == (
+        "dicetray sim: cannot write the screenshot %s (Is a directory)" % tmp_path)
+    assert "Traceback" not in r.stderr
