@@ -20,8 +20,8 @@ import tempfile
 
 
 def _stream_of_ours(st):
-    """True when `st` is the file behind this process's stdin, stdout or stderr."""
-    for fd in (0, 1, 2):
+    """True when `st` is the file behind this process's stdout or stderr."""
+    for fd in (1, 2):
         try:
             if os.path.samestat(st, os.fstat(fd)):
                 return True

@@ -116,3 +116,14 @@ def test_the_emulated_boards_flash_is_locked_too(tmp_path):
     again = Emulator(None, str(folder / FLASH_FILE), serial=False)
     again.hold()                                              # closed: nothing holds it
     again.close()
+
+
+def test_a_flash_folder_put_on_a_board_leaves_the_lock_file_behind(tmp_path):
+    """lfsimage.files_of (a desktop flash folder onto an emulated board's image)."""
+    from dicetray.sim import lfsimage
+    d = tmp_path / "flash"
+    (d / "dicetray").mkdir(parents=True)
+    (d / "dicetray" / "id.txt").write_text("x")
+    Flash(str(d)).release()                                   # a simulator ran here
+    assert (d / ".dicetray-sim.lock").exists()
+    assert lfsimage.files_of(str(d)) == {"/dicetray/id.txt": b"x"}

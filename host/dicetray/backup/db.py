@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import builtins  # `list` is also a method of BackupStore: its annotations say builtins.list
 import os
-import stat
 import pathlib
 import sqlite3
+import stat
 import time
 import zlib
 from collections.abc import Callable

@@ -11,6 +11,7 @@ it boots, and what a board wrote can be read back after a power cut.
 import os
 
 from .. import outfile
+from .flashlock import LOCK_NAME
 
 FS_OFFSET = 0xA0000
 BLOCK = 4096
@@ -51,12 +52,15 @@ def pack(files):
 
 def files_of(folder):
     """{flash path: bytes} of every file under a host folder (a desktop
-    simulator's --flash folder, or the bench's campaign)."""
+    simulator's --flash folder, less the simulator's lock file, or the
+    bench's campaign)."""
     out = {}
     for base, _dirs, names in os.walk(folder):
         for n in names:
             full = os.path.join(base, n)
             rel = os.path.relpath(full, folder).replace(os.sep, "/")
+            if rel == LOCK_NAME:
+                continue
             with open(full, "rb") as f:
                 out["/" + rel] = f.read()
     return out
