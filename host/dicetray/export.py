@@ -11,7 +11,6 @@ export of a backup adds when each event was first backed up (`backup`,
 `seen`): the one thing only the backup database knows.
 """
 
-import csv
 import io
 import json
 import re
@@ -866,6 +865,35 @@ def _blank(v):
     return "" if v is None else v
 
 
+# CSV injection (OWASP): a spreadsheet runs a cell that begins with one of
+# these as a formula, and names and texts are the players' (`=1+1`,
+# `@SUM(A1)` are names). Such a text cell is written as text: a leading '
+# and the cell quoted. Numbers the tool formats itself are left as they are
+# (ints, and the args and faces columns: whole numbers joined by spaces, a
+# negative one beginning with '-'): no formula is made of digits alone.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBERS = (CSV_COLUMNS.index("args"), CSV_COLUMNS.index("faces"))
+
+
+def _csv_cell(i, v):
+    s = str(v)
+    if isinstance(v, str) and i not in _NUMBERS and s.startswith(FORMULA_START):
+        s = "'" + s
+    elif not any(c in s for c in ',"\r\n'):
+        return s
+    return '"%s"' % s.replace('"', '""')  # RFC 4180's quoting, as csv.writer's
+
+
+class _Rows:
+    """csv.writer's writerow, with _csv_cell's cells (CSV_COLUMNS wide)."""
+
+    def __init__(self, buf):
+        self.buf = buf
+
+    def writerow(self, row):
+        self.buf.write(",".join(_csv_cell(i, v) for i, v in enumerate(row)) + "\n")
+
+
 def to_csv(doc):
     """Deterministic CSV: a header, one `campaign` row per campaign field,
     then each session: a `session` row (seq = its first event, name =
@@ -875,9 +903,10 @@ def to_csv(doc):
     by "; ", and in a backup export backup and seen), then the state:
     `counter`, `character` (name = "index:name", text = field, value) and
     `talisman` rows (name = "index:name", text = field, value), and the
-    `state` hex. Empty cells for what does not apply."""
+    `state` hex. Empty cells for what does not apply; a text cell that a
+    spreadsheet would run as a formula begins with ' (FORMULA_START)."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = _Rows(buf)
     pad = ("",) * (len(CSV_COLUMNS) - 8)
     w.writerow(CSV_COLUMNS)
     for k in ("format", "version", "campaign", "system", "schema", "first", "last"):

@@ -42,6 +42,11 @@ class RestoreError(Exception):
     """A restore refused or not verified: the text says why and what to do."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """A Ctrl-C during apply(): the text says whether the device holds the
+    backup or its old campaign (asked when it can be) and how to check."""
+
+
 def device_state(dev: Device) -> Campaign:
     """The device's campaign, decoded from its snapshot."""
     snap = bk.snapshot_bytes(dev.snapshot())
@@ -176,35 +181,95 @@ def apply(p: Plan, dev: Device, progress: Progress = _quiet) -> Done:
     # boot reads it before one rename swaps it in (docs/backup.md): a
     # refusal or a lost link before that rename leaves the device as it
     # was. What follows reads the result back.
-    with progress("sending backup %d" % b.id, len(p.events)) as cb:
-        new = dev.restore(
-            p.snap,
-            p.events,
-            p.seq,
-            first=first,
-            progress=cb,
-            head=bk.unhex(b.base_head) if first > 1 else None,
-        )
-    got = device_state(dev)
-    held = max(first, dev.info().get("first", first))  # what it kept (it compacts)
-    errs = []
-    if new.get("events", got.nevents) != last or got.nevents != last:
-        errs.append("it reports %s, the backup has %d" % (ex.plural(got.nevents, "event"), last))
-    if cp.encode_state(got) != cp.encode_state(b.fold()):
-        errs.append("its state differs from the backup's")
-    if new.get("head") and b.head and new["head"] != b.head:
-        errs.append("its hash chain head differs from the backup's")
-    if not errs and held <= last:
-        with progress("reading back events", last - held + 1) as cb:
-            back = dev.events(held - 1, cb)
-        if [bytes(e) for e in back] != p.events[held - first :]:
-            errs.append("its events %d..%d differ from the backup's" % (held, last))
+    try:
+        with progress("sending backup %d" % b.id, len(p.events)) as cb:
+            new = dev.restore(
+                p.snap,
+                p.events,
+                p.seq,
+                first=first,
+                progress=cb,
+                head=bk.unhex(b.base_head) if first > 1 else None,
+            )
+    except KeyboardInterrupt:
+        raise Interrupted(cut_short(p, dev)) from None
+    except Exception as e:
+        if getattr(dev, "restore_stage", None) != "commit":
+            raise  # refused, or the link lost, before the swap: the old campaign stays
+        raise RestoreError("%s: %s" % (e, cut_short(p, dev))) from None
+    try:
+        got = device_state(dev)
+        held = max(first, dev.info().get("first", first))  # what it kept (it compacts)
+        errs = []
+        if new.get("events", got.nevents) != last or got.nevents != last:
+            errs.append(
+                "it reports %s, the backup has %d" % (ex.plural(got.nevents, "event"), last)
+            )
+        if cp.encode_state(got) != cp.encode_state(b.fold()):
+            errs.append("its state differs from the backup's")
+        if new.get("head") and b.head and new["head"] != b.head:
+            errs.append("its hash chain head differs from the backup's")
+        if not errs and held <= last:
+            with progress("reading back events", last - held + 1) as cb:
+                back = dev.events(held - 1, cb)
+            if [bytes(e) for e in back] != p.events[held - first :]:
+                errs.append("its events %d..%d differ from the backup's" % (held, last))
+    except KeyboardInterrupt:
+        raise Interrupted(
+            "the restore took (the device answered that it swapped backup %d in); reading "
+            "it back was cut short: `dicetray verify --backup %d` checks it" % (b.id, b.id)
+        ) from None
     if errs:
         raise RestoreError(
             "restore of backup %d did not verify: the device %s; the backup is "
             "unchanged: restore again or onto another device" % (b.id, "; ".join(errs))
         )
     return Done(p, held, bool(new.get("head") and b.head))
+
+
+def cut_short(p: Plan, dev: Device) -> str:
+    """Whether the device holds backup p.backup or its old campaign after
+    a restore of Plan `p` was cut short (a Ctrl-C, a lost link), in words:
+    known when the device was never told to swap, else asked (once; a
+    device that does not answer is said to be either, nothing in between,
+    as the swap is one rename), with the command that checks."""
+    b = p.backup
+    check = "`dicetray verify --backup %d` says whether the device holds it" % b.id
+    stage = getattr(dev, "restore_stage", None)
+    if stage == "sending":
+        return (
+            "the restore was not done: the device was never told to swap backup %d in, so it "
+            "holds its old campaign %d; run the restore again" % (b.id, p.device.cid)
+        )
+    info = None
+    if stage in ("commit", "done"):
+        try:
+            info = dev.info()
+        except (Exception, KeyboardInterrupt):  # the link lost, or a second Ctrl-C
+            info = None
+    if info is None:
+        return (
+            "the device %s told to swap backup %d in and could not be asked since: it "
+            "holds backup %d or its old campaign %d, nothing in between (the swap is one "
+            "rename); %s" % ("was" if stage else "may have been", b.id, b.id, p.device.cid, check)
+        )
+    now = (info.get("campaign"), info.get("events"), info.get("head"))
+    if now[:2] == (b.cid, p.last) and (not now[2] or not b.head or now[2] == b.head):
+        return (
+            "the restore took: the device holds backup %d (campaign %d, %s); `dicetray "
+            "verify --backup %d` checks it event by event"
+            % (b.id, b.cid, ex.plural(p.last, "event"), b.id)
+        )
+    old = p.info
+    if now == (old.get("campaign"), old.get("events"), old.get("head")):
+        return (
+            "the restore was not done: the device answers that it still holds its old "
+            "campaign %d (%s); run the restore again" % (p.device.cid, ex.plural(now[1], "event"))
+        )
+    return (
+        "the device now holds campaign %s (%s events): neither backup %d nor its campaign "
+        "before the restore; `dicetray status` shows it, %s" % (now[0], now[1], b.id, check)
+    )
 
 
 def holds_plan(b, first, last, keep):

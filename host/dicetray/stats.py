@@ -17,6 +17,7 @@ reported with a warning that it says nothing either way.
 import math
 
 from . import backup as bk
+from . import outfile
 from .rules import campaign as cp
 from .rules import codec
 from .rules.events import entry, named
@@ -234,6 +235,7 @@ def plot(rep, path):
     import matplotlib.pyplot as plt
 
     try:
-        fig.savefig(path, format="png")
+        with outfile.replacing(path, "wb") as f:
+            fig.savefig(f, format="png")
     finally:
         plt.close(fig)

@@ -230,3 +230,43 @@ def test_intact_backups_stay_listed_when_a_page_is_damaged(tmp_path, dev, capsys
         fresh = RamTray(system=0, cid=1)
         info = fresh.device().restore(*BackupStore(db, create=False).restore_payload(i))
         assert info["events"] == BackupStore(db, create=False).load(i).last
+
+
+# --- issue 26, item 9 ------------------------------------------------------------
+
+def test_a_backup_id_beyond_sqlite_integers_is_no_backup(tmp_path, dev, capsys):
+    """On main: OverflowError's traceback (sqlite3 cannot bind the number)."""
+    db = str(tmp_path / "b.sqlite3")
+    assert run(dev, capsys, "backup", "--db", db)[0] == 0
+    huge = "99999999999999999999999"
+    for argv in (("backups", "show", huge), ("backups", "diff", "1", huge),
+                 ("export", "--format", "csv", "--backup", huge), ("stats", "--backup", huge),
+                 ("verify", "--backup", huge), ("restore", huge, "--yes"),
+                 ("backups", "show", "--db", db, "--", "-" + huge)):
+        code, out, err = run(dev, capsys, *argv, *(("--db", db) if "--" not in argv else ()))
+        assert code == 1, argv
+        honest(err, "no backup ", huge + " in " + db, "`dicetray backups` lists them")
+
+
+def test_a_db_that_is_no_database_file_is_named_and_not_written(tmp_path, dev, capsys):
+    """On main: /dev/null was "damaged (disk I/O error)" (and, as root, SQLite
+    made /dev/null-journal); a file of something else was "damaged"."""
+    journal = "/dev/null-journal"
+    had = os.path.exists(journal)
+    for argv in (("backup",), ("backups",), ("backups", "show", "1")):
+        code, out, err = run(dev, capsys, *argv, "--db", "/dev/null")
+        assert code == 1, argv
+        honest(err, "/dev/null is not a database file (it is a character device)")
+    assert os.path.exists(journal) == had
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"shopping: dice, more dice\n")
+    for argv in (("backup",), ("backups",)):
+        code, out, err = run(dev, capsys, *argv, "--db", str(notes))
+        assert code == 1, argv
+        assert err.count("\n") == 1 and "%s is not a database file" % notes in err, err
+        assert "nothing was written to it" in err and "damaged" not in err
+    assert notes.read_bytes() == b"shopping: dice, more dice\n"
+    assert "notes.txt-journal" not in os.listdir(tmp_path)
+    empty = tmp_path / "empty.sqlite3"          # an empty file is a new database
+    empty.write_bytes(b"")
+    assert run(dev, capsys, "backup", "--db", str(empty))[0] == 0

@@ -270,3 +270,86 @@ def test_rename_and_the_name_limits_said_up_front(env, capsys):
     assert code == 1 and "no character number 9" in err
     code, out, err = run(env, capsys, "char", "--help")
     assert code == 0 and "1 to 12 characters" in out
+
+
+# --- a restore cut short says whether it took (issue 26, item 9) -------------------
+
+def _cut(tray, when, typ, fault):
+    """tray.device, whose Device meets `fault` (an exception class) at the
+    first request of type `typ`: 'before' it reaches the tray, or 'after'."""
+    from dicetray.link import frame as fr
+    device = tray.device
+
+    def opened(*a, **kw):
+        dev = device(*a, **kw)
+        t = dev.t
+        write, read = t.write, t.read
+        dead = []
+
+        def cut_write(data):
+            if dead:
+                raise fault("the port went away")
+            if fr.decode(bytes(data).strip()[1:])[0] != typ:
+                return write(data)
+            if when == "after":
+                write(data)
+            if fault is KeyboardInterrupt:
+                raise KeyboardInterrupt
+            dead.append(1)    # the link lost from here on, both ways
+            raise fault("the port went away")
+
+        def cut_read(timeout):
+            if dead:
+                raise fault("the port went away")
+            return read(timeout)
+        t.write, t.read = cut_write, cut_read
+        return dev
+    tray.device = opened
+
+
+@pytest.mark.parametrize("when, typ, took, said", [
+    ("after", "R_COMMIT", True, "the restore took: the device holds backup 1 (campaign 4242, 40 "
+                                "events); `dicetray verify --backup 1` checks it event by event"),
+    ("before", "R_COMMIT", False, "the restore was not done: the device answers that it still "
+                                  "holds its old campaign 1 (0 events); run the restore again"),
+    ("before", "R_EVENTS", False, "the restore was not done: the device was never told to swap "
+                                  "backup 1 in, so it holds its old campaign 1"),
+])
+def test_a_restore_cut_short_by_ctrl_c_says_whether_it_took(env, capsys, when, typ, took, said):
+    """On main the line only said the device holds one or the other."""
+    from dicetray.link import frame as fr
+    assert run(env, capsys, "backup")[0] == 0
+    fresh = env["other"] = RamTray(system=0, cid=1)
+    before = fresh.snapshot()
+    _cut(fresh, when, getattr(fr, typ), KeyboardInterrupt)
+    code, out, err = run(env, capsys, "restore", "1", "--port", "other", "--yes")
+    assert code == 130 and err.count("\n") == 1, err
+    assert err.startswith("dicetray restore: interrupted (Ctrl-C): " + said), err
+    if took:
+        assert fresh.journal() == env["dev"].journal() and fresh.state() == env["dev"].state()
+    else:
+        assert fresh.snapshot() == before and fresh.s.n == 1
+
+
+def test_a_restore_whose_link_is_lost_after_the_swap_was_asked_says_how_to_check(env, capsys):
+    from dicetray.link import frame as fr
+    from dicetray.link.transport import TransportError
+    assert run(env, capsys, "backup")[0] == 0
+    fresh = env["other"] = RamTray(system=0, cid=1)
+    _cut(fresh, "after", fr.R_COMMIT, TransportError)
+    code, out, err = run(env, capsys, "restore", "1", "--port", "other", "--yes")
+    assert code == 1 and err.count("\n") == 1, err
+    assert "the device was told to swap backup 1 in and could not be asked since: it holds " \
+           "backup 1 or its old campaign 1, nothing in between" in err
+    assert "`dicetray verify --backup 1` says whether the device holds it" in err
+
+
+def test_port_first_keeps_what_follows_a_double_dash_as_arguments(env, capsys):
+    """`dicetray --port P char -- -x` (issue 26, item 9): the moved --port
+    goes before the `--`; on main it went after, an argument, refused."""
+    other = env["other"] = RamTray(system=0, cid=7)
+    code, out, err = run(env, capsys, "--port", "other", "char", "--", "-x")
+    assert (code, err) == (0, "") and out == "event 1: -x joins\n"
+    code, out, err = run(env, capsys, "--port=other", "rename", "char", "0", "--", "--port")
+    assert (code, err) == (0, "") and [c.name for c in other.c.chars] == ["--port"]
+    assert [c.name for c in env["dev"].c.chars] == ["Ada", "Bo"]

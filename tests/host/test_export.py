@@ -90,6 +90,49 @@ def test_csv_rows():
     assert rows[-1][:4] == ["state", "", "", "hex"]
 
 
+def test_csv_names_a_spreadsheet_would_run_are_text(tmp_path, capsys, monkeypatch):
+    """Issue 26, item 7 (OWASP's CSV injection rule): a text cell that begins
+    with = + - @ tab or CR gets a leading ' and is quoted; numbers the tool
+    writes (ints, the args column's "-1") stay as they are. On main the
+    names went out as formulas."""
+    monkeypatch.setenv("DICETRAY_HOME", str(tmp_path))
+    tray = RamTray(system=0, cid=8)
+    trays = serve({"dev": tray})
+    names = ["=1+1", "@SUM(A1)", "-2+3", "+cmd|' /C'"]
+    for n in names:
+        assert trays.main(["char", "--", n]) == 0
+    for i in range(len(names)):
+        assert trays.main(["roll", "--pool", "2", "--char", str(i)]) == 0
+    assert trays.main(["rename", "char", "0", "--", "=HYPERLINK()"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "x.csv"
+    assert trays.main(["export", "--format", "csv", "-o", str(out)]) == 0
+    text = out.read_text()
+    rows = list(csv.reader(io.StringIO(text)))
+    col = {c: i for i, c in enumerate(export.CSV_COLUMNS)}
+    ev = [r for r in rows if r[0] == "event"]
+    assert [r[col["text"]] for r in ev[:4]] == ["'" + n for n in names]
+    assert [r[col["summary"]] for r in ev[:4]] == ["'%s joins" % n for n in names]
+    assert ev[4][col["summary"]].startswith("'=1+1 rolls 2d6: ")
+    assert ev[-1][col["text"]] == "'=HYPERLINK()"
+    # every such cell is quoted in the file, and no cell of it begins a formula
+    for n in names:
+        assert '"\'%s"' % n.replace('"', '""') in text
+    assert not [c for r in rows for c in r if c and c[0] in "=+@\t\r"]
+    assert {c for r in rows for c in r if c[:1] == "-"} == {"-1"}    # the tool's own ints
+    assert ev[4][col["args"]].endswith(" -1")                        # the args column, as it was
+    # the character rows name "index:name" (a digit first: nothing to escape)
+    assert [r[col["name"]] for r in rows if r[0] == "character"][0] == "0:=HYPERLINK()"
+    # and a campaign without such names exports as csv.writer writes it
+    plain = play(RamTray(system=1, cid=9), 60)
+    doc = export.document(1, 9, plain.state(), plain.device().events(0))
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for r in csv.reader(io.StringIO(export.to_csv(doc))):
+        w.writerow(r)
+    assert export.to_csv(doc) == buf.getvalue()
+
+
 def test_kind_names():
     assert export.kind_name(0, 32) == "ROLL"
     assert export.kind_name(1, 64) == "TEST"

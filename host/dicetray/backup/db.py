@@ -40,6 +40,7 @@ import builtins  # `list` is also a method of BackupStore: its annotations say b
 import os
 import pathlib
 import sqlite3
+import stat
 import time
 import zlib
 from collections.abc import Callable
@@ -125,6 +126,22 @@ BEGIN SELECT RAISE(ABORT, 'stored folds are immutable'); END;
 CREATE TRIGGER IF NOT EXISTS folds_keep BEFORE DELETE ON folds
 BEGIN SELECT RAISE(ABORT, 'stored folds are never deleted'); END;
 """
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database
+
+
+def _kind(mode):
+    """What a file that is not a regular one is, in words."""
+    for test, word in (
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return word
+    return "not a regular file"
 
 
 class StoreError(Exception):
@@ -273,6 +290,7 @@ class BackupStore:
                 "e.g. --db %s" % (path, os.path.join(path, DB_NAME))
             )
         if os.path.exists(path):
+            self._check_file(path)
             return
         if not create:
             if not explicit:
@@ -295,6 +313,28 @@ class BackupStore:
                 "cannot create the backup database %s: its directory %s is "
                 "read-only; make it writable, or give --db a file in a writable "
                 "directory" % (path, d)
+            )
+
+    def _check_file(self, path):
+        """StoreError for a --db that exists and holds no SQLite database: a
+        device (/dev/null), a FIFO, a file of something else (SQLite would
+        call these damaged, or write into them). An empty file is a new database."""
+        try:
+            st = os.stat(path)
+            if not stat.S_ISREG(st.st_mode):
+                raise StoreError(
+                    "%s is not a database file (it is %s): give --db a backup database, "
+                    "or a new file name for `dicetray backup` to create" % (path, _kind(st.st_mode))
+                )
+            with open(path, "rb") as f:
+                head = f.read(len(SQLITE_HEADER))
+        except OSError:
+            return  # SQLite's own error says what is wrong (_error)
+        if head and head != SQLITE_HEADER:
+            raise StoreError(
+                "%s is not a database file (it does not begin as an SQLite database "
+                "does; if it was a backup database, keep it: its start is overwritten): "
+                "check --db; nothing was written to it" % path
             )
 
     def _error(self, e, what=""):
@@ -407,11 +447,17 @@ class BackupStore:
         return out
 
     def _row(self, bid):
-        r = self._q(
-            "SELECT id, campaign, base, first, last, state, state_sha, events_sha, gap, "
-            "device, firmware, created, complete FROM backups WHERE id=?",
-            (bid,),
-            " reading backup %s" % bid,
+        # An id beyond SQLite's 64-bit integers is in no row (sqlite3 would
+        # raise OverflowError for it).
+        r = (
+            self._q(
+                "SELECT id, campaign, base, first, last, state, state_sha, events_sha, gap, "
+                "device, firmware, created, complete FROM backups WHERE id=?",
+                (bid,),
+                " reading backup %s" % bid,
+            )
+            if -(2**63) <= bid < 2**63
+            else None
         )
         if not r:
             raise StoreError("no backup %s in %s: `dicetray backups` lists them" % (bid, self.path))

@@ -18,12 +18,16 @@ table, in the order `--help` lists them (as mpremote's command table):
 Every device command takes --port (auto-detect without it) and --tray
 (a hub's tray), every backup command --db. Exit status: 0 done, 1 device
 or data error (or the device refused an action), 2 bad arguments (one
-line on stderr naming the argument and what is allowed), 130 Ctrl-C.
+line on stderr naming the argument and what is allowed), 130 Ctrl-C,
+141 when whoever read stdout went away (as SIGPIPE ends a Unix tool: no
+message); a stdout that cannot be written otherwise (a full disk) is one
+line and 1 (cli/stdout.py).
 """
 
 import importlib
 import sys
 
+from . import stdout
 from .words import PROG, UsageError, _Parser, _subparsers, _unknown_message, unknown_option
 from .words import _version
 
@@ -58,7 +62,8 @@ def port_first(argv):
     """`dicetray --port P COMMAND ...` (the order of mpremote's and
     Meshtastic's users) read as `dicetray COMMAND ... --port P`: a leading
     --port (or --tray) is moved to the end, where the command's own --port takes it
-    (a command without one refuses it by name, as it would there)."""
+    (a command without one refuses it by name, as it would there); before a
+    `--`, whose words after it are all arguments (`char -- -x`)."""
     moved = []
     i = 0
     while i < len(argv):
@@ -72,7 +77,9 @@ def port_first(argv):
             break
     if not moved or i == len(argv) or argv[i] == "sim":
         return argv
-    return argv[i:] + moved
+    rest = argv[i:]
+    end = rest.index("--") if "--" in rest else len(rest)
+    return rest[:end] + moved + rest[end:]
 
 
 def build_parser():
@@ -110,6 +117,16 @@ def main(argv=None, open_device=None):
     runs, else on the port); a script or a test that has its own Device
     gives it here."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    with stdout.guarded() as out:
+        try:
+            code = _run(argv, open_device)
+        except stdout.Lost:  # `dicetray rules hunt | head -1`, `> /dev/full`: settled below
+            code = 1
+    lost = stdout.settle(out, PROG)
+    return code if lost is None else lost
+
+
+def _run(argv, open_device):
     if argv[:1] == ["sim"]:
         from .sim import run
 
@@ -126,8 +143,6 @@ def main(argv=None, open_device=None):
     except UsageError as e:
         sys.stderr.write("%s: error: %s\n" % (e.prog, e))
         return 2
-    except BrokenPipeError:  # `dicetray odds ... | head`
-        return 0
     except KeyboardInterrupt:  # a device command says more itself (common._wrap)
         sys.stderr.write("%s: interrupted (Ctrl-C): nothing was done\n" % PROG)
         return 130

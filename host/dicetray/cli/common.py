@@ -53,8 +53,8 @@ def _is_device_error(e):
 # ends with (exit 130). `watch` stops on it as it always did (exit 0).
 INTERRUPTED = {
     "backup": "nothing was stored (a backup is written in one transaction): run it again",
-    "restore": "the device swaps a restore in atomically: it holds its old campaign, or the "
-    "backup if the commit was reached (`dicetray status` says which)",
+    # (once sending began, restore.apply says what the device holds: its Interrupted)
+    "restore": "nothing was sent: the device holds its old campaign",
     "export": "the export was not finished (an --output file is only ever replaced by a whole one)",
     "deploy": "the copy to the board may be incomplete: run deploy again",
     "campaigns": "a switch or a delete is one rename on the device: it was done or "
@@ -72,16 +72,16 @@ def _wrap(name, fn):
     def run(args):
         try:
             return fn(args) or 0
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:
             if name == "watch":
                 return 0
             sys.stderr.write(
-                "%s %s: interrupted (Ctrl-C)%s\n"
+                "%s %s: interrupted (Ctrl-C): %s\n"
                 % (
                     PROG,
                     name,
-                    ": "
-                    + INTERRUPTED.get(
+                    str(e)  # what the work cut short knows (restore.Interrupted)
+                    or INTERRUPTED.get(
                         name, ACTED if getattr(args, "acts", False) else "nothing was changed"
                     ),
                 )
@@ -93,8 +93,6 @@ def _wrap(name, fn):
         except (Fail, bk.StoreError, rs.RestoreError) as e:
             sys.stderr.write("%s %s: error: %s\n" % (PROG, name, e))
             return 1
-        except BrokenPipeError:
-            return 0
         except Exception as e:
             if _is_device_error(e):
                 hint = getattr(e, "hint", None)  # what to do, where the error knows it

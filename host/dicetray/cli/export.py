@@ -1,11 +1,11 @@
 """`dicetray export` and `dicetray stats`: a campaign's events and state as
 CSV or JSON, and its dice's fairness, from the device or a backup."""
 
-import os
 import sys
 
 from .. import backup as bk
 from .. import export as ex
+from .. import outfile
 from ..progress import Progress
 from ..rules import campaign as cp
 from .common import Fail, _Dev, _db, _json, _port, _print_json, _store, adder
@@ -39,11 +39,8 @@ def _write_out(text, path):
     if not path or path == "-":
         sys.stdout.write(text)
         return
-    tmp = path + ".tmp"
     try:
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
+        outfile.write(path, text)
     except OSError as e:
         raise Fail("cannot write %s (%s): choose another --output" % (path, e.strerror))
 

@@ -238,6 +238,10 @@ class Device:
         self.last_info: dict[str, Any] | None = None
         self.head: int | None = None  # the device's last event as last seen (info, an act's answer)
         self.tries = 0  # writes of the last request: more than 1 after a timeout
+        # How far the last restore() went, for one cut short: "sending" (the
+        # device has not been told to swap: it keeps its campaign), "commit"
+        # (told: it may have swapped), "done" (it answered the swap).
+        self.restore_stage: str | None = None
 
     # --- opening ------------------------------------------------------------
     @classmethod
@@ -873,6 +877,7 @@ class Device:
         }
         if head is not None and first > 1:
             begin["head"] = bytes(head).hex()
+        self.restore_stage = "sending"
         self._request(fr.R_BEGIN, json.dumps(begin).encode())
         try:
             room = fr.MAX_REQ_PAYLOAD - 5
@@ -888,7 +893,9 @@ class Device:
                 k += n
                 if progress is not None:
                     progress(k, len(events))
+            self.restore_stage = "commit"
             self.last_info = json.loads(self._request(fr.R_COMMIT, timeout=max(self.timeout, 10.0)))
+            self.restore_stage = "done"
         except AtRepl:
             # No R_ABORT: the app that stopped dropped what it staged.
             raise DeviceError(

@@ -13,6 +13,7 @@ import signal
 import sys
 
 from .flash import default_dir
+from .flashlock import FlashError
 from .script import ScriptError, parse
 from .vm import Simulator
 
@@ -112,8 +113,19 @@ def parser():
     return p
 
 
+def shoot(board, path, err):
+    """board.screenshot(path); 1 after saying in one line why it could not be written."""
+    try:
+        board.screenshot(path)
+    except OSError as e:
+        print("dicetray sim: cannot write the screenshot %s (%s)" % (path, e.strerror), file=err)
+        return 1
+    return 0
+
+
 def main(argv=None):
-    """Run the simulator; returns the exit status (0 ok, 1 firmware crash, 2 usage)."""
+    """Run the simulator; returns the exit status (0 ok, 1 firmware crash, its
+    flash in use by another simulator or a screenshot not written, 2 usage)."""
     args = parser().parse_args(argv)
     err = sys.stderr
     if args.port is not None and not args.web:
@@ -187,6 +199,15 @@ def main(argv=None):
         except (OSError, ScriptError) as e:
             print("dicetray sim: %s" % e, file=err)
             return 2
+    for shot in [args.screenshot] + [a for _t, verb, a in script or () if verb == "screenshot"]:
+        folder = os.path.dirname(os.path.abspath(shot)) if shot else None
+        if folder and not os.path.isdir(folder):
+            print(
+                "dicetray sim: no folder %s for the screenshot %s: make it, or name "
+                "another file" % (folder, shot),
+                file=err,
+            )
+            return 2
     if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
             "dicetray sim: stdin/stdout is not a terminal: use --headless "
@@ -203,12 +224,29 @@ def main(argv=None):
 
     from .terminal import Terminal
 
+    virtual = bool(args.script or args.headless)
+    term = None if args.headless else Terminal()
+    try:  # first: the flash folder's lock (another simulator on it: one line, exit 1)
+        sim = Simulator(
+            args.firmware,
+            args.flash or default_dir(),
+            script=script,
+            virtual=virtual,
+            paced=not (args.headless and args.script),
+            seed=args.seed,
+            board=args.board,
+            terminal=term,
+        )
+    except FlashError as e:
+        print("dicetray sim: %s" % e, file=err)
+        return 1
     if args.tcp is not None:
         from .tcp import SerialTcp
 
         try:
             serial = SerialTcp(args.tcp)
         except OSError as e:
+            sim.flash.release()
             print("dicetray sim: %s" % e, file=err)
             return 2
     else:
@@ -216,20 +254,7 @@ def main(argv=None):
 
         serial = SerialPty()
     print("serial: %s" % serial.path, flush=True)
-    virtual = bool(args.script or args.headless)
-    term = None if args.headless else Terminal()
-    sim = Simulator(
-        args.firmware,
-        args.flash or default_dir(),
-        script=script,
-        virtual=virtual,
-        paced=not (args.headless and args.script),
-        seed=args.seed,
-        board=args.board,
-        terminal=term,
-        serial=serial,
-        status="serial: %s" % serial.path,
-    )
+    sim.serial, sim.status = serial, "serial: %s" % serial.path
 
     def stop(signum, frame):
         if sim.quitting:  # second time: the firmware is not calling the host
@@ -248,8 +273,7 @@ def main(argv=None):
                     code = sim.run()
             else:
                 code = sim.run()
-        if args.screenshot:
-            sim.screenshot(args.screenshot)
+        shot = shoot(sim, args.screenshot, err) if args.screenshot else 0
     finally:
         for s, h in old.items():
             signal.signal(s, h)
@@ -264,4 +288,4 @@ def main(argv=None):
         )
     elif code:
         print("dicetray sim: the firmware crashed (traceback above)", file=err)
-    return code
+    return code or shot

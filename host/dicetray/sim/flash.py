@@ -5,11 +5,17 @@ name. Paths are relative to the flash root ('/a' == 'a'); a path with a '..'
 component or one that resolves (through symlinks) outside the root is
 refused with EACCES. OS errors go back to the guest as {"oserror": "ENAME"}
 so it can raise OSError with its own errno numbering.
+
+The folder is locked while a Flash has it (flashlock.py): a second
+simulator on it gets FlashError's InUse naming the first. The lock file is
+the host's: the firmware neither lists nor opens it.
 """
 
 import base64
 import errno
 import os
+
+from .flashlock import LOCK_NAME, Lock, folder
 
 MODES = {"r": "rb", "w": "wb", "a": "ab", "r+": "r+b", "w+": "w+b", "a+": "a+b"}
 
@@ -34,13 +40,20 @@ def _oserror(fn):
 
 
 class Flash:
-    """A flash directory with open files by integer handle."""
+    """A flash directory with open files by integer handle, locked until
+    release() (flashlock.FlashError when it cannot be had)."""
 
     def __init__(self, root):
-        os.makedirs(root, exist_ok=True)
+        folder(root)
         self.root = os.path.realpath(root)
+        self.lock = Lock(os.path.join(self.root, LOCK_NAME), "flash folder %s" % root)
         self._files = {}
         self._next = 1
+
+    def release(self):
+        """Close every file and drop the folder's lock."""
+        self.close_all()
+        self.lock.release()
 
     def path(self, p):
         """Host path for the flash path `p`; PermissionError if it escapes."""
@@ -52,6 +65,8 @@ class Flash:
         full = os.path.realpath(os.path.join(self.root, *parts))
         if full != self.root and not full.startswith(self.root + os.sep):
             raise PermissionError(errno.EACCES, "path leaves the flash directory", p)
+        if full == os.path.join(self.root, LOCK_NAME):
+            raise PermissionError(errno.EACCES, "the simulator's lock file", p)
         return full
 
     def _file(self, fd):
@@ -123,7 +138,8 @@ class Flash:
 
     @_oserror
     def fs_listdir(self, p="/"):
-        return sorted(os.listdir(self.path(p)))
+        full = self.path(p)
+        return sorted(n for n in os.listdir(full) if full != self.root or n != LOCK_NAME)
 
     @_oserror
     def fs_stat(self, p):

@@ -10,6 +10,9 @@ it boots, and what a board wrote can be read back after a power cut.
 
 import os
 
+from .. import outfile
+from .flashlock import LOCK_NAME
+
 FS_OFFSET = 0xA0000
 BLOCK = 4096
 BLOCKS = 352
@@ -49,12 +52,15 @@ def pack(files):
 
 def files_of(folder):
     """{flash path: bytes} of every file under a host folder (a desktop
-    simulator's --flash folder, or the bench's campaign)."""
+    simulator's --flash folder, less the simulator's lock file, or the
+    bench's campaign)."""
     out = {}
     for base, _dirs, names in os.walk(folder):
         for n in names:
             full = os.path.join(base, n)
             rel = os.path.relpath(full, folder).replace(os.sep, "/")
+            if rel == LOCK_NAME:
+                continue
             with open(full, "rb") as f:
                 out["/" + rel] = f.read()
     return out
@@ -72,8 +78,7 @@ def install(flash_file, files):
         flash = bytearray(b"\xff" * FLASH_SIZE)
     flash[FS_OFFSET:] = pack(files)
     os.makedirs(os.path.dirname(os.path.abspath(flash_file)), exist_ok=True)
-    with open(flash_file, "wb") as f:
-        f.write(flash)
+    outfile.write(flash_file, flash)
 
 
 def read(flash_file):

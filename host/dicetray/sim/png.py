@@ -7,6 +7,8 @@ the 128x64 panel, then a row of n LED squares (index 0 on the left) under it.
 import struct
 import zlib
 
+from .. import outfile
+
 W, H = 128, 64
 MARGIN = 8
 BEZEL = (24, 24, 24)
@@ -81,8 +83,7 @@ def encode(width, height, rows):
 
 def write(path, display, leds, scale=4, contrast=255, power=True):
     """Write a screenshot of the device to `path`."""
-    with open(path, "wb") as f:
-        f.write(encode(*render(display, leds, scale, contrast, power)))
+    outfile.write(path, encode(*render(display, leds, scale, contrast, power)))
 
 
 def decode(data):

@@ -23,6 +23,7 @@ import threading
 import time
 
 from ..panel import SH1106, SSD1306, Panel
+from . import flashlock
 from .parts import Shown
 from .pty import SerialPty
 from .script import KEY_BITS, LONG_MS, TAP_MS
@@ -246,11 +247,37 @@ class Emulator(Shown):
         self._cv = threading.Condition()
         self._replies = queue.Queue()
         self._stderr = []
+        self.lock = None  # the flash image's (flashlock.py), from hold() to close()
 
     # -- life --
 
+    def hold(self, what=None):
+        """Lock the flash image (<image>.lock beside it) for this board:
+        flashlock.InUse naming the simulator that has it, FlashError when
+        its folder cannot be one. start() takes it if not held yet; `what`:
+        the flash in the message (default: the image)."""
+        if self.lock is None and self.flash is not None:
+            flash = os.path.abspath(self.flash)
+            flashlock.folder(os.path.dirname(flash))
+            self.lock = flashlock.Lock(
+                os.path.splitext(flash)[0] + ".lock",
+                what or "flash image %s" % self.flash,
+                "dicetray sim --rp2040",
+            )
+
     def start(self):
         """Start the harness; returns self (use as a context manager too)."""
+        took = self.lock is None
+        self.hold()
+        try:
+            return self._start()
+        except BaseException:
+            if took and self.lock is not None:
+                self.lock.release()
+                self.lock = None
+            raise
+
+    def _start(self):
         node = ensure_node()
         if self.uf2 is not None and not os.path.isfile(self.uf2):
             raise EmulatorError(
@@ -269,16 +296,17 @@ class Emulator(Shown):
         if self.uf2 is not None:
             cmd += ["--uf2", self.uf2]
         if self.flash is not None:
-            os.makedirs(os.path.dirname(os.path.abspath(self.flash)), exist_ok=True)
             cmd += ["--flash", self.flash]
         if self.paced:
             cmd.append("--paced")
         if self.cut_at_ns is not None:
             cmd += ["--cut-at", str(int(self.cut_at_ns))]
-        fds = ()
+        # The harness inherits the flash's lock: it is held while the harness
+        # writes the image, even if this process dies first.
+        fds = () if self.lock is None else (self.lock.fd,)
         if self.pty is not None:
             cmd += ["--serial-fd", str(self.pty.master)]
-            fds = (self.pty.master,)
+            fds += (self.pty.master,)
         self.proc = subprocess.Popen(
             cmd,
             stdin=subprocess.PIPE,
@@ -309,6 +337,9 @@ class Emulator(Shown):
         if self.pty is not None:
             self.pty.close()
             self.pty = None
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     def kill(self):
         """A power cut now: SIGKILL; the flash file holds what was written."""
@@ -532,6 +563,16 @@ def run(args, err):
     # A person at the keys, or a host on a serial-only device, works in wall
     # time; a script runs in emulated time as fast as the emulator goes.
     flash = os.path.join(flash_dir, FLASH_FILE)
+    em = None
+    try:  # first: the flash's lock (another simulator on it: one line, exit 1)
+        flashlock.folder(flash_dir)  # (a file named: said before the board's .id goes in it)
+        em = Emulator(uf2, flash, board=board, seed=seed, paced=not (args.headless and events))
+        em.hold("flash folder %s" % flash_dir)
+    except flashlock.FlashError as e:
+        print("dicetray sim: %s" % e, file=err)
+        if em is not None:
+            em.close()
+        return 1
     if board == "macropad" and not os.path.exists(flash):
         # A fresh MacroPad: the image is the Pico's (the same RP2040), so
         # /config.txt names the board (docs/hardware.md), as a builder writes it.
@@ -541,8 +582,8 @@ def run(args, err):
             lfsimage.install(flash, {"/config.txt": b"board=macropad\n"})
         except RuntimeError as e:
             print("dicetray sim: %s" % e, file=err)
+            em.close()
             return 2
-    em = Emulator(uf2, flash, board=board, seed=seed, paced=not (args.headless and events))
     try:
         em.start()
     except EmulatorError as e:
@@ -567,7 +608,9 @@ def run(args, err):
             else:
                 code = _headless(em, events, stop)
         if args.screenshot and code == 0:
-            em.screenshot(args.screenshot)
+            from . import shoot
+
+            code = shoot(em, args.screenshot, err)
     except EmulatorError as e:
         print("dicetray sim: %s" % e, file=err)
         code = 1

@@ -398,5 +398,5 @@ class Simulator(Shown):
             self.crashed = True
             self.vm_failed = True
         finally:
-            self.flash.close_all()
+            self.flash.release()  # the folder is free for the next simulator
         return 1 if self.crashed else 0
