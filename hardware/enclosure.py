@@ -242,6 +242,7 @@ def pico_holes(t):
 
 
 def oled_holes(t):
+    """The OLED module's four holes, where its pegs stand."""
     return [(t["oled_x"] + sx * t["oled_hole_dx"] / 2, t["oled_y"] + sy * t["oled_hole_dy"] / 2)
             for sx in (-1, 1) for sy in (-1, 1)]
 
@@ -539,13 +540,10 @@ def write(model, out, renders=True):
     written = []
     for name in PARTS:
         part = print_ready(model, name)
-        for ext, export in (("step", b.export_step), ("stl", None)):
-            path = os.path.join(out, "%s.%s" % (name, ext))
-            if export is None:
-                b.export_stl(part, path, tolerance=0.02, angular_tolerance=0.1)
-            else:
-                export(part, path)
-            written.append(path)
+        step, stl = (os.path.join(out, name + ext) for ext in (".step", ".stl"))
+        b.export_step(part, step)
+        b.export_stl(part, stl, tolerance=0.02, angular_tolerance=0.1)
+        written += [step, stl]
     shapes = list(model.parts.values()) + [s for c in model.components.values() for s in c.values()]
     path = os.path.join(out, "assembly.step")
     b.export_step(b.Compound(children=shapes), path)
@@ -597,5 +595,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     sys.exit(main())

@@ -71,7 +71,6 @@ FITS = (
     ("felt", "sheet", "diffuser", "felt_clear", True),   # felt round the diffuser
     ("keypad", "board", "base", "kb_clear", False),      # board edge off the walls
     ("pico", "pcb", "base", "pico_clear", False),
-    ("oled", "pcb", "lid", "oled_peg_clear", False),
 )
 
 # (mover, part, gap entry, direction, exact): the mover shifted by the gap
@@ -183,6 +182,8 @@ def openings(model):
     plug = E.usb_plug(t, t["usb_clear"] - EPS)
     if overlap(plug, base) > VOL:
         problems.append("the USB plug does not pass the back wall's opening")
+    elif overlap(E.usb_plug(t, t["usb_clear"] + TIGHT), base) <= VOL:
+        problems.append("the USB opening is wider than the plug + usb_clear")
     ub = model.components["pico"]["usb"].bounding_box()
     pb = E.usb_plug(t).bounding_box()
     if (abs(ub.center().X - pb.center().X) > 1e-6 or abs(ub.center().Z - pb.center().Z) > 1e-6

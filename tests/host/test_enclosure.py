@@ -6,6 +6,7 @@ print bed; and the same checks fail when one table entry is changed so
 that something collides. Needs build123d (the [hardware] extra, which
 `make test` installs); without it this module skips with one line, and
 DICETRAY_HARDWARE_REQUIRED=1 (set by .ci/run) turns that into a failure."""
+import copy
 import os
 import sys
 
@@ -133,8 +134,7 @@ def test_the_fit_check_sees_a_pocket_not_sized_by_its_clearance(model):
         if k != "ROLL":
             lid = lid - b.Pos(x, y, z - 1) * b.Cylinder(t["cap_d"] / 2 + t["key_clear"] + 0.5, t["lid_t"] + 2,
                                                         align=(b.Align.CENTER, b.Align.CENTER, b.Align.MIN))
-    model2 = E.Model.__new__(E.Model)
-    model2.table, model2.components = t, model.components
+    model2 = copy.copy(model)
     model2.parts = dict(model.parts, lid=lid)
     assert C.collisions(model2) == []
     assert any("keypad.caps in lid: more than key_clear" in p for p in C.fits(model2))
