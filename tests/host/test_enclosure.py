@@ -17,7 +17,8 @@ sys.path.insert(0, os.path.join(ROOT, "hardware"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 if not os.environ.get("DICETRAY_HARDWARE_REQUIRED"):
-    pytest.importorskip("build123d", reason="build123d missing: pip install -e '.[hardware]'")
+    pytest.importorskip("build123d", reason="build123d missing: pip install -e '.[hardware]'",
+                        exc_type=ImportError)   # also a broken OpenCascade install
 
 import enclosure as E  # noqa: E402
 import enclosure_check as C  # noqa: E402
