@@ -1,18 +1,19 @@
 # Dicetray: `make test` and `make bench` set up everything they need.
 # `make uf2` builds the release images (MicroPython for the Pico and Pico 2 with
 # the firmware frozen in) into build/uf2/; it needs the arm toolchain, not the
-# virtual environment (docs/image.md).
+# virtual environment (docs/image.md). `make enclosure` writes the printable
+# enclosure (STEP, STL, renders) into build/enclosure/ (docs/hardware.md).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-board test-web bench firmware sim deploy typecheck uf2 web clean
+.PHONY: test test-board test-web bench firmware sim deploy typecheck uf2 web enclosure clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev,sim,deploy]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev,sim,deploy,hardware]'
 	touch $(STAMP)
 
 test: $(STAMP)
@@ -45,6 +46,14 @@ test-web: $(STAMP)
 web: $(STAMP)
 	cd web && npm ci --no-audit --no-fund --loglevel=error
 	$(PY) tools/web.py
+
+# The enclosure (hardware/enclosure.py, docs/hardware.md): STEP and STL of
+# each printed part, the assembly and two PNG renders in build/enclosure/,
+# the parts for the SH1106 1.3" OLED in build/enclosure/sh1106/. Refuses a
+# table its checks find a problem in. Other parts: see --help.
+enclosure: $(STAMP)
+	$(PY) hardware/enclosure.py --out build/enclosure
+	$(PY) hardware/enclosure.py --out build/enclosure/sh1106 --oled sh1106 --no-renders
 
 # The firmware against the Raspberry Pi Pico's MicroPython stubs (mypy).
 typecheck: $(STAMP)
