@@ -97,6 +97,7 @@ def core():
 
 def device_figures():
     import device
+    from store import scrub
 
     n, tail, size = device.make_image(tail=31)
     device.make_image(300, 1, "bench-paths")
@@ -255,6 +256,16 @@ def device_figures():
             rl,
             4,
             2 * 800_000,
+            True,
+        ),
+        # issue 26: the journal's background scrub, a step of it at idle
+        # (records checked and the hash chain carried over them)
+        (
+            "idle: one scrub step (%d records, chained)" % scrub.STEP,
+            home + "A.s.scrub()\n",
+            "A.s.scrub()",
+            8,
+            None,
             True,
         ),
     ]

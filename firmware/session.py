@@ -181,11 +181,14 @@ class Session:
 
     def info(self):
         """(campaign id, system, events, oldest event held, chain head as
-        hex or None): the Info screen's facts, which live in the store."""
+        hex or None, the scrub's last whole cycle: (cycles, first and last
+        event the chain was checked over, no break) or None): the Info
+        screen's facts, which live in the store."""
         from binascii import hexlify
         st = self.st
         return (self.c.cid, self.c.system, st.seq, st.first(),
-                None if st.head is None else hexlify(st.head).decode())
+                None if st.head is None else hexlify(st.head).decode(),
+                getattr(st, "scrubbed", None))
 
     def snapshot(self):
         self.st.snapshot(cp.encode_snapshot(self.c), self.st.seq)
@@ -193,9 +196,9 @@ class Session:
     def scrub(self):
         """Check one more segment of the journal the boot does not read
         (Store.scrub_step; the app calls this every few seconds when idle).
-        Damage found is a STORE DAMAGE warning, as the boot's are (the
-        link's info reports it): the ("STORE DAMAGE", text) the first
-        time it is found, None otherwise."""
+        Damage found (a break in the hash chain too) is a STORE DAMAGE
+        warning, as the boot's are (the link's info reports it): the
+        ("STORE DAMAGE", text) the first time it is found, None otherwise."""
         try:
             text = self.st.scrub_step()
         except OSError:
@@ -206,7 +209,7 @@ class Session:
         if key in self._found:
             return None   # reported once, not at every cycle
         self._found.append(key)
-        w = ("STORE DAMAGE", text + "; dicetray backup keeps what is intact")
+        w = ("STORE DAMAGE", text)
         self.warnings.append(w)
         return w
 

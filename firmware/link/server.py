@@ -321,6 +321,11 @@ class Link:
              "schema": codec.VERSION, "system": NAMES[c.system], "campaign": c.cid,
              "events": st.seq, "first": self._first(), "keep": st.keep, "slot": self.s.n, "bad": self.bad,
              "head": _hex(st.head), "retried": self.retried, "board": self.app.b.name}
+        # The scrub's last whole cycle (store/scrub.py): the events whose
+        # chain it checked from a recorded head to the device's, or a break.
+        sc = getattr(st, "scrubbed", None) or (0, -1, -1, True)
+        d["scrub"] = {"cycles": sc[0], "broken": not sc[3],
+                      "chain": [sc[1], sc[2]] if sc[3] and 0 < sc[1] <= sc[2] else None}
         for w in self.s.warnings:   # what the boot (or the scrub since) found damaged, as the screen said
             if w[0] == "STORE DAMAGE":
                 d["damage"] = d.get("damage", []) + w[1].split("\n")
@@ -359,17 +364,27 @@ class Link:
 
     def _chain(self, p):
         """CHAIN: the hash chain's head after event `seq` (32 bytes; empty:
-        unknown). The device knows it now and at the snapshot it last sent."""
+        unknown). The device knows it now, at the snapshot it last sent,
+        and at the base of a journal segment it holds where it recorded
+        one (store/anchors.py): the oldest's lets the host chain every
+        event the device holds."""
         seq = codec.get_int(p, 0)[0]
         st = self.s.st
+        h = None
         if seq == st.seq:
             h = st.head
         elif self.snap is not None and seq == self.snap[0]:
             h = self.snap[2]
+        elif seq in self._segs():
+            from store.anchors import get
+            h = get(st, seq)
+            if h is None:
+                raise ValueError("the device recorded no chain head after event %d" % seq)
         else:
             raise ValueError("the device knows its chain's head after event %d (its last)%s, "
-                             "not after %d" % (st.seq, "" if self.snap is None else
-                                               " and %d (its snapshot)" % self.snap[0], seq))
+                             "and at its journal segments' bases, not after %d"
+                             % (st.seq, "" if self.snap is None else
+                                " and %d (its snapshot)" % self.snap[0], seq))
         return b"" if h is None else h
 
     def _since(self, p):

@@ -381,6 +381,9 @@ class Store:
             self.close()
             self._fresh(seq)
         self._compact()
+        if roll:
+            from .anchors import keep
+            keep(self, seq)         # the new segment's head (and the scrub's) on flash
         return True
 
     def _compact(self):
@@ -436,6 +439,8 @@ class Store:
         self._head, self._tail = head, []
         self._fresh(seq)
         self.snapshot(state, seq)
+        from .anchors import keep
+        keep(self, seq)             # the first segment's base: its head, on flash
 
     def first(self):
         """The oldest event seq the journal on flash still holds (seq + 1 if none)."""

@@ -2,7 +2,8 @@
 flipped bit in an old journal record that a snapshot covers. The boot of
 the device does not read those records (docs/store.md, recovery step 3);
 the host does, and names the events, says what to do, keeps what is
-intact in a backup, and never exports or counts a silent part."""
+intact in a backup (every event that reads: issue 26, item 8), and never
+exports or counts a silent part."""
 
 import json
 import os
@@ -49,27 +50,42 @@ def test_a_damaged_old_record_is_named_and_what_is_intact_is_kept(tmp_path, monk
         code, out, err = run(capsys, "export", "--format", "csv", "-o", str(tmp_path / "x.csv"),
                              *port)
         assert code == 1 and not (tmp_path / "x.csv").exists()
-        assert "damaged at event 170" in err and "events 170..320 cannot be read" in err
-        assert "`dicetray backup` keeps what is intact" in err and err.count("\n") == 1
+        # Read past: only the record whose header fails is lost (issue 26, item 8).
+        assert "damaged at event 170" in err and "events 170..170 cannot be read" in err
+        assert "`dicetray backup` keeps every event that reads" in err and err.count("\n") == 1
         code, out, err = run(capsys, "stats", *port)
         assert code == 1 and "damaged at event 170" in err
 
-        # An incremental backup reads only what is new: the damage is not in its way.
+        # An incremental backup reads only what is new: the damage is not in
+        # its way; what it did not read, the device's own report covers.
         code, out, err = run(capsys, "backup", "--json", *port)
-        assert code == 0 and json.loads(out)["fetched"] == 4 and not json.loads(out)["notes"]   # and its anchor
+        r = json.loads(out)
+        assert code == 0 and r["fetched"] == 4, r                 # and its anchor
+        assert all(n.startswith("the device reports") for n in r["notes"]), r["notes"]
         # A first backup (another database) reads it all: it meets the
-        # damage, names it and keeps what is intact.
+        # damage, names it, and keeps every event that reads (issue 26,
+        # item 8: it kept the state and the events after the snapshot).
         db = str(tmp_path / "fresh.sqlite3")
         code, out, err = run(capsys, "backup", "--json", "--db", db, *port)
         assert code == 0, err
         r = json.loads(out)
         assert r["new"] and r["last"] == 603
-        assert any("damaged at event 170" in n and "keeps what is intact" in n for n in r["notes"])
-        kept = BackupStore(db).load(r["backup"])
-        assert kept.base_snap is not None and kept.last == 603
+        said = " ".join(r["notes"])
+        assert "events 170..170 (j000000a0.log: record header check failed) could not be read" \
+            in said, said
+        old = BackupStore(str(tmp_path / "home" / "backups.sqlite3")).load(1)
+        fresh = BackupStore(db)
+        kept = fresh.load(r["backup"])
+        assert kept.base_snap is not None and kept.first == 171 and kept.last == 603
+        assert kept.events[:430] == old.events[170:600]
         assert cp.encode_state(kept.fold()) == cp.encode_state(cp.decode_snapshot(want[1]))
+        before = fresh.load(r["backup"] - 1)                      # the events before the damage
+        assert before.first == 1 and before.last == 169 and before.events == old.events[:169]
+        assert "events 1..169, before the damage, are in backup %d" % before.id in said, said
+        assert cp.encode_state(before.fold()) == cp.encode_state(
+            cp.replay(0, old.events[:169], old.cid))
         code, out, err = run(capsys, "backup", "--db", db, *port)
-        assert code == 0 and out.startswith("no change since backup %d" % r["backup"])
+        assert code == 0 and "backup %d" % r["backup"] in out, out
         # The first backup still holds the damaged events, whole.
         code, out, err = run(capsys, "export", "--format", "csv", "--backup", "1",
                              "-o", str(tmp_path / "one.csv"))

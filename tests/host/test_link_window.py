@@ -134,6 +134,37 @@ def test_records_check_what_the_device_scanner_checks():
         records(renumbered, 40, 40, 190)
 
 
+def test_records_read_past_damage_to_the_next_record_that_reads():
+    # Issue 26, item 8: one damaged record used to end the read of its
+    # whole segment. With a list for the gaps, a failed CRC is stepped
+    # over (its header says where the next starts) and after a failed
+    # header the next record is found by its own checks.
+    c = linkutil.make_events(200)
+    evs = c.events[:150]
+    seg = _segment(evs, 40)
+    offs = [len(_segment(evs[:k], 40)) for k in range(150)]
+    bad = bytearray(seg)
+    bad[offs[70] + 2] ^= 0x10                                   # event 111's header
+    bad[offs[100] + journal.HDR] ^= 0x10                        # event 141's event bytes
+    gaps = []
+    got, last = records(bytes(bad), 40, 40, 190, gaps)
+    assert last == 190 and len(got) == 150
+    assert got[70] is None and got[100] is None
+    assert [g for g in got if g is not None] == evs[:70] + evs[71:100] + evs[101:]
+    assert gaps == [[111, 111, 40, "record header check failed"],
+                    [141, 141, 40, "record fails its CRC"]]
+    # A length hit: the header check fails, the record after it is found.
+    bad = bytearray(seg)
+    bad[offs[70]] ^= 0x01
+    gaps = []
+    got, last = records(bytes(bad), 40, 100, 190, gaps)          # only 101.. asked for
+    assert got == evs[60:70] + [None] + evs[71:] and gaps[0][:2] == [111, 111]
+    # Nothing further reads: the rest is one gap.
+    gaps = []
+    got, last = records(seg[: offs[70] + 5] + bytes(40), 40, 40, 190, gaps)
+    assert got == evs[:70] + [None] * 80 and gaps == [[111, 190, 40, "record header check failed"]]
+
+
 def test_a_journal_page_is_far_bigger_than_protocol_one_allowed():
     assert fr.PROTOCOL == 2
     assert fr.MAX_ANS_PAYLOAD >= 8 + fr.LOG_PAGE and fr.MAX_ANS > 4 * 1024

@@ -233,11 +233,14 @@ def test_compaction_keeps_two_generations():
     b = a - SNAP_EVERY
     snaps = [x for x in names if x.endswith(".snp")]
     segs = [int(x[1:9], 16) for x in names if x.endswith(".log")]
-    # The two newest snapshots, and the journal from the segment holding
-    # the older one's next event on: nothing else.
+    # The two newest snapshots, the journal from the segment holding the
+    # older one's next event on, and one file of the chain's heads at its
+    # segments' bases (store/anchors.py): nothing else.
     assert snaps == ["s%08x.snp" % b, "s%08x.snp" % a] and b > 0, names
     assert segs and segs[0] <= b and (len(segs) == 1 or segs[1] > b), names
-    assert len(names) == len(snaps) + len(segs), names
+    chn = [x for x in names if x.endswith(".chn")]
+    assert len(chn) == 1 and int(chn[0][1:9], 16) <= a, names
+    assert len(names) == len(snaps) + len(segs) + 1, names
     # A segment closed once it passed ROLL bytes, at a snapshot.
     for x in segs[:-1]:
         assert sim.size(ROOT + "/j%08x.log" % x) >= ROLL

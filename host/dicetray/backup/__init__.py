@@ -16,6 +16,8 @@ The modules (docs/backup.md has the schema, the reasons and the costs):
   the device's state and chain head, then the database's write; Result.
 - history.py: what a backup holds, folded and digested: HOST_DEPTH,
   start and fold, the events digest and Sha256 (resumable), unhex, Backup.
+- verify.py: `dicetray verify`'s comparison of a backup with a device,
+  event by event and by the hash chain (against, Verdict).
 
 Every name is here as it was when this was one module (backup.py), so
 `from dicetray import backup as bk` and `bk.BackupStore(...)`, `bk.fold`,
@@ -24,7 +26,8 @@ Every name is here as it was when this was one module (backup.py), so
 
 from .db import DB_NAME, LIST_SQL, SCHEMA, STORE_VERSION, BackupStore, NoDatabase, StoreError
 from .history import HOST_DEPTH, Backup, Sha256, _digest, events_digest, fold, sha, start, unhex
-from .plan import Result, device_head, snapshot_bytes
+from . import verify
+from .plan import Result, device_head, device_notes, snapshot_bytes, unchecked
 
 __all__ = [
     "BackupStore",
@@ -45,5 +48,8 @@ __all__ = [
     "unhex",
     "Result",
     "device_head",
+    "device_notes",
     "snapshot_bytes",
+    "unchecked",
+    "verify",
 ]

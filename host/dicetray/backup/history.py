@@ -321,7 +321,7 @@ class Backup:
     def head_at(self, seq, heads):
         """The chain's head after event `seq` (bytes or None) from
         walk_chain()'s heads: 0 and a baseline's snapshot have their own."""
-        if self.first <= seq <= self.last:
+        if self.first <= seq <= self.last and heads[seq - self.first] is not None:
             return heads[seq - self.first]
         if seq == self.base_seq and self.base_snap is not None:
             return unhex(self.base_head)

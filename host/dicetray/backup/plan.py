@@ -46,7 +46,7 @@ class Result:
     `duplicate` (True: nothing new, no version added), `fetched` (events
     that crossed the wire), `notes` (gaps, forks)."""
 
-    def __init__(self, backup_id, duplicate, fetched, notes, last, cid, head=None):
+    def __init__(self, backup_id, duplicate, fetched, notes, last, cid, head=None, damage=()):
         self.backup = backup_id
         self.head = head  # the chain's head after `last` (hex; None: unknown)
         self.duplicate = duplicate
@@ -54,6 +54,10 @@ class Result:
         self.notes = notes
         self.last = last
         self.cid = cid
+        self.damage = list(damage)  # what the device reports damaged (its info's `damage`)
+        # (first, last, why): events not read, that the device's scrub has
+        # not checked against its head (plan.unchecked); None: none
+        self.unchecked = None
 
 
 class _Mismatch(Exception):
@@ -103,9 +107,10 @@ def take(st, dev, progress=None, now=None):
         )
     cid, n, dfirst = info["campaign"], info["events"], info.get("first", 1)
     dhead = unhex(info.get("head"))  # the device's chain head after event n
-    fetched = [0]
+    fetched = [0, n + 1]  # events read; the first of them
 
     def fetch(since):
+        fetched[1] = min(fetched[1], since + 1)
         evs = dev.events(since, progress) if progress else dev.events(since)
         fetched[0] += len(evs)
         return [bytes(e) for e in evs]
@@ -126,9 +131,13 @@ def take(st, dev, progress=None, now=None):
             st, prev, damaged, n, dfirst, fetch, resumed, hasher, system, cid, dev, dhead
         )
     except JournalDamaged as e:
-        # Keep what is intact: the device's state (its snapshot) and the
-        # events after it; the damaged ones are named for the user.
-        p = _intact(prev, e, dev, fetch)
+        # Keep every event that reads: those before the damage as a
+        # version of their own where they continue a history, then the
+        # device's state (its snapshot) with the events after the damage;
+        # the damaged ones are named for the user.
+        fetched[0] += len([x for x in e.events or () if x is not None])
+        before = _before(st, prev, e, resumed, hasher, system, cid, info, now)
+        p = _intact(st, prev, e, dev, fetch, before)
         try:
             c, last = _check(st, p, system, cid, dev, fetch)
         except _Mismatch:
@@ -141,6 +150,9 @@ def take(st, dev, progress=None, now=None):
     state = cp.encode_state(c)
     head, links = _chain(st, p, dev, last)
     hx = head.hex() if head is not None else None
+    said += device_notes(info)
+    damage = info.get("damage") or ()
+    loose = unchecked(info, fetched[1])
     if (
         prev is not None
         and p.camp == prev.lineage
@@ -151,13 +163,50 @@ def take(st, dev, progress=None, now=None):
     ):
         if not st._has_fold(prev.id):
             st._keep_fold(prev.id, c, hasher)
-        return Result(prev.id, True, fetched[0], said + p.notes, last, cid, prev.head)
-    if p.hasher is not None:  # the previous version's digest, on over the new events
-        h = _digest(p.new_from, p.new, p.hasher)
+        r = Result(prev.id, True, fetched[0], said + p.notes, last, cid, prev.head, damage)
     else:
-        h = _digest(p.first, _history(st, p), Sha256())
-    bid = st._write(p, cid, system, last, state, h, info, now, c, hx, links)
-    return Result(bid, False, fetched[0], said + p.notes, last, cid, hx)
+        bid = st._write(p, cid, system, last, state, _events_sha(st, p), info, now, c, hx, links)
+        r = Result(bid, False, fetched[0], said + p.notes, last, cid, hx, damage)
+    r.unchecked = loose
+    return r
+
+
+def _events_sha(st, p):
+    """The plan's events digest (a hash object): the previous version's
+    digest on over the new events, else over its whole history."""
+    if p.hasher is not None:
+        return _digest(p.new_from, p.new, p.hasher)
+    return _digest(p.first, _history(st, p), Sha256())
+
+
+def device_notes(info):
+    """What the device says about its own flash, for the user: every line
+    of damage it reports (its boot's, its scrub's: a break in its hash
+    chain is one)."""
+    return ["the device reports: %s" % d for d in info.get("damage") or ()]
+
+
+def unchecked(info, read_from):
+    """The events the device holds before `read_from` (not read by the
+    backup: vouched for by its head) that its scrub has not checked
+    against that head in its last whole cycle: (first, last, why in
+    words), or None (docs/backup.md, "What each command proves"). None
+    too for firmware before the scrub's chain (no verdict to give) and
+    after a break (the damage says it)."""
+    sc = info.get("scrub")
+    first = info.get("first", 1)
+    if sc is None or sc.get("broken") or read_from <= first:
+        return None
+    ch = sc.get("chain")
+    if ch and ch[0] <= first and ch[1] >= read_from - 1:
+        return None
+    if not sc.get("cycles"):
+        why = "its scrub has not checked them against it since it booted (it does when idle)"
+    elif ch:
+        why = "its scrub checked its journal against it over events %d..%d only" % tuple(ch)
+    else:
+        why = "its scrub found no recorded head to check them from"
+    return first, read_from - 1, why
 
 
 def _chain(st, p, dev, last):
@@ -227,12 +276,89 @@ def _fetch_and_check(
     return p, c, last
 
 
-def _intact(prev, e, dev, fetch):
-    """A baseline of what a damaged journal leaves readable (e: the
-    client's JournalDamaged): the device's snapshot and the events after
-    it, in the lineage it continues, with a note naming the damage."""
+def _runs(e):
+    """The events JournalDamaged `e` read, as (first seq, [events]) runs
+    between its damaged ranges, oldest first."""
+    out: list[tuple[int, list[bytes]]] = []
+    run: list[bytes] = []
+    since = e.since or 0
+    for i, ev in enumerate(e.events or ()):
+        if ev is None:
+            if run:
+                out.append((since + i + 1 - len(run), run))
+            run = []
+        else:
+            run.append(bytes(ev))
+    if run:
+        out.append((since + len(e.events) + 1 - len(run), run))
+    return out
+
+
+def _before(st, prev, e, resumed, hasher, system, cid, info, now):
+    """The events a damaged journal gave before its first damage, stored
+    as a version of their own where they continue a history (event 1 on,
+    or the newest backup `prev`): (its id, its lineage, its last event),
+    or None. Their state is this host's fold of them: the device's own is
+    at its snapshot, after the damage (_intact)."""
+    runs = _runs(e)
+    if e.since is None or not runs or runs[0][0] != e.since + 1:
+        return None
+    run = runs[0][1]
     p = _Plan()
-    if prev is not None:
+    if prev is None:
+        if e.since != 0:
+            return None
+    else:
+        a = prev.last
+        if e.since == a - 1 and a > prev.base_seq and run[0] == prev.anchor:
+            run = run[1:]  # the stored event it starts from, the same
+        elif not (e.since == a == prev.base_seq):
+            return None
+        p.camp, p.prev = prev.lineage, prev.id
+        p.base_seq, p.base_snap, p.base_id = prev.base_seq, prev.base_snap, prev.base
+        p.first, p.old, p.new_from = prev.first, prev.events, a + 1
+        p.resume, p.hasher, p.prev_head = resumed, hasher, _prev_head(st, prev)
+    if not run:
+        return None
+    p.new = run
+    last = p.new_from - 1 + len(run)
+    try:
+        c = _fold(st, p, system, cid, p.resume, p.new)
+    except _Mismatch:
+        return None  # they do not fold: not a history to keep as one
+    p.notes.append(
+        "events %d..%d read from the device before its damaged journal (events %d..%d "
+        "could not be read): their state is this host's fold of them; the next version "
+        "holds the device's own state and the events after the damage"
+        % (p.new_from, last, e.seq, e.last)
+    )
+    head, links = _chain(st, p, None, last)
+    bid = st._write(
+        p,
+        cid,
+        system,
+        last,
+        cp.encode_state(c),
+        _events_sha(st, p),
+        info,
+        now,
+        c,
+        head.hex() if head is not None else None,
+        links,
+    )
+    return bid, st._current(cid, system)[0], last
+
+
+def _intact(st, prev, e, dev, fetch, before=None):
+    """A baseline of what a damaged journal leaves readable (e: the
+    client's JournalDamaged): the device's snapshot with the events after
+    the damage that read (from the last damaged range on), in the lineage
+    it continues (`before`'s: the version _before stored), with a note
+    naming the damage and where the rest is."""
+    p = _Plan()
+    if before is not None:
+        p.camp = before[1]
+    elif prev is not None:
         p.camp = prev.lineage
     snap = snapshot_bytes(dev.snapshot())
     try:
@@ -241,21 +367,50 @@ def _intact(prev, e, dev, fetch):
         raise StoreError(
             "%s, and the device's snapshot does not decode (%s): backup not taken" % (e, err)
         )
-    if p.base_seq < e.seq:
+    gaps = sorted(e.gaps)
+    top = max(g[1] for g in gaps)
+    if p.base_seq < top:
         raise StoreError(
             "backup not taken: %s, and its snapshot (event %d) is older: nothing "
             "was stored; a backup that holds them restores the campaign" % (e, p.base_seq)
         )
     p.base_snap = snap
     p.base_head = device_head(dev, p.base_seq)
-    p.first = p.new_from = p.base_seq + 1
-    p.new = fetch(p.base_seq)
+    runs = _runs(e)
+    kept = runs[-1] if runs and runs[-1][0] > top else None
+    if kept is not None and kept[0] <= p.base_seq + 1:
+        p.first = p.new_from = kept[0]
+        p.new = kept[1]
+    else:
+        kept = None
+        p.first = p.new_from = p.base_seq + 1
+        p.new = fetch(p.base_seq)
     p.baseline = True
-    p.notes.append(
-        "%s; this version keeps what is intact: the device's state at event %d "
-        "(its snapshot) and the events after it; events %d..%d are only in an "
-        "earlier backup, if one holds them (`dicetray backups`)" % (e, p.base_seq, e.seq, e.last)
+    said = [
+        "the device's journal is damaged: %s could not be read; this version keeps every "
+        "event that reads: the device's state at event %d (its snapshot) and the events "
+        "from %d on"
+        % (
+            ", ".join("events %d..%d (j%08x.log: %s)" % tuple(g) for g in gaps),
+            p.base_seq,
+            p.first,
+        )
+    ]
+    if before is not None:
+        said.append(
+            "events %d..%d, before the damage, are in backup %d"
+            % (e.since + 1, before[2], before[0])
+        )
+    lost = [r for r in runs if r is not kept and (before is None or r is not runs[0])]
+    if lost:
+        said.append(
+            "events %s read but not kept (between damaged events, no state to fold them "
+            "from)" % ", ".join("%d..%d" % (r[0], r[0] + len(r[1]) - 1) for r in lost)
+        )
+    said.append(
+        "the damaged events are only in an earlier backup, if one holds them (`dicetray backups`)"
     )
+    p.notes.append("; ".join(said))
     return p
 
 

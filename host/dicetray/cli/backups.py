@@ -8,7 +8,6 @@ import sys
 from .. import backup as bk
 from .. import export as ex
 from .. import restore as rs
-from ..fwstore import chain
 from ..progress import Progress
 from ..rules import campaign as cp
 from .common import (
@@ -60,6 +59,10 @@ def _backup(args):
         "fetched": r.fetched,
         "added": added,
         "notes": r.notes,
+        "damage": r.damage,
+        "unchecked": None
+        if r.unchecked is None
+        else dict(zip(("first", "last", "why"), r.unchecked)),
         "database": st.path,
     }
     if visit is not None:
@@ -75,10 +78,26 @@ def _backup(args):
             "%d is current again, now slot %d; the one backed up is now slot %d"
             % (args.slot, visit["cid"], visit["back"], visit["now"])
         )
-    if r.duplicate:
+    if r.duplicate and r.damage:
         print(
-            "no change since backup %d (campaign %d, %s, event %d): no new version"
+            "no new version: the device's head and the events read are backup %d's "
+            "(campaign %d, %s, event %d), but the device reports damage (above): "
+            "`dicetray verify` compares every event it holds"
             % (r.backup, r.cid, b["system"], r.last)
+        )
+    elif r.duplicate:
+        print(
+            "no change since backup %d (campaign %d, %s, event %d): no new version%s"
+            % (
+                r.backup,
+                r.cid,
+                b["system"],
+                r.last,
+                ""
+                if r.unchecked is None
+                else "; events %d..%d were not read: the device's hash chain head vouches for "
+                "them, and %s (`dicetray verify` reads them all)" % r.unchecked,
+            )
         )
     elif b["first"] > r.last:  # a baseline with no events after its snapshot
         print(
@@ -407,7 +426,8 @@ def _restore(args):
 
 def _verify(args):
     """Check a backup's hash chain end to end (every event's link), then
-    against the device: exit 0 when both hold, 1 naming what differs."""
+    against the device, event by event: exit 0 when both hold, 1 naming
+    what differs (dicetray.backup.verify)."""
     st = _store(args, want=args.backup)
     dev_wanted = args.port is not None or args.backup is None
     if args.backup is None:
@@ -419,19 +439,48 @@ def _verify(args):
                     "no backup of the device's campaign %s (%s) in %s: `dicetray backup` "
                     "takes one" % (info["campaign"], info["system"], st.path)
                 )
-            return _verify_against(st, st.load(cur[1]), dev, info, args)
+            return _verify_against(st.load(cur[1]), dev, info, args)
     b = st.load(args.backup)  # StoreError names the first event whose link fails
     if not dev_wanted:
         from ..link import ports
 
         if not ports.find():
-            _say_backup(b, args)
-            print(
-                "no device found: the backup was checked alone (--port P compares it with a device)"
-            )
-            return 0
+            return _verify_alone(b, args)
     with _Dev(args) as dev:
-        return _verify_against(st, b, dev, dev.info(), args)
+        return _verify_against(b, dev, dev.info(), args)
+
+
+def _verify_alone(b, args):
+    """No device: the backup checked against itself, and said to be only that."""
+    why = (
+        "backup %d was checked against itself only: every event leads to the hash chain "
+        "link stored with it%s. That shows it was not edited carelessly, not that it "
+        "matches the device or any other copy (whoever edits a copy can recompute its "
+        "chain); no device was found: with the tray connected, or --port P, `dicetray "
+        "verify --backup %d` compares it with the device event by event"
+        % (
+            b.id,
+            ", up to head %s" % b.head
+            if b.head
+            else " (its chain's start is not known: taken from a device without a chain)",
+            b.id,
+        )
+    )
+    if args.json:
+        _print_json(
+            {
+                "backup": b.id,
+                "backup_head": b.head,
+                "checked": "backup alone",
+                "device": None,
+                "holds": True,
+                "differs_at": None,
+                "why": why,
+            }
+        )
+    else:
+        print(why)
+    return 0
 
 
 def _say_backup(b, args):
@@ -448,100 +497,28 @@ def _say_backup(b, args):
             )
 
 
-def _verify_against(st, b, dev, info, args):
+def _verify_against(b, dev, info, args):
     _say_backup(b, args)
-    heads, _bad = b.walk_chain()  # load() already refused a bad link
-    n, dfirst = info["events"], info.get("first", 1)
-    dh = bk.unhex(info.get("head"))
-    out = {
-        "backup": b.id,
-        "backup_head": b.head,
-        "device": info.get("device"),
-        "device_events": n,
-        "device_head": info.get("head"),
-        "holds": False,
-        "differs_at": None,
-    }
-
-    def end(holds, line, at=None):
-        out["holds"], out["differs_at"], out["why"] = holds, at, line
-        if args.json:
-            _print_json(out)
-        else:
-            print(line)
-        return 0 if holds else 1
-
-    if info["campaign"] != b.cid or _sysno(info) != b.system:
-        return end(
-            False,
-            "the device holds campaign %s (%s), backup %d is campaign %d (%s): "
-            "they are different campaigns"
-            % (info["campaign"], info["system"], b.id, b.cid, ex.system_name(b.system)),
+    v = bk.verify.against(b, dev, info)
+    if args.json:
+        _print_json(
+            {
+                "backup": b.id,
+                "backup_head": b.head,
+                "checked": "backup and device",
+                "device": info.get("device"),
+                "device_events": info["events"],
+                "device_head": info.get("head"),
+                "compared": v.compared,
+                "damage": v.damage,
+                "holds": v.holds,
+                "differs_at": v.at,
+                "why": v.why,
+            }
         )
-    if dh is None:
-        return end(
-            False,
-            "the device has no hash chain for this campaign (its early events "
-            "were compacted by firmware before the chain): it cannot be compared; "
-            "`dicetray restore %d` gives it one" % b.id,
-        )
-    want = None
-    if n <= b.last:
-        want = b.head_at(n, heads)
-    elif dfirst <= b.last + 1 and b.head is not None:
-        more = [bytes(e) for e in dev.events(b.last)][: n - b.last]
-        want = chain.over(bk.unhex(b.head), b.last + 1, more)
-    if want is not None and want == dh:
-        extra = (
-            ""
-            if n == b.last
-            else (
-                "; the backup goes on to event %d" % b.last
-                if n < b.last
-                else "; the device goes on to event %d (`dicetray backup` keeps them)" % n
-            )
-        )
-        return end(
-            True,
-            "the device agrees with backup %d: the same history up to event %d "
-            "(hash chain head %s)%s" % (b.id, n, dh.hex(), extra),
-        )
-    if want is None:
-        return end(
-            False,
-            "the device's chain cannot be compared with backup %d: the backup's "
-            "chain is not known at the device's event %d%s"
-            % (
-                b.id,
-                n,
-                ""
-                if n <= b.last
-                else " and the device no longer holds the events after the backup's last, "
-                "%d: take a backup, then verify it" % b.last,
-            ),
-        )
-    # They differ: the first event both hold that is not the same, else
-    # before the oldest event the device still holds.
-    lo = max(dfirst, b.first)
-    hi = min(n, b.last)
-    if lo <= hi:
-        evs = [bytes(e) for e in dev.events(lo - 1)][: hi - lo + 1]
-        for i, ev in enumerate(evs):
-            s = lo + i
-            if b.events[s - b.first] != ev:
-                return end(
-                    False,
-                    "the device and backup %d differ: event %d is not the same "
-                    "(the first that differs); everything before it is" % (b.id, s),
-                    s,
-                )
-    return end(
-        False,
-        "the device and backup %d differ at or before event %d: every event "
-        "both still hold is the same, and their hash chains are not (the device no "
-        "longer holds the events before %d to say which)" % (b.id, lo - 1, lo),
-        lo - 1,
-    )
+    else:
+        print(v.why)
+    return 0 if v.holds else 1
 
 
 def register(sub):
@@ -600,8 +577,8 @@ def register(sub):
     p = add(
         "verify",
         _verify,
-        "check a backup's hash chain end to end and against the device: "
-        "exit 0 when they hold, 1 naming the first event that differs",
+        "check a backup's hash chain end to end and every event the device holds against "
+        "it: exit 0 when they hold, 1 naming the first event that differs",
     )
     p.add_argument(
         "--backup",

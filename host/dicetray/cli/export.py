@@ -23,6 +23,9 @@ def _source(args, st=None):
         snap = bk.snapshot_bytes(dev.snapshot())
         with Progress("fetching events", total=info["events"]) as p:
             evs = [bytes(e) for e in dev.events(first - 1, p)]
+        why = bk.verify.unchained(dev, info, first, evs)
+    if why is not None:
+        raise Fail(why + "; nothing is exported or counted from them")
     c = cp.decode_snapshot(snap, None, False)
     return (
         c.system,

@@ -79,11 +79,30 @@ def _status(args):
                 "it one)"
             )
         )
+    if "scrub" in info:
+        print("scrub     " + _scrub_words(info["scrub"]))
     if "heap_free" in info:
         print("heap      %d bytes free, %d used" % (info["heap_free"], info["heap_used"]))
     for line in info.get("damage", ()):
         print("damage    " + line)
     return 0
+
+
+def _scrub_words(sc):
+    """The device's scrub verdict (its info's `scrub`), in words."""
+    if sc.get("broken"):
+        return "its journal does not hold its hash chain (the damage line names the events)"
+    if not sc.get("cycles"):
+        return "its journal not checked against its hash chain since it booted (when idle it is)"
+    if sc.get("chain"):
+        return "its journal holds its hash chain over events %d..%d (checked by the device %s)" % (
+            sc["chain"][0],
+            sc["chain"][1],
+            "once since it booted"
+            if sc["cycles"] == 1
+            else "%d times since it booted" % sc["cycles"],
+        )
+    return "its journal's records checked; no recorded chain head to check the chain from"
 
 
 def register(sub):

@@ -7,7 +7,8 @@ one JSON object a line (docs/hub.md, The local socket).
 
 Bytes travel as {"$b": base64}; an error as its class name, message and
 attributes, so the client raises the same DeviceError kind (JournalDamaged
-with its seq and hint, AnswerLost with its seq) the device's link would.
+with its seq, hint, the events it read and its gaps, AnswerLost with its
+seq) the device's link would.
 """
 
 import base64
@@ -88,11 +89,12 @@ def read(f, limit=None):
 
 
 def error(e):
-    """An exception as {"type", "msg", "attrs"}: its plain attributes kept."""
+    """An exception as {"type", "msg", "attrs"}: its plain attributes kept
+    (lists too: JournalDamaged's events and gaps; `line` packs their bytes)."""
     attrs = {
         k: v
         for k, v in vars(e).items()
-        if isinstance(v, (int, str, type(None))) and not k.startswith("_")
+        if isinstance(v, (int, str, list, type(None))) and not k.startswith("_")
     }
     return {"type": type(e).__name__, "msg": str(e), "attrs": attrs}
 

@@ -69,22 +69,50 @@ class AtRepl(DeviceError):
 
 
 class JournalDamaged(DeviceError):
-    """A record of the device's journal on flash fails its checks: events
-    from `seq` on in that segment cannot be read."""
+    """Records of the device's journal on flash fail their checks: events
+    `seq`..`last` (the first damaged range) cannot be read. A full read
+    (Device.events) goes on past each damaged range to the next record
+    that reads, so it also carries what it read: `since`, `events` (the
+    events since+1.. in order, None where one could not be read) and
+    `gaps` ([first, last, segment base, why] of every damaged range)."""
 
-    def __init__(self, seq: int, base: int, why: str, last: int) -> None:
+    def __init__(
+        self,
+        seq: int,
+        base: int,
+        why: str,
+        last: int,
+        gaps: list[list[Any]] | None = None,
+        events: list[bytes | None] | None = None,
+        since: int | None = None,
+    ) -> None:
+        more = (gaps or [])[1:]
         DeviceError.__init__(
             self,
             "the device's journal is damaged at event %d (segment j%08x.log: %s): "
-            "events %d..%d cannot be read from the device" % (seq, base, why, seq, last),
+            "events %d..%d cannot be read from the device%s"
+            % (
+                seq,
+                base,
+                why,
+                seq,
+                last,
+                "; %d more damaged: events %s"
+                % (len(more), ", ".join("%d..%d" % (g[0], g[1]) for g in more))
+                if more
+                else "",
+            ),
         )
         self.hint = (
-            "`dicetray backup` keeps what is intact (the device's state and the "
-            "events after its snapshot); an earlier backup may hold events %d..%d "
+            "`dicetray backup` keeps every event that reads (the device's state and "
+            "the events around the damage); an earlier backup may hold events %d..%d "
             "(`dicetray backups`), and `--backup ID` exports or counts from it" % (seq, last)
         )
         self.seq = seq
         self.last = last
+        self.gaps = gaps if gaps is not None else [[seq, last, base, why]]
+        self.events = events
+        self.since = since
 
 
 class AnswerLost(DeviceError):
@@ -175,14 +203,21 @@ REC_MAX = 1024
 REC_SEED = 0xA5
 
 
-def records(data: bytes, base: int, lo: int, hi: int) -> tuple[list[bytes], int]:
+def records(
+    data: bytes, base: int, lo: int, hi: int, gaps: list[list[Any]] | None = None
+) -> tuple[list[bytes | None], int]:
     """The events numbered lo+1..hi (at most) of a journal segment whose
     first record is base+1, checked as the device's own scanner checks
     them: header check, length, seq in order and, for the events handed
-    out, the CRC. Returns (events, seq of the last record read); raises
-    JournalDamaged at the first record that fails (its header is the only
-    thing that says where the next one starts)."""
-    out: list[bytes] = []
+    out, the CRC. Returns (events, seq of the last record read).
+
+    Without `gaps`, JournalDamaged at the first record that fails. With a
+    list, damage is stepped over and appended to it as [first, last,
+    base, why]: a record whose header checks but whose event fails its
+    CRC is None in the events (its header says where the next starts);
+    after a header that fails, the next record is found by its own checks
+    (_next_record); with none, the rest up to hi is one gap."""
+    out: list[bytes | None] = []
     seq = base
     i = 0
     end = len(data)
@@ -190,20 +225,62 @@ def records(data: bytes, base: int, lo: int, hi: int) -> tuple[list[bytes], int]
         n, s, crc, chk = unpack_from("<HIIB", data, i)
         want = seq + 1
         if reduce(xor, data[i : i + 10], REC_SEED) != chk:
-            raise JournalDamaged(want, base, "record header check failed", hi)
-        if not 0 < n <= REC_MAX or s != want:
-            raise JournalDamaged(want, base, "record numbered %d, length %d" % (s, n), hi)
-        j = i + REC_HDR + n
-        if j > end:
-            break  # cut short: the page ends there
-        if want > lo:
-            ev = data[i + REC_HDR : j]
-            if crc32(ev) != crc:
-                raise JournalDamaged(want, base, "record fails its CRC", hi)
-            out.append(ev)
-        seq = want
-        i = j
+            why = "record header check failed"
+        elif not 0 < n <= REC_MAX or s != want:
+            why = "record numbered %d, length %d" % (s, n)
+        else:
+            j = i + REC_HDR + n
+            if j > end:
+                break  # cut short: the page ends there
+            if want > lo:
+                ev = data[i + REC_HDR : j]
+                if crc32(ev) == crc:
+                    out.append(ev)
+                elif gaps is None:
+                    raise JournalDamaged(want, base, "record fails its CRC", hi)
+                else:
+                    gaps.append([want, want, base, "record fails its CRC"])
+                    out.append(None)
+            seq = want
+            i = j
+            continue
+        if gaps is None:
+            raise JournalDamaged(want, base, why, hi)
+        i, s = _next_record(data, i + 1, want, hi)
+        if s - 1 > lo:  # only what is asked for is named
+            gaps.append([max(want, lo + 1), s - 1, base, why])
+            out.extend([None] * (s - 1 - max(seq, lo)))
+        seq = s - 1
     return out, seq
+
+
+def _next_record(data: bytes, i: int, want: int, hi: int) -> tuple[int, int]:
+    """(offset, seq) of the first whole record from offset i on numbered
+    want+1..hi whose header check, length and event CRC all hold (a
+    damaged header does not say where the next record starts); (end of
+    data, hi + 1) if none does."""
+    end = len(data)
+    for k in range(i, end - REC_HDR + 1):
+        n, s, crc, chk = unpack_from("<HIIB", data, k)
+        if (
+            want < s <= hi
+            and 0 < n <= REC_MAX
+            and k + REC_HDR + n <= end
+            and reduce(xor, data[k : k + 10], REC_SEED) == chk
+            and crc32(data[k + REC_HDR : k + REC_HDR + n]) == crc
+        ):
+            return k, s
+    return end, hi + 1
+
+
+def _whole(out: list[bytes | None], gaps: list[list[Any]], since: int) -> list[bytes]:
+    """Device.events' answer: the events, or JournalDamaged naming the
+    first damaged range and carrying every event that reads."""
+    if not gaps:
+        return out  # type: ignore[return-value]  # no None without a gap
+    gaps.sort()
+    g = gaps[0]
+    raise JournalDamaged(g[0], g[2], g[3], g[1], gaps, out, since)
 
 
 def unpack_events(p: bytes, i: int, n: int) -> tuple[list[bytes], int]:
@@ -581,14 +658,17 @@ class Device:
     def events(self, since: int, progress: Progress | None = None) -> list[bytes]:
         """Every event with seq > since, in order. progress(done, total) is
         called after each page. DeviceError if the device no longer holds
-        event since+1; JournalDamaged if a record on its flash fails its
-        checks (naming the event).
+        event since+1; JournalDamaged if records on its flash fail their
+        checks (naming the first damaged events), raised once everything
+        else was read: it carries every event that reads (`events`, None
+        for each that does not) and every damaged range (`gaps`).
 
         What the device holds in RAM (its last 64 to 128 events) comes in
         EVENTS pages; anything older is read from the journal on its flash
         as it is, a segment a page, a window of pages in flight (LOG), and
         checked here."""
-        out: list[bytes] = []
+        out: list[bytes | None] = []
+        gaps: list[list[Any]] = []
         cur = since
         # The first page and the journal's segments at once (one round
         # trip): the SEGS answer is used if the events are not all in RAM.
@@ -606,7 +686,7 @@ class Device:
                 raise DeviceError("the device answered events from %d, not %d" % (first, cur + 1))
             if n == 0 and cur < head:  # not (or no longer) all in RAM: the journal
                 segs = first_page.pop(fr.SEGS, None) if cur == since else None  # SEGS of `since`
-                evs, head = self._journal(cur, progress, since, segs)
+                evs, head = self._journal(cur, progress, since, segs, gaps)
                 if not evs:
                     raise DeviceError(
                         "the device holds neither in RAM nor in its journal the "
@@ -615,15 +695,15 @@ class Device:
                 out.extend(evs)
                 cur += len(evs)
                 if cur >= head:
-                    return out
+                    return _whole(out, gaps, since)
             else:
-                evs, i = unpack_events(p, i, n)
-                out.extend(evs)
+                got, i = unpack_events(p, i, n)
+                out.extend(got)
                 cur += n
                 if progress is not None:
                     progress(cur - since, head - since)
                 if n == 0 or cur >= head:
-                    return out
+                    return _whole(out, gaps, since)
             p = self._request(fr.EVENTS, _ints(cur, fr.EV_RAM))
 
     def _journal(
@@ -632,10 +712,16 @@ class Device:
         progress: Progress | None = None,
         origin: int | None = None,
         p: bytes | None = None,
-    ) -> tuple[list[bytes], int]:
+        gaps: list[list[Any]] | None = None,
+    ) -> tuple[list[bytes | None], int]:
         """(the events after `since` up to the device's head, that head),
         read from its journal segments: SEGS (p: its answer if at hand),
-        then LOGB pages in a window (LOG from firmware before LOGB)."""
+        then LOGB pages in a window (LOG from firmware before LOGB). A
+        segment whose records fail (again, for LOGB) is read past its
+        damage: its events that do not read are None, the damage is
+        appended to `gaps` (records())."""
+        if gaps is None:
+            gaps = []
         if p is None:
             p = self._request(fr.SEGS, _ints(since))
         head, i = codec.get_int(p, 0)
@@ -648,7 +734,7 @@ class Device:
             bases.append(b)
         ends = bases[1:] + [head]
         data = {b: bytearray() for b in bases}
-        done: dict[int, list[bytes]] = {}
+        done: dict[int, list[bytes | None]] = {}
         size: dict[int, int] = {}  # LOGB: base -> the segment's size
         # base -> {offset: page} come before a page lost before them
         ahead: dict[int, dict[int, bytes]] = {}
@@ -678,23 +764,26 @@ class Device:
                 if len(buf) < size.setdefault(b, unpack_from("<I", ans, 8)[0]):
                     return
             k = bases.index(b)
+            # A LOGB page's CRC covers its header only, the records check
+            # themselves: a record that fails may have been hit on the
+            # way. Damage is what fails when read again (a LOG page's CRC
+            # covers it all: at once), and it is read past.
+            bad: list[list[Any]] | None = None if typ == fr.LOGB and b not in reread else []
             try:
-                evs, last = records(bytes(buf), b, max(since, b), ends[k])
+                evs, last = records(bytes(buf), b, max(since, b), ends[k], bad)
                 if last < ends[k]:
-                    raise JournalDamaged(
-                        last + 1, b, "the segment ends after event %d" % last, ends[k]
-                    )
+                    if bad is None:
+                        raise JournalDamaged(last + 1, b, "", ends[k])
+                    lo = max(last, since)
+                    bad.append([lo + 1, ends[k], b, "the segment ends after event %d" % last])
+                    evs += [None] * (ends[k] - lo)
             except JournalDamaged:
-                # A LOGB page's CRC covers its header only, the records
-                # check themselves: a record that fails may have been hit
-                # on the way. Damage is what fails when read again.
-                if typ != fr.LOGB or b in reread:
-                    raise
                 reread.add(b)
                 data[b] = bytearray()
                 ahead.pop(b, None)
                 todo.append((fr.LOGB, pack("<IIB", b, 0, 1), [(b, 0)]))
                 return
+            gaps.extend(bad or ())
             done[b] = evs
             data[b] = bytearray()
             if progress is not None:
@@ -711,7 +800,7 @@ class Device:
             if not (self.binary and str(e).startswith("unknown request type")):
                 raise
             self.binary = False  # firmware before LOGB: its text pages
-            return self._journal(since, progress, origin, p)
+            return self._journal(since, progress, origin, p, gaps)
         out = []
         for b in bases:
             out.extend(done[b])
