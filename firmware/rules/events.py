@@ -55,9 +55,10 @@ CORE = (
      "its capacity (its slashes cut to it)"),
     (10, "DICE", (("sides", 2, 100, "sides of each die"), ("n", 1, 20, "dice")), 0, "n dice",
      "nothing: a free roll, its faces and total recorded"),
-    (11, "RENAME", (("what", 0, 1, "0 a character, 1 a talisman"),
+    (11, "RENAME", (("what", 0, 2, "0 a character, 1 a talisman, 2 the campaign (which: 0)"),
                     ("which", 0, TAL, "its number (a character: 0..7)")), 0, "",
-     "the name (text: the new one)"),
+     "the name (text: the new one); the campaign's is its state's end (`dicetray campaigns new "
+     "--name` gives it as event 1)"),
 )
 
 HUNT = (
