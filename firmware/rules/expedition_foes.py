@@ -250,7 +250,7 @@ def _hit(c, args, src, out):
             out.note("morale check: first damage")
         elif 3 * now < tal.cap <= 3 * before:
             out.note("morale check: below 1/3 HP")
-    if not now and before and tal.owner == tl.NONE:
+    if not now and tal.owner == tl.NONE:   # out of action now (a hit on one already out is refused)
         _group_morale(c, out)
 
 

@@ -197,7 +197,7 @@ def apply(c, kind, args, text, src):
                              % (cost, get(v, W)))
         core.span("Cash Ob (Cost - Wealth)", ob, 1, ex.MAX_OB)
         what = args[4] if len(args) == 5 else OTHER
-        more = _surcharge(ch, v, what, 0)
+        more = _surcharge(ch, v, what)
         _wager(v, n, more)
         put(v, CASH_F, get(v, CASH_F) - n)
         roll_vs(src, n, ob, out, "%d Cash dice" % n)
@@ -211,7 +211,7 @@ def apply(c, kind, args, text, src):
         k = get(v, BUYS) + 1
         extra = k - FREE_BUYS if k > FREE_BUYS else 0
         what = args[3] if len(args) == 4 else OTHER
-        more = _surcharge(ch, v, what, extra)
+        more = _surcharge(ch, v, what)
         if extra + more > get(v, CASH_F):
             raise ValueError("purchase %d this Town Phase costs %d Cash; %s has %d"
                              % (k, extra + more, ch.name, get(v, CASH_F)))
@@ -303,10 +303,10 @@ def _wager(v, n, more=0):
                          % (n, (" and %d Cash more" % more) if more else "", get(v, CASH_F)))
 
 
-def _surcharge(ch, v, what, extra):
+def _surcharge(ch, v, what):
     """The Cash a purchase of `what` costs past the Wealth or the wager
     (the k-th hireling or animal of this Town Phase: k - 1); a second
-    building or boat is refused. `extra`: what the purchase costs already."""
+    building or boat is refused."""
     core.span("what (0 other, 1 hireling, 2 animal, 3 building or boat)", what, OTHER, BIG)
     if what == BIG and get(v, TRIED) & BIG_BIT:
         raise ValueError("%s bought a building or boat this Town Phase: one a Town Phase"

@@ -152,3 +152,13 @@ def test_a_campaign_named_on_the_tray_folds_the_same_on_the_host(env, capsys, tm
     assert code == 0, err
     first = json.loads(out)["events"][0]
     assert (first["seq"], first["summary"]) == (1, "the campaign is named Westmarch")
+
+
+def test_a_firmware_without_new_is_told_to_upgrade(env, monkeypatch):
+    import link.frame as fw_frame    # the tray's own (ramtray imports the firmware as a board does)
+    monkeypatch.setattr(fw_frame, "NEW", 0x7F)   # as a firmware before NEW: an unknown request
+    dev = env["dev"].device()
+    with pytest.raises(DeviceError, match=r"this firmware cannot start a campaign for the host "
+                                          r"\(it answers: unknown request type 23.*upgrade the firmware"):
+        dev.new_campaign(1)
+    assert env["dev"].s.n == 1

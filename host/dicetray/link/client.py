@@ -908,14 +908,22 @@ class Device:
         return self.last_info
 
     # --- campaign slots (docs/protocol.md, docs/store.md) ------------------------
-    def _slot_request(self, typ: int, payload: bytes = b"") -> dict[str, Any]:
+    def _slot_request(
+        self,
+        typ: int,
+        payload: bytes = b"",
+        lacks: str = "keeps no list of its campaign slots",
+        timeout: float | None = None,
+    ) -> dict[str, Any]:
+        """A slot request's JSON answer; a firmware without the request
+        is told to upgrade, naming what it `lacks`."""
         try:
-            return json.loads(self._request(typ, payload))
+            return json.loads(self._request(typ, payload, timeout))
         except DeviceError as e:
             if str(e).startswith("unknown request type"):
                 raise DeviceError(
-                    "this firmware keeps no list of its campaign slots (it answers: "
-                    "%s): upgrade the firmware (dicetray deploy)" % e
+                    "this firmware %s (it answers: %s): upgrade the firmware (dicetray deploy)"
+                    % (lacks, e)
                 ) from None
             raise
 
@@ -993,7 +1001,12 @@ class Device:
         stopped = 0
         for _ in range(RECOVER + 2):
             try:
-                p = self._request(fr.NEW, json.dumps(d).encode(), timeout=max(self.timeout, 10.0))
+                got = self._slot_request(
+                    fr.NEW,
+                    json.dumps(d).encode(),
+                    "cannot start a campaign for the host",
+                    max(self.timeout, 10.0),
+                )
             except AtRepl:
                 if not self.restart or stopped >= RECOVER:
                     raise
@@ -1003,16 +1016,11 @@ class Device:
                     return self._made(now, d, was, True)
                 continue  # the app stopped before it: ask again
             except DeviceError as e:
-                if str(e).startswith("unknown request type"):
-                    raise DeviceError(
-                        "this firmware cannot start a campaign for the host (it answers: %s): "
-                        "upgrade the firmware (dicetray deploy)" % e
-                    ) from None
                 if not str(e).startswith(_STALE_NEW):
                     raise
                 return self._made(self.info(), d, was, self.tries > 1)
-            self.last_info = json.loads(p)
-            self.head = self.last_info["events"]
+            self.last_info = got
+            self.head = got["events"]
             return self.last_info
         raise DeviceError(
             "the app kept stopping while a new campaign was asked for: `dicetray "
