@@ -42,18 +42,32 @@ def _peek(fs, path):
         f.close()
     if buf[:3] != b"DTS":
         raise ValueError("no snapshot header")
-    return names(buf, (16, 24, 56)[buf[3] - 1] if 1 <= buf[3] <= 3 else 0)
+    return names(buf, (16, 24, 56)[buf[3] - 1] if 1 <= buf[3] <= 3 else 0)[:2]
 
 
 def names(state, at=0):
-    """(system, campaign id) of encode_snapshot bytes from `at`: b"DS" |
-    schema | system | len, then encode_state's b"DT" | schema | system |
-    cid. ValueError (or IndexError, cut short) where they are not there.
+    """(system, campaign id, name) of encode_snapshot bytes from `at`:
+    b"DS" | schema | system | len, then encode_state's b"DT" | schema |
+    system | cid. ValueError (or IndexError, cut short) where they are not
+    there. The name is the state's end ("" if it has none): read only from
+    a whole snapshot (at 0), "" where the state does not read through.
     What the campaign slots list too (Session.campaigns)."""
     if state[at:at + 2] != cp.SNAP_MAGIC:
         raise ValueError("not a campaign snapshot")
     system = state[at + 3]
-    j = cp.codec.get_int(state, at + 4)[1]
+    m, j = cp.codec.get_int(state, at + 4)
     if state[j:j + 2] != cp.MAGIC or state[j + 3] != system or system > 2:
         raise ValueError("no state header")
-    return system, cp.codec.get_int(state, j + 4)[0]
+    c = _Bare()
+    if not at:
+        try:
+            cp._load_state(c, state[j:j + m])
+        except (ValueError, IndexError):
+            pass   # listed by its header, as before names
+    return system, cp.codec.get_int(state, j + 4)[0], c.name
+
+
+class _Bare:
+    """What campaign._load_state fills in: no rules loaded."""
+
+    name = ""

@@ -40,15 +40,28 @@ def adopt(s, path, n):
     s.load()
 
 
-def new_campaign(s, system):
-    """Campaign n+1 of `system` on session `s`: its first snapshot staged,
-    then swapped in; the old one stays on flash."""
+def new_campaign(s, system, name=""):
+    """Campaign n+1 of `system` on session `s`: its first snapshot staged
+    (and its name when it has one: event 1, RENAME of the campaign itself,
+    so a fold from event 1 names it too), then swapped in; the old one
+    stays on flash. ValueError, before anything is written: a system or a
+    name the rules refuse. (The link calls this for the host's NEW, not
+    Session.new_campaign: session.py loads at every boot.)"""
+    if not 0 <= system <= 2:
+        raise ValueError("rule system %d is not 0 hunt, 1 paths or 2 expedition" % system)
+    bad = name and cp.name_error(name)
+    if bad:
+        raise ValueError("the campaign's name: " + bad)
     n = s.n + 1
     path = stage(s, n)
     c = cp.Campaign(system, s._cid(), cp.UNDO_DEPTH)
     st = store.Store(s.fs, path, s.kind, store.JOURNAL_KEEP)
     st.open()
     st.snapshot(cp.encode_snapshot(c), 0)
+    if name:
+        c.act(cp.RENAME, (2, 0), name)
+        st.append(c.events[-1])
+        st.snapshot(cp.encode_snapshot(c))   # the slot lists its name at once (store/slots.py)
     st.close()
     adopt(s, path, n)
 

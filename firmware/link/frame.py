@@ -78,6 +78,7 @@ DELETE = 0x13     # varint slot -> JSON {"slot", "bytes", "blocks"}: what the de
 CHAIN = 0x14      # varint seq -> the hash chain's head after it (32 bytes; empty: unknown)
 SCREEN = 0x15     # -> width u8, height u8, n u8, the framebuffer (MONO_VLSB), n*3 bytes R,G,B of the ring
 LOGB = 0x16       # base u32, offset u32, count u8 -> every page of count segments (binary frames)
+NEW = 0x17        # JSON {"system", "name"?, "from"?: slot} -> info JSON (a new campaign, now current)
 ANSWER = 0x80
 PUSH = 0xFE       # device -> host, seq 0: varint event seq, event bytes
 ERR = 0xFF        # utf-8 message saying what was wrong; seq = the request's (0: unknown)

@@ -287,6 +287,8 @@ class Link:
             return self._switch(p)
         if typ == fr.DELETE:
             return self._delete(p)
+        if typ == fr.NEW:
+            return self._new(p)
         if typ == fr.END:
             self._r_abort()
             self._later.clear()
@@ -320,7 +322,8 @@ class Link:
         d = {"device": self.device_id(), "firmware": FIRMWARE, "protocol": fr.PROTOCOL,
              "schema": codec.VERSION, "system": NAMES[c.system], "campaign": c.cid,
              "events": st.seq, "first": self._first(), "keep": st.keep, "slot": self.s.n, "bad": self.bad,
-             "head": _hex(st.head), "retried": self.retried, "board": self.app.b.name}
+             "head": _hex(st.head), "retried": self.retried, "board": self.app.b.name,
+             "name": c.name}
         # The scrub's last whole cycle (store/scrub.py): the events whose
         # chain it checked from a recorded head to the device's, or a break.
         sc = getattr(st, "scrubbed", None) or (0, -1, -1, True)
@@ -720,9 +723,9 @@ class Link:
         lo = codec.get_int(p, 0)[0] if p else 0
         got, nxt = self.s.campaigns(lo, SLOTS_PAGE)
         out = []
-        for n, cid, sysno, events, size, blocks in got:
+        for n, cid, sysno, events, size, blocks, name in got:
             out.append({"slot": n, "campaign": cid, "events": events, "bytes": size,
-                        "blocks": blocks, "current": n == self.s.n,
+                        "blocks": blocks, "current": n == self.s.n, "name": name,
                         "system": NAMES[sysno] if 0 <= sysno < len(NAMES) else None})
         return json.dumps({"current": self.s.n, "slots": out, "block": BLOCK,
                            "next": nxt if nxt >= 0 else None}).encode()
@@ -733,6 +736,32 @@ class Link:
             self.snap = None
             self.pushed = self.s.st.seq
             self.app.restored("Switched")
+        return self._info()
+
+    def _new(self, p):
+        """NEW: a new campaign, as Settings > New campaign makes one (the
+        session stages and swaps it in; the old one keeps its slot).
+        "from": the slot the host saw current; another one now (this
+        request applied before a reset made the device forget its answer:
+        every new campaign, switch and restore takes a higher slot) is
+        refused as stale, so a retry never makes a second."""
+        try:
+            d = json.loads(bytes(p))
+            system = d["system"]
+            name = d.get("name", "")
+            was = d.get("from")
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise ValueError("NEW needs JSON {\"system\": 0..2, \"name\": s, \"from\": slot}")
+        if not isinstance(system, int) or not isinstance(name, str):
+            raise ValueError("NEW system must be an int and name a string")
+        if was is not None and was != self.s.n:
+            raise ValueError("stale: the current campaign is slot %d, not %s" % (self.s.n, was))
+        self._r_abort()   # a staged restore was for the slot the new campaign takes
+        from staging import new_campaign   # the session's: loaded now
+        new_campaign(self.s, system, name)
+        self.snap = None
+        self.pushed = self.s.st.seq
+        self.app.restored("New campaign")
         return self._info()
 
     def _delete(self, p):

@@ -36,7 +36,7 @@ CLEAR = 7       # t
 TAL_DEL = 8     # t
 TAL_CAP = 9     # t, cap
 DICE = 10       # sides, n: a free roll with no rule attached
-RENAME = 11     # what (0 character, 1 talisman), index; text=the new name
+RENAME = 11     # what (0 character, 1 talisman, 2 the campaign: index 0), index; text=the new name
 
 UNDO_DEPTH = 32  # the device's undo window (see Campaign)
 MAGIC = b"DT"
@@ -73,6 +73,7 @@ class Campaign:
             _load_state(self, self._base)
             return
         self.nevents = 0
+        self.name = ""      # the campaign's own (RENAME 2, 0; the state's tail), "" until given
         self.x = self.rules.new_counters()
         self.chars = []
         self.tals = []
@@ -287,16 +288,19 @@ def _core_apply(c, kind, args, text, src):
         if tal.n > tal.cap:
             tal.n = tal.cap
     elif kind == RENAME:
-        core.arity(args, 2, "RENAME takes what (0 character, 1 talisman), index")
+        core.arity(args, 2, "RENAME takes what (0 character, 1 talisman, 2 campaign), index")
         if args[0] == 0:
             who = c.char(args[1])
         elif args[0] == 1:
             who = c.tal(args[1])
+        elif args[0] == 2 and args[1] == 0:
+            who = c   # the campaign itself: issue 28's `dicetray campaigns new --name`
         else:
-            raise ValueError("RENAME what %d: 0 renames a character, 1 a talisman" % args[0])
+            raise ValueError("RENAME what %d: 0 renames a character, 1 a talisman, 2 the campaign"
+                             " (index 0)" % args[0])
         if not text:
             raise ValueError("RENAME needs the new name")
-        out.note("%s is now %s" % (who.name, text))
+        out.note("%s is now %s" % (who.name or "the campaign", text))
         who.name = text
     elif kind == DICE:
         core.arity(args, 2, "DICE takes sides, count")
@@ -343,6 +347,8 @@ def encode_state(c):
         codec.put_text(out, t.name)
         for v in t.fields():
             put(out, v)
+    if c.name:   # a named campaign's name; every other state is as before it
+        codec.put_text(out, c.name)
     return bytes(out)
 
 
@@ -415,6 +421,7 @@ def decode_snapshot(buf, depth=None, journal=False):
 
 def _load_state(c, buf):
     get = codec.get_int
+    end = len(buf)
     c.system = buf[3]
     i = 4
     c.cid, i = get(buf, i)
@@ -431,8 +438,16 @@ def _load_state(c, buf):
         m, i = get(buf, i)
         vals = []
         for _ in range(m):
-            v, i = get(buf, i)
-            vals.append(v)
+            # A boot reads a state through here: the common one-byte
+            # varint inline, as codec.decode_event does (a call costs more
+            # than the decoding; it paid for the campaign's name, issue 28).
+            if i < end and buf[i] < 0x80:
+                v = buf[i]
+                vals.append((v >> 1) ^ -(v & 1))
+                i += 1
+            else:
+                v, i = get(buf, i)
+                vals.append(v)
         c.chars.append(Char(name, vals))
     n, i = get(buf, i)
     c.tals = []
@@ -447,12 +462,21 @@ def _load_state(c, buf):
         name, i = codec.get_text(buf, i)
         f = []
         for _ in range(8):
-            v, i = get(buf, i)
-            f.append(v)
+            if i < end and buf[i] < 0x80:   # as a character's fields
+                v = buf[i]
+                f.append((v >> 1) ^ -(v & 1))
+                i += 1
+            else:
+                v, i = get(buf, i)
+                f.append(v)
         t = tl.Talisman(name, f[0], f[2], f[3], f[4], f[5], f[6], f[7])
         t.n = f[1]
         c.tals.append(t)
-    if i != len(buf):
+    if i < end and buf[i]:   # the campaign's name, when it has one (never empty)
+        c.name, i = codec.get_text(buf, i)
+    else:
+        c.name = ""
+    if i != end:
         raise ValueError("state has %d trailing bytes" % (len(buf) - i))
     c.last = None
 

@@ -55,9 +55,10 @@ CORE = (
      "its capacity (its slashes cut to it)"),
     (10, "DICE", (("sides", 2, 100, "sides of each die"), ("n", 1, 20, "dice")), 0, "n dice",
      "nothing: a free roll, its faces and total recorded"),
-    (11, "RENAME", (("what", 0, 1, "0 a character, 1 a talisman"),
+    (11, "RENAME", (("what", 0, 2, "0 a character, 1 a talisman, 2 the campaign (which: 0)"),
                     ("which", 0, TAL, "its number (a character: 0..7)")), 0, "",
-     "the name (text: the new one)"),
+     "the name (text: the new one); the campaign's is its state's end (`dicetray campaigns new "
+     "--name` gives it as event 1)"),
 )
 
 HUNT = (
@@ -151,6 +152,12 @@ def _fighter(p):
             (p + "plus_s", 0, 6, "+Ns (extra damage)"), (p + "minus_s", 0, 6, "-Ns"))
 
 
+# TOWN buy's and wealth's optional last argument: what is bought (the
+# seed's "specific modification[s]" of buying).
+_WHAT = ("what", 0, 3, "0 other, 1 a hireling, 2 a medium or large animal, 3 a building or boat")
+_WHAT_DOES = ("the 2nd hireling (animal) this Town Phase +1 Cash, the 3rd +2...; one building or boat a "
+              "Town Phase")
+
 EXPEDITION = (
     (96, "TEST", (_EXP_SIDE[0], ("ob", 1, 30, "the Obstacle")) + _EXP_SIDE[1:] +
      (("ext", -1, TAL, "an extended test it counts for, -1 none"),
@@ -200,7 +207,9 @@ EXPEDITION = (
     (115, "MORALE", (("sides", 6, 10, "6, 8 or 10"), ("modifier", -1, 1, "-1..+1")), 0, "one die",
      "nothing (holds on 5+)"),
     (116, "DISTANCE", (), 0, "d6", "nothing (1 extremely close .. 6 very far)"),
-    (117, "DESPERATE", (("char", 0, CHAR, "who"),), 0, "d6, and a d6 on a 5", "max HP - 2, or death"),
+    (117, "DESPERATE", (("char", 0, CHAR, "who"),
+                        ("cash", 0, 1, "1: a 3 halves the Cash (0, or left out: noted only, as before)")), 1,
+     "d6, and a d6 on a 5", "max HP - 2, or death; with cash 1, a 3: Cash halved (the half lost rounded up)"),
     (118, "PROJECT_NEW", (("ticks", 4, 10, "ticks"), ("owner", -1, CHAR, "whose, -1 the party's")), 0, "",
      "a PROJECT talisman (text: name)"),
     (119, "PROJECT_TICK", (("t", 0, TAL, "the project"),), 0, "", "one tick"),
@@ -214,12 +223,14 @@ EXPEDITION = (
                       ("tier", 0, 3, "0 monster, 1 elite (+50% HP), 2 legendary (+100% HP), 3 NPC"),
                       ("hp", 0, 64, "Toughness as indicated; 0: 2 + 2 a Level (with the tier's more)"),
                       ("owner", -1, CHAR, "the character whose Follower it is, -1 none")), 0, "",
-     "a FOE talisman: cap = Toughness, n = damage taken; its Save = ceil(Level / 2) + 1"),
+     "a FOE talisman: cap = Toughness, n = damage taken; its Save = ceil(Level / 2) + 1 (a Follower: refused "
+     "while its owner's lost one waits for the next session)"),
     (121, "FOE hit", (("op", 1, 1, "1: damage to a foe (the party's damage result)"),
                       ("foe", 0, TAL, "the FOE talisman"), ("amount", 0, 99, "damage (a combat margin)"),
                       ("dice", 0, 20, "variable damage dice, one point a success"),
                       ("plus_s", 0, 6, "+Ns, added before halving"), ("half", 0, 1, "1: saved for half (round up)")),
-     0, "the damage dice", "the foe's HP; 0 HP: out of action; morale prompts (first damage, below 1/3)"),
+     0, "the damage dice", "the foe's HP; 0 HP: out of action; morale prompts (first damage, below 1/3; "
+     "a group's first one down, half the side out)"),
     (121, "FOE heal", (("op", 2, 2, "2: HP back"), ("foe", 0, TAL, "the FOE talisman"),
                        ("amount", 1, 64, "HP")), 0, "", "the foe's HP, up to its Toughness"),
     (121, "FOE save", (("op", 3, 3, "3: the foe's test or save"), ("foe", 0, TAL, "the FOE talisman"),
@@ -232,6 +243,9 @@ EXPEDITION = (
      "2 + Ability dice", "nothing: Ob = the foe's Save"),
     (121, "FOE remove", (("op", 5, 5, "5: the foe leaves the fight"), ("foe", 0, TAL, "the FOE talisman")), 0, "",
      "the FOE talisman is deleted"),
+    (121, "FOE lost", (("op", 6, 6, "6: a Follower died or departed"),
+                       ("foe", 0, TAL, "the FOE talisman (a character's Follower)")), 0, "",
+     "the FOE talisman is deleted; its owner's next Follower joins from the next session (TOWN start)"),
     (122, "ROUND next", (("op", 0, 0, "0: a fight starts, or its next round"),), 0, "",
      "a FIGHT talisman (n = the round); one Class Resource a Round each again"),
     (122, "ROUND end", (("op", 1, 1, "1: the fight ends"),), 0, "", "the FIGHT talisman is deleted"),
@@ -275,8 +289,18 @@ EXPEDITION = (
     (124, "SPELL mutate", (("op", 2, 2, "2: a random Mutation (text: its name, optional)"),
                            ("char", 0, CHAR, "who mutates")), 0, "d100",
      "a MUTATION talisman (a = the d100)"),
+    (124, "SPELL master", (("op", 3, 3, "3: a Spell Mastery Check (text: the spell)"),
+                           ("char", 0, CHAR, "the sorcerer"),
+                           ("ability", 0, 5, "its channeling Ability: 0 Might .. 5 Discipline"),
+                           ("ob", 1, 7, "its channeling Ob (the check's is one more)"),
+                           ("score", 0, 10, "the sorcerer's score in that Ability"),
+                           ("bonus", 0, 18, "bonus dice (sorcerous materials, understanding)"),
+                           ("penalty", 0, 2, "penalty dice")), 0,
+     "2 + score dice", "a success: a SPELL talisman, as learn; a failure: a NEVER talisman, and that spell is "
+     "refused to the sorcerer from then on"),
     (125, "TOWN start", (("op", 0, 0, "0: a new Town Phase (a session's)"),), 0, "",
-     "every character's free purchases, improvement attempts and income roll are available again"),
+     "every character's free purchases, improvement attempts and income roll are available again; hirelings, "
+     "animals and a building or boat count afresh; a lost Follower's replacement may join"),
     (125, "TOWN sheet", (("op", 1, 1, "1: set the town statistics"), ("char", 0, CHAR, "who"),
                          ("wealth", 0, 10, "Wealth"), ("cash", 0, 9999, "Cash dice"),
                          ("businesses", 0, 10, "Businesses"), ("circles", 0, 6, "Circles (+Nd)")), 0, "",
@@ -285,11 +309,12 @@ EXPEDITION = (
                         ("change", -9999, 9999, "Cash dice (Cash stays 0..9999)")), 0, "", "Cash"),
     (125, "TOWN buy", (("op", 3, 3, "3: a Cash test for a Cost over the Wealth"), ("char", 0, CHAR, "who"),
                        ("cost", 1, 40, "the Cost (Ob = Cost - Wealth, 1..30)"),
-                       ("dice", 1, 60, "Cash dice wagered (spent; at most held)")), 0, "the wagered dice",
-     "Cash - the dice; verdict: bought or not"),
+                       ("dice", 1, 60, "Cash dice wagered (spent; at most held)"), _WHAT), 1,
+     "the wagered dice", "Cash - the dice; verdict: bought or not; bought: " + _WHAT_DOES),
     (125, "TOWN wealth", (("op", 4, 4, "4: a Wealth purchase"), ("char", 0, CHAR, "who"),
-                          ("cost", 0, 10, "the Cost, at most the Wealth")), 0, "",
-     "purchases this Town Phase + 1: three free, then +1 Cash cumulative (the 4th 1, the 5th 2...)"),
+                          ("cost", 0, 10, "the Cost, at most the Wealth"), _WHAT), 1, "",
+     "purchases this Town Phase + 1: three free, then +1 Cash cumulative (the 4th 1, the 5th 2...); "
+     + _WHAT_DOES),
     (125, "TOWN sell", (("op", 5, 5, "5: sell assets, call in debts"), ("char", 0, CHAR, "who"),
                         ("points", 1, 10, "Wealth points sold (at most held)")), 0, "",
      "Wealth - points; Cash + twice each former rating"),
@@ -304,7 +329,8 @@ EXPEDITION = (
                            ("presence", 0, 10, "Presence"), ("ob", 1, 30, "the Ob from the Circles Factors"),
                            ("faction", -1, TAL, "a FACTION whose Reputation adds +1d a point, -1 none"),
                            ("bonus", 0, 18, "other bonus dice"), ("penalty", 0, 2, "penalty dice")), 0,
-     "2 + Presence + Circles + Reputation + bonus dice", "nothing (failed by 3+: the Enmity Clause)"),
+     "2 + Presence + Circles + Reputation + bonus - penalty dice (up to 46: past a pool's 20)",
+     "nothing (failed by 3+: the Enmity Clause)"),
     (125, "TOWN repute", (("op", 9, 9, "9: Reputation with a Faction changes"),
                           ("faction", -1, TAL, "the FACTION talisman, -1 a new one (text: its name)"),
                           ("change", -20, 20, "points (the score stays -10..10)")), 0, "",
@@ -315,6 +341,9 @@ EXPEDITION = (
     (125, "TOWN downtime", (("op", 11, 11, "11: the character's Downtime Action (text: what)"),
                             ("char", 0, CHAR, "who")), 0, "",
      "the Town Phase's one Downtime Action used (a project it advances: PROJECT_TICK)"),
+    (125, "TOWN goods", (("op", 12, 12, "12: sell a good by dice (text: the good, optional)"),
+                         ("char", 0, CHAR, "who"), ("cost", 1, 40, "the good's Cost, over the Wealth")), 0,
+     "Cost - Wealth dice", "Cash + the successes"),
 )
 
 TABLES = (HUNT, PATHS, EXPEDITION)

@@ -24,6 +24,8 @@ FOE (121), its first argument an op:
   3 SAVE    op, foe, ob, bonus, penalty       (the foe rolls)
   4 RESIST  op, foe, ability, bonus, penalty, helpers   (a character rolls vs its Save)
   5 REMOVE  op, foe
+  6 LOST    op, foe   (a Follower died or departed: removed, and its
+            owner's replacement joins only from the next session)
 ROUND (122): op 0 NEXT (a fight starts, or its next round), op 1 END.
 """
 
@@ -43,6 +45,7 @@ OP_HEAL = 2
 OP_SAVE = 3
 OP_RESIST = 4
 OP_REMOVE = 5
+OP_LOST = 6
 OP_NEXT = 0
 OP_END = 1
 
@@ -111,7 +114,7 @@ def apply(c, kind, args, text, src):
     if not args:
         raise ValueError("%s takes an op first: %s" % (
             "FOE" if kind == FOE else "ROUND",
-            "0 new, 1 hit, 2 heal, 3 save, 4 resist, 5 remove" if kind == FOE else "0 next round, 1 end the fight"))
+            "0 new, 1 hit, 2 heal, 3 save, 4 resist, 5 remove, 6 lost" if kind == FOE else "0 next round, 1 end the fight"))
     op = args[0]
     out = Outcome(kind)
     if kind == ROUND:
@@ -148,9 +151,30 @@ def apply(c, kind, args, text, src):
         tal = foe(c, args[1])
         c.tals[args[1]] = None
         out.note("%s leaves the fight" % tal.name)
+    elif op == OP_LOST:
+        _lost(c, args, out)
     else:
-        raise ValueError("FOE op %d is not 0 new, 1 hit, 2 heal, 3 save, 4 resist or 5 remove" % op)
+        raise ValueError("FOE op %d is not 0 new, 1 hit, 2 heal, 3 save, 4 resist, 5 remove or"
+                         " 6 lost" % op)
     return out
+
+
+def _lost(c, args, out):
+    # "If a specific Follower dies, another may be recruited, but is not
+    # able to join the expedition until the beginning of the session
+    # following the loss." The device's sessions are its Town Phases
+    # (TOWN start): the owner's flag is in the town field `tried`, which
+    # a new Town Phase clears.
+    core.arity(args, 2, "FOE lost takes op 6, foe (a Follower who died or departed)")
+    tal = foe(c, args[1])
+    if tal.owner == tl.NONE:
+        raise ValueError("%s is no one's Follower: FOE remove (op 5) takes it out" % tal.name)
+    from . import expedition_town as tw
+    v = c.chars[tal.owner].v
+    tw.put(v, tw.TRIED, tw.get(v, tw.TRIED) | tw.LOST_BIT)
+    c.tals[args[1]] = None
+    out.note("%s is lost: %s's next Follower joins from the next session (TOWN start)"
+             % (tal.name, c.chars[tal.owner].name))
 
 
 def roll_vs(src, n, ob, out, what):
@@ -177,7 +201,12 @@ def _new(c, args, text, out):
         core.span("monster Level", lv, 0, ex.MAX_LEVEL)
     core.span("hp (0: by the formula)", h, 0, MAX_HP)
     if owner != tl.NONE:
-        core.alive(c, owner, ex.DEAD)
+        v = core.alive(c, owner, ex.DEAD).v
+        if len(v) > len(ex.CHAR_FIELDS):   # town fields: a Follower lost this session?
+            from . import expedition_town as tw
+            if tw.get(v, tw.TRIED) & tw.LOST_BIT:
+                raise ValueError("%s lost a Follower this session: a replacement joins from the"
+                                 " next session (TOWN start)" % c.chars[owner].name)
     if not text:
         raise ValueError("a foe needs a name")
     cap = h if h else toughness(lv, tr)
@@ -221,6 +250,32 @@ def _hit(c, args, src, out):
             out.note("morale check: first damage")
         elif 3 * now < tal.cap <= 3 * before:
             out.note("morale check: below 1/3 HP")
+    if not now and tal.owner == tl.NONE:   # out of action now (a hit on one already out is refused)
+        _group_morale(c, out)
+
+
+def _group_morale(c, out):
+    """A foe of the party's enemies (no one's Follower) just went out of
+    action: "For a group, moral checks are usually made when the first
+    creature goes down, and when half of the total number on one's side
+    are incapacitated or killed." The side: the tracked foes that are no
+    one's Follower; prompted while one of them still standing is subject
+    to morale (not Legendary)."""
+    total = down = left = 0
+    for t in foes(c):
+        f = c.tals[t]
+        if f.owner == tl.NONE:
+            total += 1
+            if f.filled():
+                down += 1
+            elif tier(f) != LEGENDARY:
+                left += 1
+    if not left:
+        return
+    if down == 1:
+        out.note("group morale check: the first one down")
+    if 2 * down >= total > 2 * (down - 1):
+        out.note("group morale check: half the side out (%d of %d)" % (down, total))
 
 
 def _round(c, op, args, out):

@@ -122,13 +122,18 @@ def apply(c, kind, args, text, src, out):
         out.note("distance %d%s" % (f, " (extremely close)" if f == 1 else
                                     (" (very far)" if f == 6 else "")))
     elif kind == ex.DESPERATE:
-        core.arity(args, 1, "DESPERATE takes char")
+        if len(args) != 2:
+            core.arity(args, 1, "DESPERATE takes char[, cash: 1 = a 3 halves the Cash]")
         i = args[0]
+        cash = args[1] if len(args) == 2 else 0   # (char): a 3 only noted, as before issue 28
+        core.flag("cash (1: a 3 halves the Cash)", cash)
         core.alive(c, i, DEAD)
         f = src.d(6)
         out.margin = f
         out.note("%s: %s" % (c.chars[i].name, DESPERATE_TABLE[f]))
-        if f == 4:
+        if f == 3 and cash:
+            _half_cash(c.chars[i], out)
+        elif f == 4:
             _max_hp(c, i, -2, out)
         elif f == 5:
             _trauma(c, i, src, out)
@@ -161,6 +166,18 @@ def apply(c, kind, args, text, src, out):
         out.note("extended %s 0/%d" % (text, args[0]))
     else:
         raise ValueError("unknown expedition event kind %d" % kind)
+
+
+def _half_cash(ch, out):
+    """"Lose half of your Cash and Cash-equivalent Treasure": the half
+    lost rounded up ("Always round up unless explicitly noted otherwise");
+    treasure is not tracked. A character with no town fields has no Cash
+    (nothing written: its state encodes as before)."""
+    from . import expedition_town as tw
+    n = tw.get(ch.v, tw.CASH_F)
+    if n:
+        tw.put(ch.v, tw.CASH_F, n // 2)
+    out.note("%s loses %d Cash: Cash %d" % (ch.name, n - n // 2, n // 2))
 
 
 def _sheet(c, args, out):

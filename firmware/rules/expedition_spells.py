@@ -17,6 +17,12 @@ an op, apart from expedition.py so that boot does not load it
 - op 2 MUTATE: char. "Roll 1d100 whenever something causes you to
   mutate": a MUTATION talisman (a = the d100); the seed's table itself
   is cut off, so the entry is the Referee's (text: its name).
+- op 3 MASTER: char, ability 0..5, Ob 1..7, score 0..10, bonus, penalty;
+  text = the spell. The Spell Mastery Check: the Ability's pool against
+  the spell's Ob + 1. A success learns it (as LEARN); "If it is failed,
+  the sorcerer can never learn the spell": a NEVER talisman (the
+  sorcerer's, the spell's name), and LEARN and MASTER refuse that spell
+  to that sorcerer from then on (issue 28 item 5).
 
 docs/rules/expedition.md, "Spells and channeling", has every reading.
 """
@@ -28,10 +34,12 @@ from .core import MAX_TALS, Outcome, name_error
 
 SPELL = 124         # the kind (expedition.py names the range)
 ROLE_MUTATION = 9   # cap 1, owner the mutant, a = the d100 (spells: expedition.ROLE_SPELL)
+ROLE_NEVER = 12     # cap 1, owner the sorcerer who failed its Spell Mastery Check; name = the spell
 
 LEARN = 0
 CHANNEL = 1
 MUTATE = 2
+MASTER = 3
 MAX_SPELL_OB = 7   # the spell lists run Ob 2..5; the Ob table 1..7
 MAX_TAKEN = 99
 # Armor Slots: "Light Armor occupies one Slot", heavy "occupies two Slots",
@@ -42,7 +50,7 @@ ARMOR_SLOTS = (0, 1, 2)
 def apply(c, kind, args, text, src):
     """One SPELL event (called by expedition.py with the tapped source)."""
     if not args:
-        raise ValueError("SPELL takes an op: 0 learn, 1 channel, 2 mutate")
+        raise ValueError("SPELL takes an op: 0 learn, 1 channel, 2 mutate, 3 master")
     op = args[0]
     out = Outcome(SPELL)
     if op == LEARN:
@@ -56,8 +64,10 @@ def apply(c, kind, args, text, src):
         if bad:
             raise ValueError(bad)
         mutate(c, args[1], text, src, out)
+    elif op == MASTER:
+        _master(c, args, text, src, out)
     else:
-        raise ValueError("SPELL op %d is not 0 learn, 1 channel or 2 mutate" % op)
+        raise ValueError("SPELL op %d is not 0 learn, 1 channel, 2 mutate or 3 master" % op)
     return out
 
 
@@ -72,8 +82,10 @@ def spells(c, owner=-2):
             and c.tals[t].role == ex.ROLE_SPELL and (owner == -2 or c.tals[t].owner == owner)]
 
 
-def _learn(c, args, text, out):
-    core.arity(args, 4, "SPELL learn takes op 0, char, ability 0..5, Ob 1..7; text = the spell")
+def _learnable(c, args, text):
+    """Check a spell character args[1] may learn (Ability args[2], Ob
+    args[3], name text): known already, or failed its Spell Mastery Check
+    once, is refused. Returns the character."""
     i, ab, ob = args[1], args[2], args[3]
     ch = core.alive(c, i, ex.DEAD)
     core.span("channeling Ability (0 Might .. 5 Discipline)", ab, 0, 5)
@@ -81,11 +93,50 @@ def _learn(c, args, text, out):
     bad = name_error(text)
     if bad:
         raise ValueError("a spell needs a name: " + bad)
-    for t in spells(c, i):
-        if c.tals[t].name == text:
-            raise ValueError("%s already knows %s" % (ch.name, text))
-    out.tal = c.new_tal(text, 1, tl.CLAMP, tl.NONE, ex.ROLE_SPELL, i, ab, ob)
-    out.note("%s knows %s (%s Ob %d)" % (ch.name, text, ex.ABILITIES[ab], ob))
+    for t in range(len(c.tals)):
+        tal = c.tals[t]
+        if tal is not None and tal.owner == i and tal.name == text:
+            if tal.role == ex.ROLE_SPELL:
+                raise ValueError("%s already knows %s" % (ch.name, text))
+            if tal.role == ROLE_NEVER:
+                raise ValueError("%s failed the Spell Mastery Check of %s: never learnable (talisman"
+                                 " %d)" % (ch.name, text, t))
+    return ch
+
+
+def _learn(c, args, text, out):
+    core.arity(args, 4, "SPELL learn takes op 0, char, ability 0..5, Ob 1..7; text = the spell")
+    ch = _learnable(c, args, text)
+    _known(c, ch, args, text, out)
+
+
+def _known(c, ch, args, text, out):
+    out.tal = c.new_tal(text, 1, tl.CLAMP, tl.NONE, ex.ROLE_SPELL, args[1], args[2], args[3])
+    out.note("%s knows %s (%s Ob %d)" % (ch.name, text, ex.ABILITIES[args[2]], args[3]))
+
+
+def _master(c, args, text, src, out):
+    # "The Obstacle Rating for the check is equal to the normal Channeling
+    # Ability and Ob for the spell plus one. ... If the Spell Mastery Check
+    # succeeds, the spell is added to the sorcerer's list of known spells.
+    # If it is failed, the sorcerer can never learn the spell".
+    core.arity(args, 7, "SPELL master takes op 3, char, ability 0..5, Ob 1..7, score, bonus,"
+                " penalty; text = the spell")
+    ch = _learnable(c, args, text)
+    n = ex.pool(args[4], args[5], args[6], 0)
+    if len(c.tals) >= MAX_TALS:   # either result is a talisman: refused before the roll
+        raise ValueError("no room for the spell's talisman (%d talismans)" % MAX_TALS)
+    s = ex._draw(src, n)
+    m = ex.resolve(s, args[3] + 1)
+    out.successes = s
+    out.verdict = 1 if m >= 0 else 0
+    out.margin = m if m >= 0 else -m
+    out.note("Spell Mastery %d vs Ob %d: %s" % (s, args[3] + 1, "success" if m >= 0 else "failure"))
+    if m >= 0:
+        _known(c, ch, args, text, out)
+    else:
+        out.tal = c.new_tal(text, 1, tl.CLAMP, tl.NONE, ROLE_NEVER, args[1], args[2], args[3])
+        out.note("%s can never learn %s" % (ch.name, text))
 
 
 def _channel(c, args, src, out):
@@ -120,10 +171,10 @@ def _channel(c, args, src, out):
         else:
             na = ex.side_pool(foe, atk, abon, apen, 0)
             ex._check_block(c, i, blocks)
-    t = c.find(ex.ROLE_FIGHT)   # in a tracked fight: one Class Resource a Round
-    if t >= 0:
+    f = c.find(ex.ROLE_FIGHT)   # in a tracked fight: one Class Resource a Round
+    if f >= 0:
         from . import expedition_foes
-        expedition_foes.use_res(c, t, i, 1, 0)   # checks, then marks: nothing after it refuses
+        expedition_foes.use_res(c, f, i, 1, 0)   # checks, then marks: nothing after it refuses
     # Valid: spend the Control, roll, resolve.
     v[ex.RES] -= 1
     s = ex._draw(src, n)
@@ -154,6 +205,7 @@ def _channel(c, args, src, out):
         out.note("%s lost until a long rest" % tal.name)
     if s == 0:
         mutate(c, i, "", src, out)
+        out.tal = t   # the channel's Outcome names its spell (the Mutation is the newest talisman)
 
 
 def mutate(c, i, text, src, out):

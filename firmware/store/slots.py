@@ -9,8 +9,9 @@ Session._current (docs/store.md), so the next list, switch or delete
 finishes it instead (`numbers`).
 
 - `campaigns(fs, root, lo, most)`: the slots, each a tuple
-  (n, campaign id, system, events, bytes, blocks), read only: the newest
-  snapshot that reads back whole gives the id, the system and its seq,
+  (n, campaign id, system, events, bytes, blocks, name), read only: the
+  newest snapshot that reads back whole gives the id, the system, the
+  campaign's name ("" if it has none) and its seq,
   and the journal after it is counted (at most one segment or two).
   No repair is ever written here; a slot with no readable snapshot
   reports id -1 and system -1.
@@ -65,23 +66,25 @@ def usage(fs, path):
 
 
 def summary(fs, path, names):
-    """(campaign id, system, events) of the store in `path`, read only:
-    (-1, -1, events of its journal) when no snapshot reads back.
-    names(state) -> (system, campaign id) of a snapshot's state (the
-    session's: the store knows no rules)."""
+    """(campaign id, system, events, name) of the store in `path`, read
+    only: (-1, -1, events of its journal, "") when no snapshot reads back.
+    names(state) -> (system, campaign id, name) of a snapshot's state (the
+    session's: the store knows no rules). The name is the newest
+    snapshot's: one given after it (RENAME) lists at the next snapshot."""
     logs, snaps, _tmps = _split(fs.listdir(path))
     cid = sysno = -1
+    name = ""
     seq = seg = off = 0
     k = len(snaps)
     while k:
         k -= 1
         try:
             seq, state, seg, off, _h = snap.read(fs, path + "/" + snaps[k])
-            sysno, cid = names(state)
+            sysno, cid, name = names(state)
             break
         except (ValueError, OSError, IndexError):
             seq = seg = off = 0
-    return cid, sysno, _count(fs, path, logs, seq, seg, off)
+    return cid, sysno, _count(fs, path, logs, seq, seg, off), name
 
 
 def _skip(ev):
@@ -123,9 +126,9 @@ def campaigns(fs, root, names, lo=0, most=-1):
         if most >= 0 and len(out) >= most:
             return out, n
         path = "%s/c%d" % (root, n)
-        cid, sysno, events = summary(fs, path, names)
+        cid, sysno, events, name = summary(fs, path, names)
         size, blocks = usage(fs, path)
-        out.append((n, cid, sysno, events, size, blocks))
+        out.append((n, cid, sysno, events, size, blocks, name))
     return out, -1
 
 

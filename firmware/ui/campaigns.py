@@ -8,7 +8,7 @@ second OK. The current slot cannot be deleted: OK on it says so.
     *hunt     40 12K      * current; system; events; KB (4 KB littlefs blocks)
      paths   340 24K
     ...
-    #3 id 536870911       the slot under the cursor: number, campaign id
+    #3 id 536870911       the slot under the cursor: number, campaign id (or its name)
     OK: switch/del        (current: "Current: in use")
 """
 
@@ -81,7 +81,7 @@ class Campaigns(Screen):
             toast(fb, self.note, 6, 2)
         elif self.slots:
             t = self.slots[self.menu.sel]
-            row(fb, 6, "#%d id %d" % (t[0], t[1]))
+            row(fb, 6, ("#%d %s" % (t[0], t[6])) if t[6] else ("#%d id %d" % (t[0], t[1])))
             row(fb, 7, "Current: in use" if t[0] == app.s.n else "OK: switch/del")
 
 
@@ -105,6 +105,8 @@ class Slot(Screen):
         row(fb, 1, lr("Events", "%d" % t[3]))
         row(fb, 2, lr("Flash", "%dK" % kb(t)))
         row(fb, 3, lr("Id", "%d" % t[1]))
+        if t[6]:
+            row(fb, 4, lr("Name", t[6]))
         self.menu.draw(fb)
 
 

@@ -21,7 +21,9 @@ ITEMS = ("New Town Phase", "Wealth buy", "Cash buy", "Sell Wealth", "Income roll
 
 
 def cash_odds(n, ob):
-    """Exact odds of at least `ob` successes on n Cash dice (1..60), as '68.8%'."""
+    """Exact odds of at least `ob` successes on n d6 (0..60: a Cash wager,
+    a Circles check past a pool's 20 dice), as '68.8%'. Long ints past 30
+    dice: a form's key press, never a roll (docs/odds.md)."""
     if ob > n:
         return odds.fmt_permille(0)
     d = odds.power([1, 1], n)
@@ -145,13 +147,10 @@ class TownOp(Form):
             rep = 0
             if self.val(2) >= 0:
                 rep = c.tals[self.facs[self.val(2)]].a
-            try:
-                n = ex.pool(self.val(0), tw.get(c.chars[self.i].v, tw.CIR) + (rep if rep > 0 else 0)
-                            + self.val(3))
-            except ValueError:
-                return "pool over 20"
-            return "%dd Odds %s" % (n, odds.fmt_permille(odds.builder_odds(2, n, self.val(1))
-                                                         if n else 0))
+            # 2 + Presence + Circles + Reputation + bonus: up to 46 dice (issue 28)
+            n = 2 + self.val(0) + tw.get(c.chars[self.i].v, tw.CIR) + (rep if rep > 0 else 0) \
+                + self.val(3)
+            return "%dd Odds %s" % (n, cash_odds(n, self.val(1)))
         return "OK: do it"
 
     def go(self):

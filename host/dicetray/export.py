@@ -248,6 +248,8 @@ def _lead_core(n, kind, a, text):
         return "%s gets capacity %d" % (n.tal(a.tal), a.cap)
     if name == "DICE":
         return "free roll of %dd%d" % (a.n, a.sides)
+    if name == "RENAME" and a.what == 2:
+        return "the campaign is named %s" % text
     if name == "RENAME" and a.which is not None:
         return "%s is renamed %s" % (n.who(a.which) if a.what == 0 else n.tal(a.which), text)
     return None

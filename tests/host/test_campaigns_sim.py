@@ -52,7 +52,7 @@ def test_a_restore_leaves_the_old_slot_and_delete_frees_it(tmp_path, capsys):
         code, out, err = run(capsys, "campaigns", "--port", sim.port)
         assert code == 0, err
         lines = out.splitlines()
-        assert lines[0].split() == ["SLOT", "CAMPAIGN", "SYSTEM", "EVENTS", "FLASH"]
+        assert lines[0].split() == ["SLOT", "CAMPAIGN", "SYSTEM", "EVENTS", "FLASH", "NAME"]
         assert lines[1].split()[:6] == ["1", "12345", "hunt", "1000", str(t1["blocks"] * 4), "KB"]
         assert lines[2].split()[:2] == ["*", "2"]
         assert "2 campaigns" in lines[3]
@@ -162,3 +162,33 @@ def test_more_slots_than_one_answer_holds(tmp_path):
     assert [t["slot"] for t in d["slots"]] == list(range(1, 31)) and d["current"] == 30
     assert [t["events"] for t in d["slots"]] == [2 + n % 3 for n in range(1, 31)]
     assert [t["current"] for t in d["slots"]] == [False] * 29 + [True] and "next" not in d
+
+
+def test_a_new_campaign_from_the_host_on_the_simulator(tmp_path, capsys):
+    """Issue 28 item 13, end to end over the simulator's serial port: the
+    new campaign is current, named, its old one kept in slot 1, and both
+    are there after the plug is pulled."""
+    flash = str(tmp_path / "flash")
+    write_flash(flash, 50, slot=1)
+    sim = Sim(flash)
+    try:
+        code, out, err = run(capsys, "campaigns", "new", "expedition", "--name", "Westmarch",
+                             "--yes", "--port", sim.port)
+        assert code == 0, err
+        assert "(expedition) is the current one, slot 2; campaign 12345 stays on flash as slot 1" in out
+    finally:
+        sim.kill()                                      # the plug pulled
+    sim = Sim(flash)
+    try:
+        dev = Device.open(sim.port)
+        info = dev.info()
+        assert (info["slot"], info["system"], info["name"], info["events"]) == (
+            2, "expedition", "Westmarch", 1)
+        d = dev.campaigns()
+        assert [(t["slot"], t["campaign"], t["events"], t["name"]) for t in d["slots"]] == [
+            (1, 12345, 50, ""), (2, info["campaign"], 1, "Westmarch")]
+        out = dev.act(96, (3, 2, 0, 0, 0, 0, 0, -1))     # an expedition TEST: it plays on
+        assert out["seq"] == 2
+        dev.close()
+    finally:
+        sim.stop()

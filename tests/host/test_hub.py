@@ -165,6 +165,38 @@ def test_watch_from_a_past_event_and_errors_keep_their_kind(two, home):
         dev.close()
 
 
+def test_a_new_campaign_through_the_hub(two, home):
+    """Issue 28 item 13: `campaigns new` reaches a tray through the hub
+    (its thread runs Device.new_campaign, once); the hub follows the tray
+    to its new campaign (subscribed afresh: a watcher sees its events), and
+    the other tray is untouched."""
+    hub, sims = two
+    before = hub.trays["b"].info["campaign"]
+    old = hub.trays["a"].info["campaign"]
+    code, out, err = done(dicetray(home, "campaigns", "new", "paths", "--name", "Hub game",
+                                   "--yes", "--tray", "a"))
+    assert code == 0, err
+    assert "Hub game (paths) is the current one, slot 2; campaign %s stays on flash as slot 1" % old in out
+    code, out, err = done(dicetray(home, "campaigns", "--json", "--tray", "a"))
+    slots = json.loads(out)["slots"]
+    assert [(t["slot"], t["campaign"] == old, t["name"]) for t in slots] == [
+        (1, True, ""), (2, False, "Hub game")]                # one made, the old one kept
+    new = slots[1]["campaign"]
+    assert wait_for(lambda: hub.trays["a"].info.get("campaign") == new, 10)
+    dev = hubclient.HubDevice(hubclient.find(), tray="a")
+    try:
+        out = dev.act(10, (12, 2))                             # a free roll of 2d12, event 2
+        assert out["seq"] == 2
+        got = [(seq, codec.decode_event(ev)[0]) for seq, ev in dev.subscribe(since=0, timeout=1.5)]
+        assert got == [(1, 11), (2, 10)]                       # the name (RENAME), the roll
+    finally:
+        dev.close()
+    assert wait_for(lambda: hub.trays["a"].last == 2, 10)
+    assert hub.trays["b"].info["campaign"] == before
+    code, out, err = done(dicetray(home, "campaigns", "new", "chess", "--yes", "--tray", "a"))
+    assert code == 2 and "unknown rule system 'chess'" in err
+
+
 def test_the_token_is_needed_and_one_hub_runs(two, home):
     hub, sims = two
     reg = hubclient.find()

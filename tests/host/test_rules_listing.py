@@ -55,6 +55,7 @@ def _expedition():
     c.act(ET.TOWN, (9, -1, 3), "Guild")                           # 7: a Faction, +3
     c.act(cp.CHAR_ADD, (), "Cy")                                   # a new character
     c.act(EC.ABIL, (4, 2, 3, 3, 3, 3, 3, 3))                     # 8: Cy's Abilities
+    c.act(EF.FOE, (0, 3, 0, 0, 1), "Hound")                      # 9: Bo's Follower
     return c
 
 
@@ -75,15 +76,15 @@ SAMPLES = {
         104: ((0, 3, 6, 1, 2, 1, 1, 5), ""), 105: ((0, 1, 0), ""), 106: ((1, 1), ""),
         107: ((1, 1), ""), 108: ((), ""), 109: ((2,), ""), 110: ((3,), ""), 111: ((), ""),
         112: ((8, 0, 0), "Oil"), 113: ((0,), ""), 114: ((), ""), 115: ((8, 1), ""), 116: ((), ""),
-        117: ((0,), ""), 118: ((6, 0), "Map"), 119: ((1,), ""), 120: ((2, 1), "Run"),
+        117: ((0, 1), ""), 118: ((6, 0), "Map"), 119: ((1,), ""), 120: ((2, 1), "Run"),
         (124, 0): ((0, 0, 4, 5), "Miasma"), (124, 1): ((1, 3, 2, 1, 0, 1, 0, 1, 3, 1, 1, 0, 1, 1), ""),
-        (124, 2): ((2, 0), "Gills"), (125, 0): ((0,), ""), (125, 1): ((1, 0, 4, 10, 2, 1), ""),
-        (125, 2): ((2, 0, 5), ""), (125, 3): ((3, 0, 6, 4), ""), (125, 4): ((4, 0, 2), ""),
+        (124, 2): ((2, 0), "Gills"), (124, 3): ((3, 0, 2, 3, 4, 2, 1), "Bind"), (125, 0): ((0,), ""), (125, 1): ((1, 0, 4, 10, 2, 1), ""),
+        (125, 2): ((2, 0, 5), ""), (125, 3): ((3, 0, 6, 4, 1), ""), (125, 4): ((4, 0, 2, 3), ""),
         (125, 5): ((5, 0, 2), ""), (125, 6): ((6, 0), ""), (125, 7): ((7, 0, 1, 3), ""),
         (125, 8): ((8, 0, 3, 4, 7, 1, 1), ""), (125, 9): ((9, 7, 2), ""), (125, 10): ((10, 7), ""),
-        (125, 11): ((11, 0), "Learn a spell"),
+        (125, 11): ((11, 0), "Learn a spell"), (125, 12): ((12, 0, 5), "Rowboat"),
         (121, 0): ((0, 3, 1, 0, 0), "Wolf"), (121, 1): ((1, 4, 2, 2, 1, 1), ""), (121, 2): ((2, 4, 1), ""),
-        (121, 3): ((3, 4, 3, 1, 0), ""), (121, 4): ((4, 4, 2, 0, 0, 0), ""), (121, 5): ((5, 4), ""),
+        (121, 3): ((3, 4, 3, 1, 0), ""), (121, 4): ((4, 4, 2, 0, 0, 0), ""), (121, 5): ((5, 4), ""), (121, 6): ((6, 9), ""),
         (122, 0): ((0,), ""), (122, 1): ((1,), ""),
         (123, 0): ((0, 1), ""), (123, 1): ((1, 0, 0, 1), ""), (123, 2): ((2, 0, 2), ""),
         (123, 3): ((3, 0), "Tough"), (123, 4): ((4, 0, 1, 2, 3, 4, 5, 6), ""),
@@ -242,6 +243,15 @@ def test_rules_json_lists_the_new_events(capsys):
         ("ability", 0, 14, False), ("ob", 1, 30, False), ("bonus", 0, 18, False)]
     assert test["args"][-1]["name"] == "foe" and test["args"][-1]["optional"]
     assert "changes" in test and ev["SHORT_REST"]["args"][1]["optional"]
+    # issue 28: the last rules, and the campaign's own name
+    for name, kind, op in (("TOWN goods", 125, 12), ("SPELL master", 124, 3), ("FOE lost", 121, 6)):
+        assert ev[name]["kind"] == kind and ev[name]["args"][0]["min"] == op
+    assert [(a["name"], a["optional"]) for a in ev["DESPERATE"]["args"]] == [
+        ("char", False), ("cash", True)]
+    for name in ("TOWN buy", "TOWN wealth"):
+        assert (ev[name]["args"][-1]["name"], ev[name]["args"][-1]["max"]) == ("what", 3)
+        assert ev[name]["args"][-1]["optional"]
+    assert ev["RENAME"]["args"][0]["max"] == 2 and ev["RENAME"]["core"]
     assert cli.main(["rules", "hunt", "--json"]) == 0
     hunt = {e["name"]: e for e in json.loads(capsys.readouterr().out)["events"]}
     assert hunt["AFFLICT"]["kind"] == 48 and "pathos" in hunt["AFFLICT"]["changes"]

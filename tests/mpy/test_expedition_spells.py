@@ -93,7 +93,8 @@ def test_zero_successes_bring_a_random_mutation():
     out = c.act(S, (sp.CHANNEL, t, 4, 0, 0, 0, 0, 0), faces=NONE6 + (37,))
     assert (out.successes, out.verdict, out.margin) == (0, 0, 5)
     assert v(c)[ex.HP] == 5 and list(out.faces) == list(NONE6) + [37]
-    m = c.tals[out.tal]
+    assert out.tal == t                         # the channel's Outcome names its spell
+    m = c.tals[-1]                              # the Mutation: the newest talisman
     assert (m.role, m.owner, m.a, m.name) == (sp.ROLE_MUTATION, 0, 37, "Mutation 37")
     # -Ns taking the only success away is a failure, not a zero-success roll.
     c.act(ex.LONG_REST, ())

@@ -1,12 +1,15 @@
-"""`dicetray campaigns [switch SLOT | delete SLOT]`: the campaign slots on
-the device's flash."""
+"""`dicetray campaigns [switch SLOT | delete SLOT | new SYSTEM [--name NAME]]`:
+the campaign slots on the device's flash, and a new campaign on it."""
 
 import argparse
 
 from .. import backup as bk
 from .. import export as ex
+from ..rules import systems
+from ..rules.core import name_error
 from .common import (
     Fail,
+    Usage,
     _Dev,
     _confirm,
     _db,
@@ -44,8 +47,9 @@ def _slot(d, n, doing):
 
 
 def _what(t):
-    return "campaign %s (%s, %s, %d KB)" % (
+    return "campaign %s%s (%s, %s, %d KB)" % (
         t["campaign"] if t["campaign"] >= 0 else "unreadable",
+        " %s" % t["name"] if t.get("name") else "",
         t["system"] or "unknown system",
         ex.plural(t["events"], "event"),
         t["kb"],
@@ -70,27 +74,34 @@ def _leave(dev, visit):
 
 
 def _campaigns(args):
+    if args.sub == "new":
+        _new_args(args)  # refused before the device is opened
     with _Dev(args) as dev:
         if args.sub == "switch":
             return _switch(args, dev)
         if args.sub == "delete":
             return _delete(args, dev)
+        if args.sub == "new":
+            return _new(args, dev)
         d = _slots(dev)
     if args.json:
         _print_json(d)
         return 0
-    print("  %4s  %-10s %-10s %7s  %s" % ("SLOT", "CAMPAIGN", "SYSTEM", "EVENTS", "FLASH"))
+    print(
+        "  %4s  %-10s %-10s %7s  %-24s %s"
+        % ("SLOT", "CAMPAIGN", "SYSTEM", "EVENTS", "FLASH", "NAME")
+    )
     for t in d["slots"]:
         print(
-            "%s %4d  %-10s %-10s %7d  %4d KB  (%d bytes)"
+            "%s %4d  %-10s %-10s %7d  %-24s %s"
             % (
                 "*" if t["current"] else " ",
                 t["slot"],
                 t["campaign"] if t["campaign"] >= 0 else "unreadable",
                 t["system"] or "?",
                 t["events"],
-                t["kb"],
-                t["bytes"],
+                "%4d KB  (%d bytes)" % (t["kb"], t["bytes"]),
+                t.get("name") or "",
             )
         )
     print(
@@ -164,6 +175,54 @@ def _delete(args, dev):
     return 0
 
 
+def _new_args(args):
+    """The rule system's number from SYSTEM, and --name checked as the
+    device's rules check it: Usage (exit 2) naming what is wrong."""
+    try:
+        args.sysno = systems.number(args.system)
+    except ValueError as e:
+        raise Usage(str(e)) from None
+    bad = args.name is not None and name_error(args.name)
+    if bad:
+        raise Usage("--name: %s" % bad)
+
+
+def _new(args, dev):
+    """A new campaign on the device, staged and swapped in as its Settings >
+    New campaign does; the current one stays in its slot. Asks first."""
+    info = dev.info()
+    d = _slots(dev)
+    cur = _slot(d, d["current"], "keep")
+    if not args.json:  # stdout is the one JSON object then
+        print("now: slot %d, %s" % (cur["slot"], _what(cur)))
+    if not _confirm(
+        "start a new %s campaign%s on the device? The current one stays on flash in slot %d"
+        % (args.system, " named %s" % args.name if args.name else "", cur["slot"]),
+        args.yes,
+        "start a new campaign",
+    ):
+        print("new campaign cancelled: the device is unchanged")
+        return 1
+    got = dev.new_campaign(args.sysno, args.name or "")
+    if args.json:
+        _print_json(got)
+        return 0
+    print(
+        "new campaign %s%s (%s) is the current one, slot %d; campaign %s stays on flash as "
+        "slot %d (`dicetray campaigns switch %d` goes back)"
+        % (
+            got["campaign"],
+            " %s" % got["name"] if got.get("name") else "",
+            got["system"],
+            got["slot"],
+            info["campaign"],
+            cur["slot"],
+            cur["slot"],
+        )
+    )
+    return 0
+
+
 def register(sub):
     """Add this group's commands to an argparse subparsers object."""
     add = adder(sub)
@@ -172,11 +231,12 @@ def register(sub):
         "campaigns",
         _campaigns,
         "the campaigns on the device's flash (slot, id, system, "
-        "events, flash used); `campaigns switch SLOT`, `campaigns delete SLOT`",
+        "events, flash used, name); `campaigns switch SLOT`, `campaigns delete SLOT`, "
+        "`campaigns new SYSTEM`",
     )
     _port(p)
     _json(p)
-    cs = p.add_subparsers(dest="sub", metavar="switch|delete", parser_class=type(p))
+    cs = p.add_subparsers(dest="sub", metavar="switch|delete|new", parser_class=type(p))
     q = cs.add_parser(
         "switch", help="make the campaign in SLOT the current one (it becomes the highest slot)"
     )
@@ -195,5 +255,19 @@ def register(sub):
     q.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
     _sub_port(q)
     _db(q)
+    _json(q, default=argparse.SUPPRESS)
+    q = cs.add_parser(
+        "new",
+        help="start a new campaign on the device, as its Settings > New campaign does (the "
+        "current one stays on flash in its slot); asks first",
+    )
+    q.add_argument("system", metavar="SYSTEM", help="its rule system: hunt, paths or expedition")
+    q.add_argument(
+        "--name",
+        metavar="NAME",
+        help="the campaign's name, 1 to 12 characters (letters, digits, space, ASCII punctuation)",
+    )
+    q.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+    _sub_port(q)
     _json(q, default=argparse.SUPPRESS)
     p.set_defaults(sub=None)

@@ -57,8 +57,8 @@ INTERRUPTED = {
     "restore": "nothing was sent: the device holds its old campaign",
     "export": "the export was not finished (an --output file is only ever replaced by a whole one)",
     "deploy": "the copy to the board may be incomplete: run deploy again",
-    "campaigns": "a switch or a delete is one rename on the device: it was done or "
-    "not (`dicetray campaigns` says which)",
+    "campaigns": "a switch, a delete or a new campaign is one rename on the device: it "
+    "was done or not (`dicetray campaigns` says which)",
 }
 
 

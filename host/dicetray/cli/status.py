@@ -53,7 +53,14 @@ def _status(args):
         "device    %s (firmware %s, protocol %s, schema %s)"
         % (info.get("device"), info.get("firmware"), info.get("protocol"), info.get("schema"))
     )
-    print("campaign  %s (%s)" % (info.get("campaign"), info.get("system")))
+    print(
+        "campaign  %s%s (%s)"
+        % (
+            info.get("campaign"),
+            " %s" % info["name"] if info.get("name") else "",
+            info.get("system"),
+        )
+    )
     first = info.get("first", 1)
     print(
         "events    %s%s"

@@ -90,6 +90,8 @@ class HubDevice:
                     "; the action may have been applied once: "
                     "`dicetray status` shows the device's last event"
                     if name == "act"
+                    else "; the campaign may have been made once: `dicetray campaigns` lists them"
+                    if name == "new_campaign"
                     else "",
                 )
             ) from None
@@ -159,6 +161,11 @@ class HubDevice:
 
     def delete(self, slot: int) -> dict[str, Any]:
         return self._call("delete", slot)
+
+    def new_campaign(self, system: int, name: str = "") -> dict[str, Any]:
+        self.last_info = self._call("new_campaign", system, name)
+        self.head = self.last_info.get("events")
+        return self.last_info
 
     def screen(self) -> lc.Screen:
         return self._call("screen")

@@ -47,12 +47,13 @@ CALLS = frozenset(
         "campaigns",
         "switch",
         "delete",
+        "new_campaign",
         "set_clock",
         "screen",
     )
 )
 # Calls after which the device's campaign may be another one (or its app restarted).
-NEW_CAMPAIGN = frozenset(("restore", "switch"))
+NEW_CAMPAIGN = frozenset(("restore", "switch", "new_campaign"))
 
 
 class Job:

@@ -31,6 +31,7 @@ from typing import Any, Concatenate, ParamSpec, TypedDict, TypeVar
 
 from .. import __version__
 from ..rules import batch, codec
+from ..rules.systems import NAMES
 from . import frame as fr
 from . import ports
 from .transport import Transport, TransportError
@@ -154,6 +155,7 @@ def _recovering(
 
 
 _STALE = re.compile(r"stale: the device is at event (\d+)")
+_STALE_NEW = "stale: the current campaign is"
 
 
 def check_timeout(timeout: float) -> None:
@@ -1002,14 +1004,22 @@ class Device:
         return self.last_info
 
     # --- campaign slots (docs/protocol.md, docs/store.md) ------------------------
-    def _slot_request(self, typ: int, payload: bytes = b"") -> dict[str, Any]:
+    def _slot_request(
+        self,
+        typ: int,
+        payload: bytes = b"",
+        lacks: str = "keeps no list of its campaign slots",
+        timeout: float | None = None,
+    ) -> dict[str, Any]:
+        """A slot request's JSON answer; a firmware without the request
+        is told to upgrade, naming what it `lacks`."""
         try:
-            return json.loads(self._request(typ, payload))
+            return json.loads(self._request(typ, payload, timeout))
         except DeviceError as e:
             if str(e).startswith("unknown request type"):
                 raise DeviceError(
-                    "this firmware keeps no list of its campaign slots (it answers: "
-                    "%s): upgrade the firmware (dicetray deploy)" % e
+                    "this firmware %s (it answers: %s): upgrade the firmware (dicetray deploy)"
+                    % (lacks, e)
                 ) from None
             raise
 
@@ -1069,6 +1079,74 @@ class Device:
         """Delete campaign slot `slot`, which must not be the current one;
         returns {"slot", "bytes", "blocks"}: what it held on flash."""
         return self._slot_request(fr.DELETE, _ints(slot))
+
+    def new_campaign(self, system: int, name: str = "") -> dict[str, Any]:
+        """Start a new campaign of rule system 0..2 (named `name`: its
+        event 1), staged and swapped in as the device's Settings > New
+        campaign does; the old one keeps its slot. Returns the device's new
+        info. DeviceError: refused (the device's words: a system or a name
+        its rules refuse), nothing made.
+
+        At most once: NEW names the slot current now ("from"). A retry
+        that reaches the device after it made the campaign (a reset lost
+        the answer cache, or the app stopped and was restarted) is refused
+        as stale, and the campaign this request made is returned; one that
+        someone else made meanwhile (the keys) is an error, nothing made."""
+        was = self.info()
+        d = {"system": int(system), "name": name, "from": was["slot"]}
+        stopped = 0
+        for _ in range(RECOVER + 2):
+            try:
+                got = self._slot_request(
+                    fr.NEW,
+                    json.dumps(d).encode(),
+                    "cannot start a campaign for the host",
+                    max(self.timeout, 10.0),
+                )
+            except AtRepl:
+                if not self.restart or stopped >= RECOVER:
+                    raise
+                stopped += 1
+                now = self.recover()
+                if now["slot"] != was["slot"]:
+                    return self._made(now, d, was, True)
+                continue  # the app stopped before it: ask again
+            except DeviceError as e:
+                if not str(e).startswith(_STALE_NEW):
+                    raise
+                return self._made(self.info(), d, was, self.tries > 1)
+            self.last_info = got
+            self.head = got["events"]
+            return self.last_info
+        raise DeviceError(
+            "the app kept stopping while a new campaign was asked for: `dicetray "
+            "campaigns` says whether it was made"
+        )
+
+    def _made(
+        self, now: dict[str, Any], d: dict[str, Any], was: dict[str, Any], sent: bool
+    ) -> dict[str, Any]:
+        """`now`, the device's info after NEW `d` was refused as stale, if
+        it is the campaign that NEW made (its system, name and events, in a
+        slot above the old one); else DeviceError: another one came (`sent`:
+        a try of NEW may have reached the device before it)."""
+        if (
+            now.get("system") == NAMES[d["system"]]
+            and now.get("name", "") == d["name"]
+            and now["events"] == (1 if d["name"] else 0)
+            and now["slot"] > was["slot"]
+        ):
+            return now
+        raise DeviceError(
+            "the device's current campaign changed while a new one was asked for (campaign %s "
+            "in slot %s, not slot %s): %s; `dicetray campaigns` lists them"
+            % (
+                now["campaign"],
+                now["slot"],
+                d["from"],
+                "the new one may be among them" if sent else "nothing was made",
+            )
+        )
 
     def end_session(self) -> None:
         """Stop the app and leave the port to the REPL (for mpremote); the
