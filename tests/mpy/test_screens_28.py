@@ -19,11 +19,16 @@ def _last(s):
     return codec.decode_event(s.log[-1])
 
 
-def _expedition(*names):
-    a, b, s = make(2)
+def _campaign(system, *names):
+    """The app on a new campaign of `system` with characters `names`."""
+    a, b, s = make(system)
     for n in names:
         s.do(cp.CHAR_ADD, (), n)
     return a, b, s
+
+
+def _expedition(*names):
+    return _campaign(2, *names)
 
 
 # --- item 8: Foes --------------------------------------------------------------
@@ -218,15 +223,8 @@ def test_spend_two_without_more_is_the_short_form():
 
 
 # --- item 12: hunt afflictions and setups, paths' fight ---------------------------------
-def _hunt(*names):
-    a, b, s = make(0)
-    for n in names:
-        s.do(cp.CHAR_ADD, (), n)
-    return a, b, s
-
-
 def test_afflict_an_exorcist_and_cure_it():
-    a, b, s = _hunt("Ada")
+    a, b, s = _campaign(0, "Ada")
     press(a, K_DOWN, K_DOWN, K_DOWN, K_OK, K_OK)    # Characters > Ada
     rows = press(a, K_UP, K_UP)
     assert a.top().menu.items[-2:] == ["Afflictions", "Rename"]
@@ -249,7 +247,7 @@ def test_afflict_an_exorcist_and_cure_it():
 
 
 def test_a_setup_roll_and_a_roll_that_uses_it():
-    a, b, s = _hunt("Ada", "Bram")
+    a, b, s = _campaign(0, "Ada", "Bram")
     assert uhm._SETUP == hm.ROLE_SETUP
     rows = press(a, K_OK, K_RIGHT)                  # builder, who: Ada
     rows = press(a, *(K_DOWN,) * 7)                 # Setup for
