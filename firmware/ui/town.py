@@ -4,9 +4,10 @@ Businesses, Circles and the company's Stronghold, then its actions, each
 a TOWN event (kind 125, rules/expedition_town.py): a new Town Phase,
 Wealth buy, Cash buy (a Cash test: Ob = Cost - Wealth, the exact odds of
 the wagered dice), Sell Wealth, Income roll, Improve (a Town Ability on
-the Cash Ob table), Circles check, Cash +/- and Reputation, and the
+the Cash Ob table), Circles check, Cash +/- and Reputation, the
 Town Phase's one Downtime Action (recorded as "Downtime"; the host's
-`dicetray act` can give its words).
+`dicetray act` can give its words), Recognize (a Faction's d12) and, last
+(Up from the top), the town sheet set by hand (issue 28 item 9).
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
