@@ -1,15 +1,18 @@
-"""A character's Natural Abilities and Boons (issue 13 item 9;
-rules/expedition_chars.py): expedition, Characters > a sheet > Abilities,
-loaded on first use.
+"""A character's Natural Abilities and Boons (issue 13 item 9, issue 28
+item 10; rules/expedition_chars.py): expedition, Characters > a sheet >
+Abilities, loaded on first use.
 
 Not yet rolled: `Roll abilities` (OK: 2d6 / 2 rounded down each, in the
-seed's order). Rolled: one row per Ability, `*` after one already tried in
-the improvement under way; OK on it is one attempt of Improve an Ability
-(2d6 / 2 over the base: +1), Right swaps it with the next one (at
-creation, once); then `Boons N`, OK: one more Boon; then `Retire`, OK:
-the retirement form (the new character, the benefit and what it takes;
-OK retires). A retired character's rows say so and take no key. The last
-note is on the bottom rows.
+seed's order) and `Set by hand`. Rolled: one row per Ability, `*` after
+one already tried in the improvement under way; OK on it is one attempt
+of Improve an Ability (2d6 / 2 over the base: +1), Right opens the swap
+(at creation, once: this Ability and any other, the next one to start
+with; OK swaps); then `Set by hand` (the six Abilities as a form: a sheet
+from paper, a relic's or a Mutation's change; OK sets them), `Boons N`,
+OK: one more Boon; then `Retire`, OK: the retirement form (the new
+character, the benefit and what it takes; OK retires). A retired
+character's rows say so and take no key. The last note is on the bottom
+rows.
 """
 
 from hw.keys import K_RIGHT, K_OK
@@ -34,12 +37,13 @@ class Abilities(Screen):
         self.name = c.chars[self.i].name
         self.t = t = ec.record(c, self.i)
         if t < 0:
-            self.menu.items = ["Roll abilities"]
+            self.menu.items = ["Roll abilities", _SET]
         else:
             tal = c.tals[t]
             items = []
             for k in range(6):
                 items.append(lr(ex.ABILITIES[k], "%d%s" % (ec.get(tal, k), "*" if tal.b >> k & 1 else " ")))
+            items.append(_SET)
             items.append(lr("Boons", "%d " % tal.n))
             items.append("Retired: an NPC" if ec.retired(tal) else "Retire")
             self.menu.items = items
@@ -48,28 +52,88 @@ class Abilities(Screen):
     def key(self, k):
         s = self.menu.sel
         app = self.app
-        if self.t < 0:
-            if k != K_OK:
-                return NO
+        if self.t >= 0 and ec.retired(app.c.tals[self.t]):
+            return NO
+        if k == K_RIGHT and self.t >= 0 and s < 6:
+            app.push(Swap(app, self.i, s))
+        elif k != K_OK:
+            return NO
+        elif self.menu.items[s] == _SET:
+            app.push(SetAbilities(app, self.i))
+        elif self.t < 0:
             app.act(ec.ABIL, (ec.OP_ROLL, self.i))
-        elif ec.retired(app.c.tals[self.t]):
-            return NO
-        elif s == 7:
-            if k != K_OK:
-                return NO
+        elif s == 8:
             app.push(Retire(app, self.i))
-        elif k == K_OK:
-            app.act(ec.ABIL, (ec.OP_IMPROVE, self.i, s) if s < 6 else (ec.OP_BOON, self.i))
-        elif k == K_RIGHT and s < 6:
-            app.act(ec.ABIL, (ec.OP_SWAP, self.i, s, (s + 1) % 6))
         else:
-            return NO
+            app.act(ec.ABIL, (ec.OP_IMPROVE, self.i, s) if s < 6 else (ec.OP_BOON, self.i))
         return DRAW
 
     def draw(self, fb):
         row(fb, 0, lr(self.name, "ABILITIES"), True)
         self.menu.draw(fb)
         toast(fb, self.app.toast, 6, 2)
+
+
+_SET = "Set by hand"
+
+
+class Swap(Form):
+    """Swap two of character i's Abilities (ABIL swap: at creation, once):
+    any two, the one the cursor was on and the next to start with."""
+
+    def __init__(self, app, i, j):
+        self.i = i
+        Form.__init__(self, app, [["Swap", 0, 5, j], ["with", 0, 5, (j + 1) % 6]])
+
+    def refresh(self):
+        c = self.app.c
+        t = ec.record(c, self.i) if self.i < len(c.chars) else -1
+        if t < 0:  # undone
+            self.app.pop()
+            return
+        self.rec = c.tals[t]
+        Form.refresh(self)
+
+    def show(self, j):
+        k = self.val(j)
+        return "%s %d" % (ex.ABILITIES[k], ec.get(self.rec, k))
+
+    def head(self):
+        return lr(self.app.c.chars[self.i].name, "SWAP")
+
+    def foot(self):
+        return "OK: swap (once)"
+
+    def go(self):
+        if self.app.act(ec.ABIL, (ec.OP_SWAP, self.i, self.val(0), self.val(1))) is not None:
+            self.app.pop()
+
+
+class SetAbilities(Form):
+    """Character i's six Abilities by hand (ABIL set): a sheet from paper,
+    a relic or a Mutation that changes one. Each starts at its value now
+    (3 before any roll)."""
+
+    def __init__(self, app, i):
+        t = ec.record(app.c, i)
+        rec = app.c.tals[t] if t >= 0 else None
+        Form.__init__(self, app, [[ex.ABILITIES[k], 0, ex.MAX_ABILITY,
+                                   ec.get(rec, k) if rec is not None else 3] for k in range(6)])
+        self.i = i
+
+    def show(self, j):
+        return "<%d>" % self.val(j)
+
+    def head(self):
+        return lr(self.app.c.chars[self.i].name, "SET")
+
+    def foot(self):
+        return "OK: set"
+
+    def go(self):
+        out = self.app.act(ec.ABIL, (ec.OP_SET, self.i) + tuple(self.val(k) for k in range(6)))
+        if out is not None:
+            self.app.pop()
 
 
 _BENEFITS = ("Abilities", "Businesses", "Reputation")

@@ -4,9 +4,10 @@ adds the stress talisman above them, expedition its Abilities row below)
 and, last, Rename (ui/names.py). Rows marked '<' / '>' change with
 Left/Right through the system's events (hunt STRESS, BURST, WITNESS, KIT;
 expedition DAMAGE, HEAL, BONUS_HP, USE_RES, DOWN_OUT), never by editing
-the numbers directly, so triggers (injuries, death, down) apply. What
+the numbers directly, so triggers (injuries, death, down) apply; OK on
+a SHEET_OK row opens its form (expedition's res: spend any number). What
 differs per system is the system's (ui/systems.py `get`: ACTS,
-sheet_top, SHEET_MORE, sheet_open).
+sheet_top, SHEET_MORE, SHEET_OK, sheet_open).
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
@@ -104,6 +105,9 @@ class Sheet(Screen):
             a = a and a[0 if k == K_LEFT else 1]
             if a:
                 self.app.act(a[0], (self.i,) + a[1])
+            return DRAW
+        if k == K_OK and f in self.ui.SHEET_OK:  # expedition's res: spend any number
+            self.ui.sheet_open(self.app, self.i, f)
             return DRAW
         return NO
 

@@ -143,6 +143,7 @@ ACTS = {"hp": ((m.DAMAGE, (1, 0)), (m.HEAL, (1,))),
         "bonus_hp": ((m.BONUS_END, ()), (m.BONUS_HP, (1,))),
         "res": ((m.USE_RES, (1,)), None), "down": (None, (m.DOWN_OUT, (1,)))}
 SHEET_MORE = ("Abilities",)  # rows after the CHAR_FIELDS ones (OK: sheet_open)
+SHEET_OK = ("res",)  # CHAR_FIELDS rows whose OK opens a form (sheet_open)
 
 
 def sheet_top(c, i):
@@ -150,6 +151,11 @@ def sheet_top(c, i):
 
 
 def sheet_open(app, i, f):
-    """OK on a SHEET_MORE row of character i: Abilities and Boons."""
+    """OK on a SHEET_MORE or SHEET_OK row of character i: Abilities and
+    Boons; res, spend any number (ui/spend.py)."""
+    if f == "res":
+        from ui.spend import Spend
+        app.push(Spend(app, i))
+        return
     from ui.abilities import Abilities
     app.push(Abilities(app, i))

@@ -1,23 +1,29 @@
 """expedition's tracked monsters and NPCs and the fight's rounds (issue 13
-item 6; rules/expedition_foes.py). Home > Foes (Up from Roll: the last
-item), loaded on first use.
+item 6, issue 28 item 8; rules/expedition_foes.py). Home > Foes (Up from
+Roll: the last item), loaded on first use.
 
 Foes: one row per foe, `name  HP/max` (`out` at 0 HP); Left: 1 damage,
 Right: 1 HP back; OK opens the foe. Then `+ new foe`, `Next round` (a
 fight starts: one Class Resource a Round each) and, in a fight, `End
 fight`. The title shows the round.
 
-A foe: its Level, tier, HP and Save on top; Damage (Left/Right, starting
-at the last combat or damage result), +s, Half (saved for half), then
-`Hit` applies them (+Ns before halving), and `Remove`.
+A foe: its Level, tier, HP and Save on top (a Follower: whose, right of
+the title); Damage (Left/Right, starting at the last combat or damage
+result), +s, Half (saved for half), then `Hit` applies them (+Ns before
+halving), and `Remove`.
 
-New foe: Level 0..14 and tier (monster, elite, legendary) with Left and
-Right, the Toughness and Save they give; OK adds `Foe N` (rename it on
-Talismans).
+New foe (a form, ui/form.py): Level 0..14 (an NPC: its Pool 0..20),
+tier (monster, elite, legendary, NPC), HP (`auto`: the formula; a
+number: the bestiary's, an NPC's "as indicated") and Follows (none, or
+the character whose Follower it is); the HP and Save (an NPC: its Pool)
+on the row above `OK: add`. OK adds `Foe N` (`NPC N`, `Follower N`;
+rename it on Talismans).
 """
 
-from hw.keys import K_LEFT, K_RIGHT, K_OK, K_UP, K_DOWN
+from hw.keys import K_LEFT, K_RIGHT, K_OK
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW, KEEP
+from ui.form import Form
+from rules import expedition as ex
 from rules import expedition_foes as ef
 
 
@@ -102,7 +108,8 @@ class Foe(Screen):
             return
         lv = ef.level(tal)
         tr = ef.tier(tal)
-        self.name = tal.name
+        o = tal.owner
+        self.name = lr(tal.name, c.chars[o].name) if 0 <= o < len(c.chars) else tal.name
         self.line = lr(("%dd NPC" % lv) if tr == ef.NPC else ("L%d %s" % (lv, ef.TIERS[tr])),
                       "%d/%d" % (ef.hp(tal), tal.cap))
         self.sub = "Pool %dd" % ef.foe_pool(tal) if tr == ef.NPC else \
@@ -146,35 +153,57 @@ class Foe(Screen):
         toast(fb, self.app.toast, 7, 1)
 
 
-class NewFoe(Screen):
-    def __init__(self, app):
-        Screen.__init__(self, app)
-        self.level = 1
-        self.tier = 0
-        self.sel = 0
+class NewFoe(Form):
+    """A new monster or NPC (FOE new): Level (an NPC: its Pool), tier, HP
+    (`auto`: the formula; a number: the bestiary's, an NPC's "as
+    indicated") and whose Follower it is; OK adds it."""
 
-    def key(self, k):
-        if k == K_UP or k == K_DOWN:
-            self.sel = 1 - self.sel
-            return DRAW
-        if k == K_LEFT or k == K_RIGHT:
-            step = 1 if k == K_RIGHT else -1
-            if self.sel == 0:
-                self.level = (self.level + step) % 15
-            else:
-                self.tier = (self.tier + step) % 3
-            return DRAW
-        if k == K_OK:
-            app = self.app
-            n = len(ef.foes(app.c)) + 1
-            app.pop()
-            app.act(ef.FOE, (ef.OP_NEW, self.level, self.tier, 0, -1), "Foe %d" % n)
-            return DRAW
-        return NO
+    def __init__(self, app):
+        Form.__init__(self, app, [["Level", 0, ex.MAX_LEVEL, 1], ["Tier", 0, ef.NPC, 0],
+                                  ["HP", 0, ef.MAX_HP, 0],
+                                  ["Follows", -1, len(app.c.chars) - 1, -1]])
+
+    def refresh(self):
+        f = self.f
+        npc = self.val(1) == ef.NPC
+        # An NPC: Level is its Pool (0..20 dice) and HP must be given.
+        f[0][0], f[0][2] = ("Pool", ex.MAX_POOL) if npc else ("Level", ex.MAX_LEVEL)
+        f[0][3] = min(f[0][3], f[0][2])
+        f[2][1] = 1 if npc else 0
+        if npc and not f[2][3]:
+            f[2][3] = self._hp()
+        Form.refresh(self)
+
+    def _hp(self):
+        """The HP the foe gets: as given, else by the formula."""
+        return self.val(2) or ef.toughness(self.val(0), self.val(1) if self.val(1) < ef.NPC else 0)
+
+    def show(self, j):
+        v = self.val(j)
+        if j == 1:
+            return "<%s>" % ef.TIERS[v]
+        if j == 2 and not v:
+            return "<auto>"
+        if j == 3:
+            return self.app.c.chars[v].name if v >= 0 else "none"
+        return "<%d>" % v
+
+    def head(self):
+        return "NEW FOE"
+
+    def foot(self):
+        return "OK: add"
+
+    def go(self):
+        app = self.app
+        lv, tr, h, owner = self.val(0), self.val(1), self.val(2), self.val(3)
+        n = len(ef.foes(app.c)) + 1
+        name = ("Follower %d" if owner >= 0 else ("NPC %d" if tr == ef.NPC else "Foe %d")) % n
+        app.pop()
+        app.act(ef.FOE, (ef.OP_NEW, lv, tr, h, owner), name)
 
     def draw(self, fb):
-        row(fb, 0, "NEW FOE", True)
-        row(fb, 2, lr("Level", "<%d>" % self.level), self.sel == 0)
-        row(fb, 3, lr("Tier", "<%s>" % ef.TIERS[self.tier]), self.sel == 1)
-        row(fb, 5, "HP %d Save %d" % (ef.toughness(self.level, self.tier), ef.save(self.level)))
-        row(fb, 7, "OK: add")
+        Form.draw(self, fb)
+        lv = self.val(0)
+        row(fb, 6, ("HP %d Pool %dd" % (self._hp(), lv)) if self.val(1) == ef.NPC
+            else "HP %d Save %d" % (self._hp(), ef.save(lv)))

@@ -10,7 +10,8 @@ from rules import hunt as m
 from ui import pools
 from ui.screen import lr, lrd
 
-_FIELDS = ("who", "skill", "adv", "agony", "minus", "hard", "target")
+_FIELDS = ("who", "skill", "adv", "agony", "minus", "hard", "target", "grant", "setup")
+_SETUP = 7  # rules/hunt_more.py ROLE_SETUP (not imported: the builder's first open would load it)
 
 
 class Pool(pools.Pool):
@@ -21,14 +22,15 @@ class Pool(pools.Pool):
     SIDES = m.SIDES
     F = {"who": ("Who", -1, 7), "skill": ("Skill", 0, 3), "adv": ("Advantage", 0, 3),
          "agony": ("Div. agony", 0, 1), "minus": ("Minus dice", 0, 20), "hard": ("Hard", 0, 1),
-         "target": ("Target", -1, 31)}
+         "target": ("Target", -1, 31), "grant": ("Setup for", -1, 7), "setup": ("Uses", -1, 31)}
     NUM = ("skill", "adv", "minus")
     WORDS = {"agony": pools.YES_NO, "hard": pools.YES_NO}
-    REFS = ("who", "target")
+    REFS = {"who", "target", "grant", "setup"}  # a set: a builder key tests it once, not 4 compares
+    CHARS = ("who", "grant")
 
     def __init__(self):
         pools.Pool.__init__(self, {"who": -1, "skill": 0, "adv": 0, "agony": 0, "minus": 0,
-                                   "hard": 0, "target": -1})
+                                   "hard": 0, "target": -1, "grant": -1, "setup": -1})
 
     def fields(self):
         return _FIELDS
@@ -36,6 +38,17 @@ class Pool(pools.Pool):
     def takes(self, t):
         """A target: a task or the Sin's talisman, not yet filled."""
         return t.role in (m.ROLE_TASK, m.ROLE_SIN) and not t.filled()
+
+    def _choices(self, c, f):
+        """A setup used: one granted to who rolls; other fields as pools'."""
+        if f != "setup":
+            return pools.Pool._choices(self, c, f)
+        who = self.v["who"]
+        out = [-1]
+        for i, t in enumerate(c.tals):
+            if t is not None and t.role == _SETUP and t.owner == who:
+                out.append(i)
+        return out
 
     def dice(self, c):
         """The pool's dice count (ValueError when the values are refused)."""
@@ -56,10 +69,18 @@ class Pool(pools.Pool):
         return lr(title, self.desc(c, n))
 
     def action(self, c):
-        """(kind, args, text) of the roll the builder shows."""
+        """(kind, args, text) of the roll the builder shows: ROLL's short
+        form unless it grants a setup or uses one (rules/hunt_more.py)."""
         v = self.v
-        return m.ROLL, (v["who"], v["skill"], v["adv"], v["agony"], v["minus"], v["hard"],
-                        v["target"]), ""
+        a = (v["who"], v["skill"], v["adv"], v["agony"], v["minus"], v["hard"], v["target"])
+        s = v["setup"]
+        if s >= 0 and (s >= len(c.tals) or c.tals[s] is None or c.tals[s].role != _SETUP):
+            s = v["setup"] = -1  # spent by the last roll (Roll again), or undone
+        if s >= 0:  # (another's setup: the rules refuse it and say whose it is)
+            return m.ROLL, a + (v["grant"], s), ""
+        if v["grant"] >= 0:
+            return m.ROLL, a + (v["grant"],), ""
+        return m.ROLL, a, ""
 
     def need(self, c, keyed):
         """Faces a hand roll needs."""
@@ -71,9 +92,11 @@ class Pool(pools.Pool):
         makes: True."""
         if kind != m.ROLL:
             return False
-        if len(a) == 7:
+        if 7 <= len(a) <= 9:
             v = self.v
-            v["who"], v["skill"], v["adv"], v["agony"], v["minus"], v["hard"], v["target"] = a
+            v["who"], v["skill"], v["adv"], v["agony"], v["minus"], v["hard"], v["target"] = a[:7]
+            v["grant"] = a[7] if len(a) > 7 else -1
+            v["setup"] = a[8] if len(a) > 8 else -1
         return True
 
 
@@ -99,7 +122,14 @@ def turns_head(c):
 ACTS = {"stress": (None, (m.STRESS, (1, 0, 0))), "bursts": ((m.BURST, (0,)), None),
         "sin": (None, (m.BURST, (1,))), "pathos": (None, (m.WITNESS, ())),
         "kit": ((m.KIT, (1,)), None)}
-SHEET_MORE = ()  # rows after the CHAR_FIELDS ones (OK: sheet_open)
+SHEET_MORE = ("Afflictions",)  # rows after the CHAR_FIELDS ones (OK: sheet_open)
+SHEET_OK = ()  # CHAR_FIELDS rows whose OK opens a form
+
+
+def sheet_open(app, i, f):
+    """OK on a SHEET_MORE row of exorcist i: its afflictions (ui/afflictions.py)."""
+    from ui.afflictions import Afflictions
+    app.push(Afflictions(app, i))
 
 
 def sheet_top(c, i):

@@ -1,19 +1,21 @@
 """paths' home screen and LED ring: what the boot shows of paths (ui/home.py
-`system`, imported with the first home): the title, the menu and the
-screen each row opens, the open prolonged tests and the first two of
-them (`3/?` when hidden); the ring shows the talisman last selected. The
-rest of paths' screens, imported when first needed: ui/paths_more.py.
+`system`, imported with the first home): the title, the menu (Fight for
+paths) and the screen each row opens, the open prolonged tests and the
+first two of them (`3/?` when hidden); the ring shows the talisman last
+selected. The rest of paths' screens, imported when first needed:
+ui/paths_more.py.
 """
 
 from ui.screen import lr
 
 NAME = "PATHS"
-MENU = ("Roll", "Key in dice", "Talismans", "Characters", "Log", "Settings")
+# Fight: ui/turns.py with ui/paths_more.py's rows (COMBAT, issue 28 item 12).
+MENU = ("Roll", "Key in dice", "Talismans", "Characters", "Fight", "Log", "Settings")
 # Each MENU row's screen, "module Class", imported when first opened
 # (App.open). Bytes: a str constant costs a search of the interned
 # strings when the module loads (~20,000 fuel each), bytes do not.
-SCREENS = (b"builder Builder", b"keyin KeyIn", b"talismans Talismans", b"chars Chars", b"log Log",
-           b"settings Settings")
+SCREENS = (b"builder Builder", b"keyin KeyIn", b"talismans Talismans", b"chars Chars", b"turns Turns",
+           b"log Log", b"settings Settings")
 
 
 def lines(c, out):

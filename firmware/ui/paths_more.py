@@ -2,8 +2,8 @@
 or a sheet first needs it): the builder's pool (a test, an opposed test or
 a roll of a prolonged test: Skill, Path, situation, removed dice, the
 difficulty or the opponent's pool, up to two helpers; ui/pools.py) and
-the sheet (no field of its own). paths has no Turns. Home and the ring:
-ui/paths.py.
+the sheet (no field of its own); for Turns, the Fight screen (COMBAT:
+a fight starts or ends). Home and the ring: ui/paths.py.
 """
 
 from rules import paths as m
@@ -124,9 +124,25 @@ class Pool(pools.Pool):
         return True
 
 
+# --- Fight (ui/turns.py) -------------------------------------------------------
+def turns():
+    """(events, menu rows) of Fight: a fight starts (COMBAT 1, named
+    `Combat`: rename it on Talismans) or ends (rules/paths_more.py)."""
+    from rules import paths_more as pm
+    return ((pm.COMBAT, (1,)), (pm.COMBAT, (0,))), ["Fight starts", "Fight ends"]
+
+
+def turns_head(c):
+    """Fight's title and the row below it: the fight under way."""
+    from rules import paths_more as pm
+    t = pm.in_combat(c)
+    return "FIGHT", ("%s under way" % c.tals[t].name) if t >= 0 else "no fight"
+
+
 # --- a character's sheet (ui/chars.py): paths has no field of its own ---------
 ACTS = {}
 SHEET_MORE = ()
+SHEET_OK = ()
 
 
 def sheet_top(c, i):

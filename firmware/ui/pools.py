@@ -19,8 +19,9 @@ class Pool:
     number), `SIDES`, `F` (field -> (label, low, high)), `NUM` (fields
     shown as a plain number), `ZERO` (field -> its text for 0, where 0 is
     not a number), `WORDS` (field -> the text of each value), `SIGNED`
-    (shown with a sign), `REFS` (fields naming a character, "who", or a
-    talisman); and the methods below that say "each system's", and
+    (shown with a sign), `REFS` (fields naming a character or a
+    talisman), `CHARS` (those of REFS naming a character); and the
+    methods below that say "each system's", and
     `head(title, c, n)`, `action(c)` and `need(c, keyed)`."""
 
     SIDES = 6
@@ -30,6 +31,7 @@ class Pool:
     WORDS = {}
     SIGNED = ()
     REFS = ()
+    CHARS = ("who",)
 
     def __init__(self, v):
         self.v = v
@@ -67,7 +69,7 @@ class Pool:
     def text(self, c, f):
         """The value of field f as shown."""
         v = self.v[f]
-        if f == "who":
+        if f in self.CHARS:
             return c.chars[v].name if 0 <= v < len(c.chars) else "-"
         if f in self.REFS:
             t = c.tals[v] if 0 <= v < len(c.tals) else None
@@ -84,7 +86,7 @@ class Pool:
     def _choices(self, c, f):
         """Allowed values of a talisman/character field, -1 (none) first."""
         out = [-1]
-        if f == "who":
+        if f in self.CHARS:
             return out + list(range(len(c.chars)))
         for i, t in enumerate(c.tals):
             if t is not None and self.takes(t):

@@ -15,8 +15,8 @@ dial(app) (the talisman the LED ring shows when the screen paints none).
 ui/hunt_more.py, paths_more.py, expedition_more.py, `get` here: the rest,
 imported when one of them first needs it (the builder's pool, Turns, a
 sheet): Pool (the builder's model: ui/pools.py), ACTS, sheet_top(c, i),
-SHEET_MORE, sheet_open(app, i, f) (a sheet: ui/chars.py), and where the
-system has them turns() and turns_head(c) (ui/turns.py).
+SHEET_MORE, SHEET_OK, sheet_open(app, i, f) (a sheet: ui/chars.py), and
+where the system has them turns() and turns_head(c) (ui/turns.py).
 """
 
 _loaded = [None, None, None]

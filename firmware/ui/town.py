@@ -4,20 +4,21 @@ Businesses, Circles and the company's Stronghold, then its actions, each
 a TOWN event (kind 125, rules/expedition_town.py): a new Town Phase,
 Wealth buy, Cash buy (a Cash test: Ob = Cost - Wealth, the exact odds of
 the wagered dice), Sell Wealth, Income roll, Improve (a Town Ability on
-the Cash Ob table), Circles check, Cash +/- and Reputation, and the
+the Cash Ob table), Circles check, Cash +/- and Reputation, the
 Town Phase's one Downtime Action (recorded as "Downtime"; the host's
-`dicetray act` can give its words).
+`dicetray act` can give its words), Recognize (a Faction's d12) and, last
+(Up from the top), the town sheet set by hand (issue 28 item 9).
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
-from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW
+from ui.screen import Screen, Menu, Message, row, lr, toast, NO, DRAW
 from ui.form import Form
 from rules import odds
 from rules import expedition as ex
 from rules import expedition_town as tw
 
 ITEMS = ("New Town Phase", "Wealth buy", "Cash buy", "Sell Wealth", "Income roll", "Improve",
-         "Circles check", "Cash +/-", "Reputation", "Downtime")
+         "Circles check", "Cash +/-", "Reputation", "Downtime", "Recognize", "Town sheet")
 
 
 def cash_odds(n, ob):
@@ -69,6 +70,13 @@ class Town(Screen):
             app.act(tw.TOWN, (tw.START,))
         elif s == 9:
             app.act(tw.TOWN, (tw.DOWNTIME, self.i), "Downtime")
+        elif s == 10:
+            if tw.factions(app.c):
+                app.push(Recognize(app))
+            else:
+                app.push(Message(app, "RECOGNIZE", "no Faction yet: Reputation adds one"))
+        elif s == 11:
+            app.push(TownSheet(app, self.i))
         elif s == 4:
             out = app.act(tw.TOWN, (tw.INCOME, self.i))
             if out is not None:
@@ -183,3 +191,54 @@ class TownOp(Form):
             self.result(out, ITEMS[s])
         else:
             app.pop()
+
+
+class TownSheet(Form):
+    """Character i's town statistics set by hand (TOWN sheet): a new
+    character's starting Wealth, Cash, Businesses and Circles (the Boons
+    spent on them), a sheet from paper. Each starts at its value now."""
+
+    def __init__(self, app, i):
+        v = app.c.chars[i].v
+        Form.__init__(self, app, [["Wealth", 0, 10, tw.get(v, tw.W)],
+                                  ["Cash", 0, tw.MAX_CASH, tw.get(v, tw.CASH_F)],
+                                  ["Businesses", 0, 10, tw.get(v, tw.BUS)],
+                                  ["Circles", 0, 6, tw.get(v, tw.CIR)]])
+        self.i = i
+
+    def head(self):
+        return lr(self.app.c.chars[self.i].name, "TOWN SHEET")
+
+    def foot(self):
+        return "OK: set"
+
+    def go(self):
+        if self.app.act(tw.TOWN, (tw.SHEET, self.i, self.val(0), self.val(1), self.val(2),
+                                  self.val(3))) is not None:
+            self.app.pop()
+
+
+class Recognize(Form):
+    """Is a member of a Faction recognized (TOWN recognize: a d12 at most
+    its Reputation)? Left/Right pick the Faction; OK rolls, and the answer
+    opens over the form (any key closes it)."""
+
+    def __init__(self, app):
+        self.facs = tw.factions(app.c)
+        Form.__init__(self, app, [["Faction", 0, len(self.facs) - 1, 0]])
+
+    def show(self, j):
+        tal = self.app.c.tals[self.facs[self.val(0)]]
+        return "%s %d" % (tal.name, tal.a)
+
+    def head(self):
+        return "RECOGNIZE"
+
+    def foot(self):
+        return "OK: d12"
+
+    def go(self):
+        app = self.app
+        out = app.act(tw.TOWN, (tw.RECOGNIZE, self.facs[self.val(0)]))
+        if out is not None:  # a d12, no successes: its words, not a roll's result screen
+            app.push(Message(app, "RECOGNIZED" if out.verdict else "NOT RECOGNIZED", out.notes[-1]))

@@ -73,3 +73,23 @@ def test_paths_builder_events_are_the_tables():
 
 def test_expedition_builder_events_are_the_tables():
     assert _sweep(expedition_more.Pool) == 3 * 2 * (len(expedition_more.Pool.F) - 1)
+
+
+def test_hunt_builder_setups_are_the_tables():
+    # The builder's Setup for and Uses (issue 28 item 12) are ROLL's
+    # `grant` and `setup`, by the table's names, in its ranges; the rules
+    # take the event.
+    from rules import hunt, hunt_more as hm
+    c = cp.Campaign(0, cid=1)
+    for n in ("Ada", "Bo"):
+        c.act(cp.CHAR_ADD, (), n)
+    c.act(hunt.ROLL, (0, 1, 0, 0, 0, 0, -1, 1), "", faces=(6,))   # a setup for Bo
+    st = hm.tals(c, hm.ROLE_SETUP, 1)[0]
+    p = hunt_more.Pool()
+    p.v.update({"who": 1, "grant": 0, "setup": st})
+    kind, args, _text = p.action(c)
+    e = _entry(0, kind, args)
+    assert [a[0] for a in e[2][7:]] == ["grant", "setup"] and args[7:] == (0, st)
+    _check(0, kind, args, "setups")
+    c.act(kind, args, "", Dice(1))
+    assert c.tals[st] is None

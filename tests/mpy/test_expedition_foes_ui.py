@@ -19,9 +19,10 @@ def _foes():
 def test_add_a_monster_and_hit_it_with_the_last_result():
     a, b, s = _foes()
     rows = press(a, K_OK)                          # + new foe
-    assert rows[0] == "NEW FOE" and rows[5] == "HP 4 Save 2"
+    assert rows[0] == "NEW FOE" and rows[6] == "HP 4 Save 2" and rows[7] == "OK: add"
     rows = press(a, K_RIGHT, K_RIGHT, K_DOWN, K_RIGHT)   # Level 3, elite
-    assert rows[2].endswith("<3>") and rows[3].endswith("<elite>") and rows[5] == "HP 12 Save 3"
+    assert rows[1].endswith("<3>") and rows[2].endswith("<elite>") and rows[6] == "HP 12 Save 3"
+    assert rows[3] == lr("HP", "<auto>") and rows[4] == lr("Follows", "none")
     rows = press(a, K_OK)
     kind, args, _f, text = codec.decode_event(s.log[-1])
     assert kind == ef.FOE and args == [0, 3, 1, 0, -1] and text == "Foe 1"
