@@ -5,12 +5,18 @@ Roll: the last item), loaded on first use.
 Foes: one row per foe, `name  HP/max` (`out` at 0 HP); Left: 1 damage,
 Right: 1 HP back; OK opens the foe. Then `+ new foe`, `Next round` (a
 fight starts: one Class Resource a Round each) and, in a fight, `End
-fight`. The title shows the round.
+fight`; then the Referee's encounter tables (issue 28): `Morale check`
+(a form: the die, d6 timid, d8 most, d10 militant, and the modifier;
+the answer in words), `Reaction` (d10) and `Distance` (d6), whose note
+shows below. The title shows the round.
 
 A foe: its Level, tier, HP and Save on top (a Follower: whose, right of
 the title); Damage (Left/Right, starting at the last combat or damage
 result), +s, Half (saved for half), then `Hit` applies them (+Ns before
-halving), and `Remove`.
+halving), and `Remove`; a Follower has `Lost` too (FOE lost, issue 28: it
+died or left, and its owner's replacement joins from the next Town
+Phase). A hit that prompts a morale check (the foe's, or its side's:
+the notes after the damage) opens MORALE CHECK with every note of it.
 
 New foe (a form, ui/form.py): Level 0..14 (an NPC: its Pool 0..20),
 tier (monster, elite, legendary, NPC), HP (`auto`: the formula; a
@@ -21,10 +27,22 @@ rename it on Talismans).
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
-from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW, KEEP
+from ui.screen import Screen, Menu, Message, row, lr, signed, toast, NO, DRAW, KEEP
 from ui.form import Form
 from rules import expedition as ex
 from rules import expedition_foes as ef
+
+TABLES = ("Morale check", "Reaction", "Distance")  # the encounter tables' rows
+_SIDES = (6, 8, 10)  # a morale die: timid, most, militant
+
+
+def _hit(app, t, amount, plus, half):
+    """FOE hit on foe t. Its first note is the damage; any after it is a
+    morale check it prompts (rules/expedition_foes.py), shown whole over
+    the screen, not cut to the toast's rows."""
+    out = app.act(ef.FOE, (ef.OP_HIT, t, amount, 0, plus, half))
+    if out is not None and len(out.notes) > 1:
+        app.push(Message(app, "MORALE CHECK", "\n".join(out.notes)))
 
 
 def _foe_row(tal):
@@ -37,6 +55,7 @@ class Foes(Screen):
         Screen.__init__(self, app)
         self.menu = Menu([], 1, 5)
         self.idx = []
+        self.fight = False
 
     def refresh(self):
         c = self.app.c
@@ -45,11 +64,13 @@ class Foes(Screen):
         items.append("+ new foe")
         items.append("Next round")
         f = c.find(ef.FIGHT_ROLE)
-        if f >= 0:
+        self.fight = f >= 0
+        if self.fight:
             items.append("End fight")
             self.head = lr("FOES", "round %d" % c.tals[f].n)
         else:
             self.head = "FOES"
+        items.extend(TABLES)
         self.menu.items = items
         self.menu.go(self.menu.sel)
 
@@ -59,7 +80,7 @@ class Foes(Screen):
         if i < len(self.idx):
             t = self.idx[i]
             if k == K_LEFT:
-                app.act(ef.FOE, (ef.OP_HIT, t, 1, 0, 0, 0))
+                _hit(app, t, 1, 0, 0)
             elif k == K_RIGHT:
                 app.act(ef.FOE, (ef.OP_HEAL, t, 1))
             elif k == K_OK:
@@ -70,10 +91,15 @@ class Foes(Screen):
         if k != K_OK:
             return NO
         i -= len(self.idx)
+        j = i - 2 - self.fight   # the tables' rows: 0 morale, 1 reaction, 2 distance
         if i == 0:
             app.push(NewFoe(app))
-        else:
+        elif j < 0:
             app.act(ef.ROUND, (ef.OP_NEXT if i == 1 else ef.OP_END,))
+        elif j == 0:
+            app.push(Morale(app))
+        else:
+            app.act(ex.REACTION if j == 1 else ex.DISTANCE)
         return DRAW
 
     def draw(self, fb):
@@ -114,12 +140,15 @@ class Foe(Screen):
                       "%d/%d" % (ef.hp(tal), tal.cap))
         self.sub = "Pool %dd" % ef.foe_pool(tal) if tr == ef.NPC else \
             "Save Ob %d, %dd" % (ef.save(lv), ef.foe_pool(tal))
+        self.follower = o >= 0
         self._items()
 
     def _items(self):
         self.menu.items = [lr("Damage", "<%d>" % self.d), lr("+s", "<%d>" % self.plus),
                            lr("Half (saved)", "<%s>" % ("yes" if self.half else "no")),
                            "Hit", "Remove"]
+        if self.follower:
+            self.menu.items.append("Lost: died/left")
 
     def key(self, k):
         s = self.menu.sel
@@ -139,10 +168,15 @@ class Foe(Screen):
             return NO
         app = self.app
         if s == 3:
-            app.act(ef.FOE, (ef.OP_HIT, self.t, self.d, 0, self.plus, self.half))
+            _hit(app, self.t, self.d, self.plus, self.half)
         elif s == 4:
             app.pop()
             app.act(ef.FOE, (ef.OP_REMOVE, self.t))
+        elif s == 5:   # a Follower lost: what it means for its owner, in words
+            app.pop()
+            out = app.act(ef.FOE, (ef.OP_LOST, self.t))
+            if out is not None:
+                app.push(Message(app, "FOLLOWER LOST", out.notes[-1]))
         return DRAW
 
     def draw(self, fb):
@@ -207,3 +241,38 @@ class NewFoe(Form):
         lv = self.val(0)
         row(fb, 6, ("HP %d Pool %dd" % (self._hp(), lv)) if self.val(1) == ef.NPC
             else "HP %d Save %d" % (self._hp(), ef.save(lv)))
+
+
+class Morale(Form):
+    """A morale check (MORALE): a d6 (timid), d8 (most) or d10 (militant),
+    +1 with a substantial advantage, -1 with a disadvantage or a fallen
+    leader; 5+ holds. Row 6: how many of the die's faces hold."""
+
+    def __init__(self, app):
+        Form.__init__(self, app, [["Die", 0, 2, 1], ["Modifier", -1, 1, 0]])
+        self.holds = ""
+
+    def show(self, j):
+        v = self.val(j)
+        return ("<d%d>" % _SIDES[v]) if j == 0 else "<%s>" % signed(v)
+
+    def refresh(self):
+        Form.refresh(self)
+        n = _SIDES[self.val(0)]
+        self.holds = "holds %d in %d" % (n - 4 + self.val(1), n)  # die + modifier >= 5
+
+    def head(self):
+        return "MORALE CHECK"
+
+    def foot(self):
+        return "OK: roll"
+
+    def go(self):
+        out = self.app.act(ex.MORALE, (_SIDES[self.val(0)], self.val(1)))
+        if out is not None:  # a die on a table: its words, not a roll's result screen
+            self.app.push(Message(self.app, "MORALE HOLDS" if out.verdict else "MORALE BREAKS",
+                                  out.notes[-1]))
+
+    def draw(self, fb):
+        Form.draw(self, fb)
+        row(fb, 6, self.holds)

@@ -1,7 +1,10 @@
 """Spells (expedition, issue 13 item 5): every known spell with its
 Ability, Ob and '*' when lost until a long rest; OK on one opens its
 Channeling Test, '+ learn' a new spell ('Spell N': rename it under
-Talismans), 'Mutate' a random Mutation. Events: SPELL (kind 124,
+Talismans), 'Mutate' a random Mutation, 'Mastery check' (issue 28) the
+Spell Mastery Check of a new spell: its Ability's pool against its Ob +
+1; a success learns it, a failure leaves its NEVER record (the sorcerer
+can never learn a spell of that name). Events: SPELL (kind 124,
 rules/expedition_spells.py).
 
 The Channeling Test's form: the sorcerer's score in the spell's
@@ -37,6 +40,7 @@ class Spells(Screen):
             items.append(lr(tal.name, "%s%d%s" % (SHORT[tal.a], tal.b, "*" if tal.n else " ")))
         items.append("+ learn")
         items.append("Mutate")
+        items.append("Mastery check")
         self.menu.items = items
         self.menu.go(self.menu.sel)
 
@@ -52,14 +56,38 @@ class Spells(Screen):
             app.push(Channel(app, self.idx[i]))
         elif i == len(self.idx):
             app.push(Learn(app))
-        else:
+        elif i == len(self.idx) + 1:
             app.push(Mutate(app))
+        else:
+            app.push(Master(app))
         return DRAW
 
     def draw(self, fb):
         row(fb, 0, lr("SPELLS", "* lost"), True)
         self.menu.draw(fb)
         toast(fb, self.app.toast, 7, 1)
+
+
+def _rows(name, score, bon, pen, ob):
+    """(title, last row) of a test of 2 + score, +bonus -penalty dice,
+    against ob: the pool and the Ob, then the exact odds of meeting it."""
+    try:
+        n = ex.pool(score, bon, pen)
+    except ValueError:
+        return lr(name, "bad pool"), "pool over 20"
+    pm = odds.builder_odds(2, n, ob) if 1 <= n and ob <= 30 else 0
+    return lr(name, "%dd6 Ob%d" % (n, ob)), "Odds " + odds.fmt_permille(pm)
+
+
+def _name(c):
+    """A new spell's name, 'Spell N': the first N from the spells known + 1
+    that no talisman has (a failed Mastery Check's NEVER record keeps its
+    name, and learning a spell of that name is refused)."""
+    names = [t.name for t in c.tals if t is not None]
+    n = len(sp.spells(c)) + 1
+    while "Spell %d" % n in names:
+        n += 1
+    return "Spell %d" % n
 
 
 class Channel(Form):
@@ -78,27 +106,12 @@ class Channel(Form):
             return ("< -- >", "< arm >", "< shd >", "< both >")[v]
         return "< %d >" % v
 
-    def _pool(self):
-        """(dice, Ob) or (-1, Ob) for a pool the rules refuse."""
+    def refresh(self):
+        Form.refresh(self)
         c = self.app.c
         tal = c.tals[self.t]
         ob = tal.b + sp.armor_ob(c.chars[tal.owner].v) + self.val(3)
-        try:
-            return ex.pool(self.val(0), self.val(1), self.val(2)), ob
-        except ValueError:
-            return -1, ob
-
-    def head(self):
-        tal = self.app.c.tals[self.t]
-        n, ob = self._pool()
-        return lr(tal.name, ("%dd6 Ob%d" % (n, ob)) if n >= 0 else "bad pool")
-
-    def foot(self):
-        n, ob = self._pool()
-        if n < 0:
-            return "pool over 20"
-        pm = odds.builder_odds(2, n, ob) if 1 <= n and ob <= 30 else 0
-        return "Odds " + odds.fmt_permille(pm)
+        self.top_row, self.last = _rows(tal.name, self.val(0), self.val(1), self.val(2), ob)
 
     def go(self):
         a = self.val(4)
@@ -129,7 +142,7 @@ class Learn(Form):
 
     def go(self):
         app = self.app
-        name = "Spell %d" % (len(sp.spells(app.c)) + 1)
+        name = _name(app.c)
         app.pop()
         if app.act(sp.SPELL, (sp.LEARN, self.val(0), self.val(1), self.val(2)), name) is not None:
             app.toast = name + ": rename in Talismans"
@@ -150,3 +163,30 @@ class Mutate(Form):
 
     def go(self):
         self.result(self.app.act(sp.SPELL, (sp.MUTATE, self.val(0))), "d100")
+
+
+class Master(Learn):
+    """The Spell Mastery Check of a new spell: who, its Ability and Ob (the
+    spell's), the sorcerer's score in it, the bonus dice of sorcerous
+    materials ("+1d per unit of material spent") and penalty dice. The
+    title shows the pool against the Ob + 1, the last row its odds."""
+
+    def __init__(self, app):
+        Form.__init__(self, app, [["Who", 0, len(app.c.chars) - 1, 0], ["Ability", 0, 5, 4],
+                                  ["Ob", 1, sp.MAX_SPELL_OB, 2], ["Score", 0, 10, 3],
+                                  ["Bonus d", 0, 18, 0], ["Penalty d", 0, 2, 0]])
+
+    def refresh(self):
+        Form.refresh(self)
+        self.top_row, self.last = _rows("MASTERY", self.val(3), self.val(4), self.val(5),
+                                        self.val(2) + 1)
+
+    def go(self):
+        app = self.app
+        name = _name(app.c)
+        app.pop()
+        out = app.act(sp.SPELL, (sp.MASTER, self.val(0), self.val(1), self.val(2), self.val(3),
+                                 self.val(4), self.val(5)), name)
+        self.result(out, "mastery")
+        if out is not None:
+            app.toast = name + ": rename in Talismans"

@@ -3,11 +3,18 @@
 Businesses, Circles and the company's Stronghold, then its actions, each
 a TOWN event (kind 125, rules/expedition_town.py): a new Town Phase,
 Wealth buy, Cash buy (a Cash test: Ob = Cost - Wealth, the exact odds of
-the wagered dice), Sell Wealth, Income roll, Improve (a Town Ability on
-the Cash Ob table), Circles check, Cash +/- and Reputation, the
-Town Phase's one Downtime Action (recorded as "Downtime"; the host's
-`dicetray act` can give its words), Recognize (a Faction's d12) and, last
-(Up from the top), the town sheet set by hand (issue 28 item 9).
+the wagered dice), each buy saying what is bought (issue 28: a hireling
+or a medium or large animal costs 1 Cash more for each bought before it
+this Town Phase, a building or boat is one a Town Phase), Sell Wealth,
+Sell a good (issue 28: Cost - Wealth dice, a success 1 Cash), Income
+roll, Improve (a Town Ability on the Cash Ob table), Circles check, Cash
++/- and Reputation, the Town Phase's one Downtime Action (recorded as
+"Downtime"; the host's `dicetray act` can give its words), Recognize (a
+Faction's d12) and, last (Up from the top), the town sheet set by hand
+(issue 28 item 9). Before Recognize, the session's other end: Desperate
+return (issue 28 item 2), the character's d6 on the Desperate Returns
+table when the party did not reach a safe haven, DESPERATE (char, 1):
+on a 3 the Cash is halved.
 """
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
@@ -17,8 +24,11 @@ from rules import odds
 from rules import expedition as ex
 from rules import expedition_town as tw
 
-ITEMS = ("New Town Phase", "Wealth buy", "Cash buy", "Sell Wealth", "Income roll", "Improve",
-         "Circles check", "Cash +/-", "Reputation", "Downtime", "Recognize", "Town sheet")
+ITEMS = ("New Town Phase", "Wealth buy", "Cash buy", "Sell Wealth", "Sell a good", "Income roll",
+         "Improve", "Circles check", "Cash +/-", "Reputation", "Downtime", "Desperate return",
+         "Recognize", "Town sheet")
+# What a buy is for (TOWN buy and wealth's last argument, tw.ITEMS).
+WHAT = ("<other>", "<hireling>", "<animal>", "<bldg/boat>")
 
 
 def cash_odds(n, ob):
@@ -68,16 +78,21 @@ class Town(Screen):
         s = self.menu.sel
         if s == 0:
             app.act(tw.TOWN, (tw.START,))
-        elif s == 9:
-            app.act(tw.TOWN, (tw.DOWNTIME, self.i), "Downtime")
         elif s == 10:
+            app.act(tw.TOWN, (tw.DOWNTIME, self.i), "Downtime")
+        elif s == 11:
+            # The halving form, always: on a 3 the Cash is halved (issue 28 item 2).
+            out = app.act(ex.DESPERATE, (self.i, 1))
+            if out is not None:  # a d6 on a table: its words, as Recognize
+                app.push(Message(app, "DESPERATE d6 %d" % out.margin, "\n".join(out.notes)))
+        elif s == 12:
             if tw.factions(app.c):
                 app.push(Recognize(app))
             else:
                 app.push(Message(app, "RECOGNIZE", "no Faction yet: Reputation adds one"))
-        elif s == 11:
+        elif s == 13:
             app.push(TownSheet(app, self.i))
-        elif s == 4:
+        elif s == 5:
             out = app.act(tw.TOWN, (tw.INCOME, self.i))
             if out is not None:
                 from ui.result import Result
@@ -104,19 +119,23 @@ class TownOp(Form):
         self.i = i
         self.s = s
         self.facs = tw.factions(c)
+        self.cost = ""
         nf = len(self.facs) - 1
         if s == 1:
-            fl = [["Cost", 0, w, w]]
+            fl = [["Cost", 0, w, w], ["What", 0, tw.BIG, 0]]
         elif s == 2:
-            fl = [["Cost", w + 1, w + ex.MAX_OB, w + 1], ["Cash dice", 1, tw.MAX_WAGER, 1]]
+            fl = [["Cost", w + 1, w + ex.MAX_OB, w + 1], ["Cash dice", 1, tw.MAX_WAGER, 1],
+                  ["What", 0, tw.BIG, 0]]
         elif s == 3:
             fl = [["Points", 1, w if w else 1, 1]]
-        elif s == 5:
-            fl = [["Improve", 0, 3, 0], ["Cash dice", 1, tw.MAX_WAGER, 1]]
+        elif s == 4:
+            fl = [["Cost", w + 1, tw.MAX_COST, w + 1]]
         elif s == 6:
+            fl = [["Improve", 0, 3, 0], ["Cash dice", 1, tw.MAX_WAGER, 1]]
+        elif s == 7:
             fl = [["Presence", 0, 10, 2], ["Ob", 1, ex.MAX_OB, 2], ["Faction", -1, nf, -1],
                   ["Bonus d", 0, 18, 0]]
-        elif s == 7:
+        elif s == 8:
             fl = [["Cash", -99, 99, 1]]
         else:
             fl = [["Faction", -1, nf, -1], ["Change", -10, 10, 1]]
@@ -125,12 +144,36 @@ class TownOp(Form):
     def show(self, j):
         v = self.f[j][3]
         lab = self.f[j][0]
+        if lab == "What":
+            return WHAT[v]
         if lab == "Improve":
             return tw.ABILITY_NAMES[v]
         if lab == "Faction":
-            return "< none >" if v < 0 and self.s == 6 else (
+            return "< none >" if v < 0 and self.s == 7 else (
                 "< new >" if v < 0 else self.app.c.tals[self.facs[v]].name)
         return "< %d >" % v
+
+    def refresh(self):
+        Form.refresh(self)
+        if self.s == 1 or self.s == 2:
+            self.cost = self._cost()
+
+    def _cost(self):
+        """Row 6 of a buy: what it costs in Cash past the Cost or the wager:
+        a Wealth purchase past the 3 free ones, and (rules/expedition_town.py
+        _surcharge) 1 for each hireling or animal bought before it this Town
+        Phase; a building or boat is one a Town Phase."""
+        v = self.app.c.chars[self.i].v
+        what = self.val(len(self.f) - 1)
+        more = tw.get(v, tw.HIRES if what == tw.HIRELING else tw.BEASTS) \
+            if what == tw.HIRELING or what == tw.ANIMAL else 0
+        if self.s == 1:
+            k = tw.get(v, tw.BUYS) + 1
+            more += k - tw.FREE_BUYS if k > tw.FREE_BUYS else 0
+            return "buy %d: %s" % (k, ("%d Cash" % more) if more else "free")
+        if what == tw.BIG:
+            return "one a Town Phase"
+        return ("bought: +%d Cash" % more) if more else ""
 
     def _dice_ob(self):
         c = self.app.c
@@ -141,16 +184,18 @@ class TownOp(Form):
 
     def head(self):
         name = ITEMS[self.s].upper()
-        if self.s == 2 or self.s == 5:
+        if self.s == 2 or self.s == 6:
             n, ob = self._dice_ob()
             return lr(name, ("%dd Ob%d" % (n, ob)) if ob else "top rank")
+        if self.s == 4:   # Cost - Wealth dice
+            return lr(name, "%dd" % (self.val(0) - tw.get(self.app.c.chars[self.i].v, tw.W)))
         return name
 
     def foot(self):
-        if self.s == 2 or self.s == 5:
+        if self.s == 2 or self.s == 6:
             n, ob = self._dice_ob()
             return ("Odds " + cash_odds(n, ob)) if ob else "at its top"
-        if self.s == 6:
+        if self.s == 7:
             c = self.app.c
             rep = 0
             if self.val(2) >= 0:
@@ -159,26 +204,28 @@ class TownOp(Form):
             n = 2 + self.val(0) + tw.get(c.chars[self.i].v, tw.CIR) + (rep if rep > 0 else 0) \
                 + self.val(3)
             return "%dd Odds %s" % (n, cash_odds(n, self.val(1)))
-        return "OK: do it"
+        return "OK: roll" if self.s == 4 else "OK: do it"
 
     def go(self):
         app = self.app
         i = self.i
         s = self.s
         T = tw.TOWN
-        if s == 1:
-            out = app.act(T, (tw.WEALTH, i, self.val(0)))
-        elif s == 2:
-            out = app.act(T, (tw.BUY, i, self.val(0), self.val(1)))
+        if s == 1 or s == 2:
+            what = self.val(len(self.f) - 1)
+            a = (tw.WEALTH, i, self.val(0)) if s == 1 else (tw.BUY, i, self.val(0), self.val(1))
+            out = app.act(T, a + (what,) if what else a)  # other: the form before issue 28
         elif s == 3:
             out = app.act(T, (tw.SELL, i, self.val(0)))
-        elif s == 5:
-            out = app.act(T, (tw.IMPROVE, i, self.val(0), self.val(1)))
+        elif s == 4:
+            out = app.act(T, (tw.GOODS, i, self.val(0)))
         elif s == 6:
+            out = app.act(T, (tw.IMPROVE, i, self.val(0), self.val(1)))
+        elif s == 7:
             f = self.val(2)
             out = app.act(T, (tw.CIRCLES, i, self.val(0), self.val(1),
                               self.facs[f] if f >= 0 else -1, self.val(3), 0))
-        elif s == 7:
+        elif s == 8:
             out = app.act(T, (tw.CASH, i, self.val(0)))
         else:
             f = self.val(0)
@@ -187,10 +234,15 @@ class TownOp(Form):
                           "" if t >= 0 else "Faction %d" % (len(self.facs) + 1))
         if out is None:
             return
-        if s in (2, 5, 6):
-            self.result(out, ITEMS[s])
+        if s == 2 or s == 4 or s == 6 or s == 7:
+            self.result(out, "goods" if s == 4 else ITEMS[s])
         else:
             app.pop()
+
+    def draw(self, fb):
+        Form.draw(self, fb)
+        if self.cost:
+            row(fb, 6, self.cost)
 
 
 class TownSheet(Form):

@@ -27,7 +27,9 @@ def test_add_a_monster_and_hit_it_with_the_last_result():
     kind, args, _f, text = codec.decode_event(s.log[-1])
     assert kind == ef.FOE and args == [0, 3, 1, 0, -1] and text == "Foe 1"
     assert rows[1] == lr("Foe 1", "12/12") and rows[2] == "+ new foe"
-    rows = press(a, K_LEFT)                        # Left: 1 damage
+    rows = press(a, K_LEFT)                        # Left: 1 damage, its morale prompt
+    assert rows[0] == "MORALE CHECK"
+    rows = press(a, K_OK)
     assert rows[1] == lr("Foe 1", "11/12")
     # A combat won by 3 (through the session, as the builder's roll would be)
     s.do(ex.COMBAT, (-1, 2, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 3), "", (6, 6, 6, 6, 1, 2))
