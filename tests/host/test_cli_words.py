@@ -251,8 +251,8 @@ def test_remote_actions_speak_in_words(devs, capsys):
     assert out.startswith("event 43: redo: Ada rolls 3d6 (hard) again: ")
     code, out, _ = tool(capsys, "dice", "6", "2", trays=devs)
     assert re.match(r"event 44: free roll of 2d6: \d \d, total \d+$", out.strip())
-    code, out, _ = tool(capsys, "roll", "--pool", "2", "--target", "2", trays=devs)
-    assert re.search(r"\d success(es)? \(2 needed: (reached|missed)\)$", out.strip())
+    code, out, _ = tool(capsys, "roll", "--pool", "2", trays=devs)
+    assert re.search(r"\d success(es)?, (success|failure)$", out.strip())
     code, out, _ = tool(capsys, "turn", trays=devs)
     assert out.startswith("event 46: the scene ends\n")
 

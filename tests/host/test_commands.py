@@ -85,6 +85,37 @@ def test_roll_maps_to_each_system(env, capsys):
     assert actions.roll_event(0, 0) == (32, (-1, 0, 0, 0, 0, 0, -1))
 
 
+def test_roll_target_verdict_is_the_rules_cores(env, capsys):
+    # Issue 30 item 4: one verdict everywhere. hunt's roll is a success on
+    # one success (the rules), so a --target of successes needed, a verdict
+    # only the CLI had, is refused before anything is rolled.
+    dev = env["dev"]
+    code, out, err = run(env, capsys, "roll", "--pool", "2", "--target", "2")
+    assert code == 2 and not out and dev.nevents == 40
+    assert "a hunt roll takes no target" in err and "--tal T" in err
+    # paths and expedition judge a roll against --target in the rules core:
+    # what `roll` prints is what the export of the stored event says
+    for port, system, target in (("p", 1, 3), ("e", 2, 4)):
+        env[port] = play(RamTray(system=system), 3)
+        said = {}
+        for pool in (1, 2, 3, 4, 5, 6, 8, 10):
+            code, out, _ = run(env, capsys, "roll", "--pool", str(pool), "--target",
+                               str(target), "--port", port)
+            assert code == 0, out
+            seq, line = out.split("\n")[0].split(": ", 1)
+            said[int(seq.split()[1])] = line.rsplit(", ", 1)[-1]
+        code, out, _ = run(env, capsys, "export", "--format", "json", "--port", port)
+        stored = {e["seq"]: e["outcome"]["verdict"] for e in json.loads(out)["events"]
+                  if e["seq"] in said}
+        assert {s: v for s, v in said.items()} == stored and set(stored.values()) == {
+            "success", "failure"}
+    code, out, _ = run(env, capsys, "roll", "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "paths the difficulty 1..7" in text and "expedition the Obstacle 1..30" in text
+    assert "hunt takes none: a roll succeeds on one success" in text
+
+
 def test_restore_safety_and_verification(env, capsys, monkeypatch, tmp_path):
     assert run(env, capsys, "backup")[0] == 0
     fresh = env["other"] = RamTray(system=0, cid=1)
