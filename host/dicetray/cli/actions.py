@@ -189,7 +189,7 @@ def perform(dev, build, args, words=True):
     except Exception as e:
         if not _is_device_error(e):
             raise
-        raise Refused(str(e), kind, list(a)) from None
+        raise Refused(_which(str(e), state), kind, list(a)) from None
     if not words:
         return r, []
     out = _Said(r)  # the verdict is the rules core's, as the device stored the event
@@ -197,6 +197,32 @@ def perform(dev, build, args, words=True):
     lines = ["event %s: %s" % (r.get("seq"), line)]
     lines += ["  " + n for n in (ex.notes(wkind, out, said) if kind != cp.UNDO else ())]
     return r, lines
+
+
+def _which(refusal, state):
+    """The device's refusal of a talisman or character number that its
+    campaign does not hold, with the numbers it does hold (the keeper's
+    next try); any other refusal as it is."""
+    c = None
+    if "no talisman number" in refusal or "no character number" in refusal:
+        try:
+            c = state()
+        except Exception as e:  # the refusal is said anyway, without the list
+            if not _is_device_error(e):
+                raise
+    if c is None:
+        return refusal
+    if "no talisman number" in refusal:
+        have = ["%d %s" % (i, t.name) for i, t in enumerate(c.tals) if t is not None]
+        return refusal + (
+            "; its talismans: " + ", ".join(have) if have else "; the campaign has no talismans"
+        )
+    have = ["%d %s" % (i, ch.name) for i, ch in enumerate(c.chars)]
+    return refusal + (
+        "; its characters: " + ", ".join(have)
+        if have
+        else "; the campaign has no characters yet (`dicetray char NAME` adds one)"
+    )
 
 
 def _action(build, cmd):

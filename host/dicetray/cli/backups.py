@@ -8,6 +8,7 @@ import sys
 from .. import backup as bk
 from .. import export as ex
 from .. import restore as rs
+from .. import tracked
 from ..fwstore import chain
 from ..progress import Progress
 from ..rules import campaign as cp
@@ -224,9 +225,10 @@ def _backups(args):
 
 
 def _summary(b):
+    """(backup b's summary for --json, its campaign folded)."""
     c = b.fold()
     t = ex.trackers(c)
-    return {
+    return c, {
         "backup": b.id,
         "campaign": b.cid,
         "system": ex.system_name(b.system),
@@ -244,35 +246,9 @@ def _summary(b):
     }
 
 
-def _tracker_lines(t, system):
-    out = []
-    if t["counters"]:
-        out.append("counters  " + ", ".join("%s %s" % kv for kv in t["counters"].items()))
-    for ch in t["characters"]:
-        out.append(
-            "char %d %-10s %s"
-            % (ch["index"], ch["name"], ", ".join("%s %s" % kv for kv in ch["fields"].items()))
-        )
-    names = {ch["index"]: ch["name"] for ch in t["characters"]}
-    for tl in t["talismans"]:
-        out.append(
-            "tal %2d %-12s %d/%d%s"
-            % (
-                tl["index"],
-                tl["name"],
-                tl["n"],
-                tl["cap"],
-                ""
-                if tl["owner"] < 0
-                else " (%s)" % names.get(tl["owner"], "char %d" % tl["owner"]),
-            )
-        )
-    return out
-
-
 def _show(args):
     st = _store(args, want=args.id)
-    s = _summary(st.load(args.id))
+    c, s = _summary(st.load(args.id))
     if args.json:
         _print_json(s)
         return 0
@@ -293,7 +269,7 @@ def _show(args):
     print("taken %s from %s (firmware %s)" % (_when(s["created"]), s["device"], s["firmware"]))
     if s["gap"]:
         print("note: " + s["gap"])
-    for line in _tracker_lines(s["trackers"], s["system"]):
+    for line in tracked.lines(c, every=True):
         print(line)
     return 0
 
@@ -352,7 +328,7 @@ def _diff(args):
         "events": [_entry_json(b.system, e, b.events[e.seq - b.first]) for e in new],
         "dropped": dropped,
         "dropped_events": [_entry_json(a.system, e, a.events[e.seq - a.first]) for e in gone],
-        "changes": ex.diff_trackers(ta, tb),
+        "changes": ex.diff_trackers(ta, tb, b.system),
     }
     if args.json:
         _print_json(out)
