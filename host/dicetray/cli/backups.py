@@ -88,19 +88,34 @@ def _backup(args):
             % (r.backup, r.cid, b["system"], r.last, ex.plural(r.fetched, "event"))
         )
     else:
+        held = r.last - b["first"] + 1
         print(
-            "backup %d taken: campaign %d (%s), events %d..%d (%s); %s read from the device"
+            "backup %d taken: campaign %d (%s), events %d..%d, %s; %s"
             % (
                 r.backup,
                 r.cid,
                 b["system"],
                 b["first"],
                 r.last,
-                "all new" if added == r.last - b["first"] + 1 else "%d new" % added,
-                ex.plural(r.fetched, "event"),
+                "all new" if added == held else "%d of them new" % added,
+                _read(r.fetched, added),
             )
         )
     return 0
+
+
+def _read(fetched, added):
+    """What the backup read from the device, in words: the events read
+    again (already backed up) are the check that the new ones follow on
+    (issue 30 item 9: "(1 new); 2 events read" said neither)."""
+    said = "%s read from the device" % ex.plural(fetched, "event")
+    again = fetched - added
+    if again > 0:
+        said += " (%d already backed up, read again to check the new %s on)" % (
+            again,
+            "one follows" if added == 1 else "ones follow",
+        )
+    return said
 
 
 def first_seen(rows, b, lo, hi):
@@ -145,6 +160,15 @@ def first_seen(rows, b, lo, hi):
     return sorted(walk(b["lineage"], lo, hi))
 
 
+def _span(first, last):
+    """A backup's events for the list: '1..40'; 'none' for a campaign with
+    no events yet (it said '1..0'); 'none after 40' for one that holds the
+    device's state after event 40 and no events (a baseline)."""
+    if first <= last:
+        return "%d..%d" % (first, last)
+    return "none" if last == 0 else "none after %d" % last
+
+
 def _when(t):
     import time
 
@@ -179,8 +203,8 @@ def _backups(args):
         print("no backups in %s: take one with `dicetray backup`" % (st.path if st else path))
     else:
         print(
-            "%4s  %-10s %-10s %-13s %-19s %s"
-            % ("ID", "CAMPAIGN", "SYSTEM", "EVENTS", "CREATED", "NOTE")
+            "%4s  %-10s %-10s %-16s %-13s %-19s %s"
+            % ("ID", "CAMPAIGN", "SYSTEM", "DEVICE", "EVENTS", "CREATED", "NOTE")
         )
         for r in rows:
             note = r["gap"]
@@ -191,12 +215,13 @@ def _backups(args):
                     r["fork"],
                 )
             print(
-                "%4d  %-10d %-10s %-13s %-19s %s"
+                "%4d  %-10d %-10s %-16s %-13s %-19s %s"
                 % (
                     r["id"],
                     r["campaign"],
                     r["system"],
-                    "%d..%d" % (r["first"], r["last"]),
+                    (r["device"] or "?")[:16],
+                    _span(r["first"], r["last"]),
                     _when(r["created"]),
                     note[:60],
                 )
