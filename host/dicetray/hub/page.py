@@ -88,11 +88,11 @@ function drawScreen(cv, scr) {
 }
 function ring(scr) {
   const r = el("div", "ring"), leds = scr ? bytes(scr.leds) : new Uint8Array(0), n = leds.length / 3;
-  const k = large() ? 2 : 1;  // the large mode's ring is twice the size (CSS .large .ring)
+  const size = large() ? 2 : 1;  // the large mode's ring is twice the size (CSS .large .ring)
   for (let i = 0; i < n; i++) {
     const d = el("div", "led"), a = 2 * Math.PI * i / n - Math.PI / 2;
-    d.style.left = k * (47 + 45 * Math.cos(a)) + "px";
-    d.style.top = k * (47 + 45 * Math.sin(a)) + "px";
+    d.style.left = size * (47 + 45 * Math.cos(a)) + "px";
+    d.style.top = size * (47 + 45 * Math.sin(a)) + "px";
     const [R, G, B] = [leds[3 * i], leds[3 * i + 1], leds[3 * i + 2]];
     // a lit LED at its colour, brightened so a dim ring still reads on a TV
     const k = Math.max(R, G, B) ? 255 / Math.max(R, G, B) : 0;
