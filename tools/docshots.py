@@ -206,7 +206,9 @@ def hub_page(port, driver, path):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python tools/docshots.py", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python tools/docshots.py", description=__doc__.split("\n")[0]
+    )
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "img"), help="where the PNGs go")
     a = ap.parse_args(argv)
     import browser

@@ -540,8 +540,12 @@ def _lead_expedition(n, kind, a, text):
 
 
 _ABILITIES = ("Might", "Agility", "Presence", "Acuity", "Knowledge", "Discipline")
-_TIERS = ("a Level %d monster", "a Level %d elite monster", "a Level %d legendary monster",
-          "an NPC (Pool %d)")
+_TIERS = (
+    "a Level %d monster",
+    "a Level %d elite monster",
+    "a Level %d legendary monster",
+    "an NPC (Pool %d)",
+)
 
 
 def _lead_expedition_ops(n, kind, a, text):
