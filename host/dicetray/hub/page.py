@@ -1,12 +1,14 @@
 """The live page's HTML, CSS and script, in one string (no files to
 install beside the package). It reads /events (server-sent events; the
 browser reconnects by itself) and draws each tray: its OLED from the
-MONO_VLSB framebuffer on a canvas, its LED ring, its trackers and its last
-rolls; under them, how forwarding fares (each URL's queue, its last
-delivery and its last error). Sized for a TV across the table and for a
-phone (the cards wrap).
+MONO_VLSB framebuffer on a canvas, its LED ring, its trackers (the view's
+rows: the rules' words, the tray's home order) and its last rolls; under
+them, how forwarding fares (each URL's queue, its last delivery and its
+last error). Sized for a phone (the cards wrap) and, in the large mode
+(the header's button, ?large=1), for a TV across the table.
 Opened with the keeper's token (`?keeper=K`), each card has a line for a
-remote action (docs/hub.md, Remote actions); a card is kept across
+remote action (docs/hub.md, Remote actions) and its trackers carry the
+numbers the commands take (`tal 1`, `char 0`); a card is kept across
 updates, so what the keeper types survives the table's rolls."""
 
 HTML = r"""<!doctype html>
