@@ -7,8 +7,8 @@ import sys
 
 from .. import backup as bk
 from .. import export as ex
-from .. import restore as rs
 from .. import tracked
+from .. import restore as rs
 from ..fwstore import chain
 from ..progress import Progress
 from ..rules import campaign as cp
