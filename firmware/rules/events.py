@@ -525,6 +525,7 @@ ROLE_LABELS = (
         9: ("a mutation", ("its d100", None), None),
         10: ("a Faction", ("Reputation", None), None),
         11: ("the Stronghold", None, None),
+        12: ("a spell never to be learned (a failed Spell Mastery Check)", None, None),
         16: ("a foe", ("its Level (an NPC: its Pool) + 32 a tier", None), None),
         17: ("the fight", ("who spent a Class Resource this Round (bit a character)", None),
              None),

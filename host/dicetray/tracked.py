@@ -32,7 +32,7 @@ def label(system, what, name, role=None):
 def role_words(system, role):
     """What a talisman of `role` is, in words ('the Sin', 'a usage die')."""
     entry = events.ROLE_LABELS[system].get(role)
-    return entry[0] if entry else "a talisman of role %d" % role
+    return entry[0] if entry else "a talisman this tool has no word for (%d)" % role
 
 
 def reading(how, v, who=None, tal=None):
