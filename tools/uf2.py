@@ -407,6 +407,27 @@ def vendor_dir():
     return d if os.path.isfile(os.path.join(d, "SHA256SUMS")) else None
 
 
+def _rel(path):
+    return os.path.relpath(path, ROOT) if path.startswith(ROOT) else path
+
+
+def _no_vendor():
+    """Where the vendored tarballs were looked for, in words."""
+    return "no vendored tarballs in ../shared/vendor (%s; $DICETRAY_VENDOR names another)" % (
+        os.path.join(os.path.dirname(ROOT), "shared", "vendor")
+    )
+
+
+def _clone_words():
+    """What the clone fetches: the pinned micropython and its submodules' hosts."""
+    mp = PINS["micropython"]
+    return "micropython %s and its %d submodules with git (%s: the network)" % (
+        mp.get("tag") or mp["commit"][:12],
+        len(PINS["submodules"]),
+        mp["url"],
+    )
+
+
 def check_vendor(d):
     """{tarball: sha256} of the pinned tarballs in `d`, each checked against
     SHA256SUMS there; Uf2Error naming the file otherwise."""
@@ -623,13 +644,18 @@ def prepare_source(log=print):
             _write_json(stamp_path, want)
             stamp = want
     elif not (stamp and stamp.get("commits") == pinned_commits() and _tree_ok(tree)):
-        log(
-            "[source] no vendored tarballs: cloning the pinned commits into %s"
-            % os.path.relpath(tree, ROOT)
-        )
+        # The first line says where the sources were looked for and what
+        # the build fetches instead (issue 30 item 9: it said neither).
+        log("[source] %s: cloning %s into %s" % (_no_vendor(), _clone_words(), _rel(tree)))
         if os.path.exists(stamp_path):
             os.remove(stamp_path)
-        _clone(tree, log)
+        try:
+            _clone(tree, log)
+        except Uf2Error as e:
+            raise Uf2Error(
+                "no MicroPython sources: %s, and the clone failed (%s); put the vendored "
+                "tarballs there (docs/image.md, Sources) or set MICROPYTHON_SRC" % (_no_vendor(), e)
+            ) from None
         stamp = {"kind": "git", "commits": pinned_commits()}
         _write_json(stamp_path, stamp)
     return {"tree": tree, "kind": stamp["kind"], "stamp": stamp}

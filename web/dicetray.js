@@ -448,10 +448,12 @@ class Tray {
     const c = this.rctx, w = this.ring.width, h = this.ring.height;
     c.fillStyle = "#101114";
     c.fillRect(0, 0, w, h);
-    // LED 0 on the left, as in the simulator's screenshots; 12 lights in a row
-    const step = w / n, rad = Math.min(step, h) * 0.32;
+    // A ring, as the tray's and the hub's page draw it: LED 0 at the top,
+    // then clockwise (issue 30 item 9: it was 12 lights in a row).
+    const R = Math.min(w, h) * 0.38, rad = Math.min(R * Math.sin(Math.PI / n) * 0.55, R * 0.2);
     for (let i = 0; i < n; i++) {
-      const x = step * (i + 0.5), y = h / 2;
+      const a = 2 * Math.PI * i / n - Math.PI / 2;
+      const x = w / 2 + R * Math.cos(a), y = h / 2 + R * Math.sin(a);
       const [r, g, b] = [rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]];
       if (r | g | b) {
         const [R, G, B] = ledRgb(r, g, b);

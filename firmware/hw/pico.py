@@ -137,3 +137,15 @@ class Board:
         """A PRNG seed < 2**30 from the chip's hardware entropy."""
         b = os.urandom(4)
         return (b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24)
+
+    def entropy(self):
+        """A number < 2**30 for a new campaign's id (Session._cid): the
+        hardware entropy, as seed(), mixed with the flash chip's unique id.
+        On a chip this is as random as seed() (XOR with a constant); on
+        emulated boards, whose ring oscillator a --seed fixes, it still
+        differs from board to board (each flash image has its own id:
+        issue 30 item 3). Small ints only."""
+        u = 0
+        for ch in self.unique_id():
+            u = (u & 0x7FFFFF) * 33 + ord(ch)
+        return (self.seed() ^ u) & 0x3FFFFFFF

@@ -433,3 +433,133 @@ def named(system, kind, values):
                 break
     names = [a[0] for a in found[2]] if found else []
     return Args(names, values)
+
+
+# --- Labels: the trackers in the rules' words (issue 30 item 5) -------------
+# The state's field names (each system's COUNTERS and CHAR_FIELDS, a
+# talisman's n, cap, policy, link, role, owner, a and b) are identifiers, for
+# code and the JSON export. A player reads these words instead, the rules'
+# own (the seed texts, docs/rules/*.md): `dicetray watch`, `backups show` and
+# `diff`, the hub's page and the CSV export (host/dicetray/tracked.py says
+# them). Host only, as the tables above.
+#
+# A label is (words, reading): the reading None is the number itself; YES:
+# 0 no, 1 yes; WHO: a character's name, -1 nobody; TAL: a talisman's name, -1
+# none; a tuple: the words for 0, 1, ... (a number past its end as the
+# number); a string: the number put in it with %d. A field whose label is
+# None is not shown (its number is in the JSON export and the state).
+# tests/host/test_labels.py: every field of every system has a label.
+
+YES = "yes"
+WHO = "who"
+TAL = "tal"
+
+# Campaign counters, by system (its COUNTERS).
+COUNTER_LABELS = (
+    {   # hunt
+        "face": ("dice succeed on", "%d+"),
+        "scene": ("scene", None),
+        "combat": ("this scene", ("no fight", "a fight")),
+        "risk_tension": ("a risk die slashed tension this scene", YES),
+        "agony_user": ("divine agony this scene", WHO),
+        "answered": ("trauma questions answered", None),
+        "expended": ("trauma answers expended", None),
+        "palace": ("the Sin", ("outside its palace", "in its palace")),
+        "outcome": ("the Sin's fate", ("active", "executed", "spared")),
+        "session": ("session", None),
+        "hunt": ("hunt", None),
+        "risk": ("last risk die", ("none",)),
+    },
+    {},  # paths keeps no counters
+    {   # expedition
+        "turn": ("turn", None),
+        "turn_kind": ("last turn", ("exploration", "overland on the countdown", "overland")),
+        "freq": ("encounter checks", ("never", "every turn", "every 2 turns", "every 3 turns")),
+        "enc_left": ("turns to the next encounter check", None),
+        "use_left": ("exploration turns to the next usage check", None),
+        "day": ("day", None),
+    },
+)
+
+# Character fields, by system (its CHAR_FIELDS).
+CHAR_LABELS = (
+    {   # hunt
+        "injuries": ("injuries", None),
+        "sin": ("sin", None),
+        "marks": ("sin marks", None),
+        "bursts": ("psyche bursts", None),
+        "pathos": ("pathos", None),
+        "kit": ("kit points", None),
+        "agony_used": ("divine agony used this session", YES),
+        "dead": ("dead", YES),
+        "brink": ("on the brink of death", YES),
+        "check": ("last sin overflow check", ("none",)),
+    },
+    {},  # paths keeps no character fields
+    {   # expedition
+        "hp": ("HP", None),
+        "max_hp": ("max HP", None),
+        "bonus_hp": ("bonus HP", None),
+        "res": ("Class Resources", None),
+        "max_res": ("max Class Resources", None),
+        "armor": ("armor", ("none", "light", "heavy")),
+        "shield": ("shield", YES),
+        "spent": ("blocks used today", ("none", "armor", "shield", "armor and shield")),
+        "xp": ("XP", None),
+        "dead": ("dead", YES),
+        "rests": ("short rests today", None),
+        "down": ("Down and Out rolls owed", None),
+    },
+)
+
+# A talisman's fields (talisman.py), the same in every system; `role`, `a`
+# and `b` read by ROLE_LABELS.
+TAL_LABELS = {
+    "n": ("slashes", None),
+    "cap": ("capacity", None),
+    "policy": ("when it fills", ("it stops", "it carries into its link")),
+    "link": ("carries into", TAL),
+    "role": ("what it is", None),
+    "owner": ("belongs to", WHO),
+}
+
+# Each system's talisman roles: role -> (what it is, label of a, label of
+# b); a or b None: the role leaves it spare (it reads "spare number 1/2").
+_PLAIN = ("a talisman", None, None)
+ROLE_LABELS = (
+    {   # hunt (hunt.py ROLE_*, hunt_more.py)
+        0: ("a task", None, None),
+        1: ("tension", None, None),
+        2: ("pressure", None, None),
+        3: ("the Sin", ("its CAT", None),
+            ("slashes taken outside its palace this outing", None)),
+        4: ("stress", None, None),
+        5: ("a hook", None, None),
+        6: ("an affliction", ("it outlasts the hunt", YES), None),
+        7: ("a setup", None, None),
+    },
+    {   # paths (paths.py PROLONGED, paths_more.py FIGHT)
+        0: _PLAIN,
+        1: ("a prolonged test", ("attempts made (+128 once it failed)", None),
+            ("its attempts, timeframe and hidden flag, packed", None)),
+        2: ("a fight", None, None),
+    },
+    {   # expedition (expedition.py, _foes, _spells, _town, _chars)
+        0: _PLAIN,
+        1: ("a usage die", ("its first die", "d%d"), ("checked on turns", YES)),
+        2: ("a project", None, None),
+        3: ("an extended test", ("failures allowed (0 no limit)", None), ("failures", None)),
+        8: ("a spell", ("its Ability", ("Might", "Agility", "Presence", "Acuity", "Knowledge",
+                                        "Discipline")), ("its Ob", None)),
+        9: ("a mutation", ("its d100", None), None),
+        10: ("a Faction", ("Reputation", None), None),
+        11: ("the Stronghold", None, None),
+        12: ("a spell never to be learned (a failed Spell Mastery Check)", None, None),
+        16: ("a foe", ("its Level (an NPC: its Pool) + 32 a tier", None), None),
+        17: ("the fight", ("who spent a Class Resource this Round (bit a character)", None),
+             None),
+        18: ("Abilities and Boons", ("the six Abilities, 4 bits each from Might", None),
+             ("the improvement under way, packed", None)),
+    },
+)
+SPARE = ("spare number 1", "spare number 2")

@@ -19,7 +19,6 @@ SAFE = const(0)     # danger levels for dial(); AUTO follows the fill
 WARN = const(1)
 DANGER = const(2)
 AUTO = const(-1)
-EMPTY_LEVEL = const(20)   # unfilled slots within capacity: a faint glow
 TAIL = const(4)           # roll comet: head + 3 fading LEDs
 FLASH_FRAMES = const(12)
 ROLL_RGB = (80, 160, 255)  # the roll comet: cold blue-white
@@ -68,10 +67,12 @@ def danger_rgb(q):
 def dial(rgb, lit, cap, danger=AUTO):
     """Show a talisman: `lit` of `cap` slashes filled.
 
-    cap <= n: slash k is LED k; filled slots in the danger colour, empty
-    slots of the capacity glow faintly, LEDs past the capacity are off.
-    cap > n: the fill is scaled onto the whole ring; the LED the fill ends
-    in is lit in proportion (the partial LED is dimmer).
+    cap <= n: slash k is LED k, lit in the danger colour; every other LED
+    is off, so the ring lights as many LEDs as the screen's "lit/cap" says
+    slashes (issue 30 item 8: the empty slots of the capacity used to glow,
+    and "Pressure 0/6" lit six LEDs). cap > n: the fill is scaled onto
+    the whole ring; the LED the fill ends in is lit in proportion (the
+    partial LED is dimmer), the rest off.
     Colour: danger AUTO ramps green -> amber -> red as lit approaches cap;
     SAFE / WARN / DANGER force green / amber / red."""
     n = len(rgb) // 3
@@ -90,8 +91,6 @@ def dial(rgb, lit, cap, danger=AUTO):
         for i in range(n):
             if i < lit:
                 put(rgb, i, r, g, b)
-            elif i < cap:
-                put(rgb, i, 255, 255, 255, EMPTY_LEVEL)
             else:
                 put(rgb, i, 0, 0, 0, 0)
         return
@@ -105,7 +104,7 @@ def dial(rgb, lit, cap, danger=AUTO):
         elif part > 0:
             put(rgb, i, r, g, b, 255 * part // cap)
         else:
-            put(rgb, i, 255, 255, 255, EMPTY_LEVEL)
+            put(rgb, i, 0, 0, 0, 0)
 
 
 def roll(rgb, frame, colour=ROLL_RGB):

@@ -17,6 +17,7 @@ import re
 import time
 
 from . import backup as bk
+from . import tracked
 from .rules import campaign as cp
 from .rules import codec, events, expedition, hunt, hunt_more, paths, paths_more, systems
 
@@ -34,7 +35,7 @@ def kind_names(system):
     m = systems.get(system)
     names = {}
     for e in events.CORE + events.TABLES[system]:  # the declared events (dicetray rules SYSTEM)
-        names[e[0]] = e[1]
+        names[e[0]] = e[1].split(" ")[0]  # a kind with ops ("FOE new", "FOE hit"): FOE
     lo, hi = m.KINDS
     if hasattr(m, "KIND_NAMES"):
         for i, n in enumerate(m.KIND_NAMES):
@@ -72,12 +73,38 @@ def kind_number(system, name):
     )
 
 
-def diff_trackers(a, b):
-    """Human lines of what changed from trackers `a` to trackers `b`."""
+def diff_trackers(a, b, system):
+    """Lines of what changed from trackers `a` to trackers `b` of `system`,
+    each field in the rules' words (tracked.label), never its identifier."""
+    names = {}
+    for t in (a, b):
+        names.update({("c", c["index"]): c["name"] for c in t["characters"]})
+        names.update({("t", x["index"]): x["name"] for x in t["talismans"]})
+
+    def who(i):
+        return names.get(("c", i), "character %d" % i)
+
+    def tal(i):
+        return names.get(("t", i), "talisman %d" % i)
+
+    def change(what, k, old, new, role=None):
+        words, how = tracked.label(system, what, k, role)
+        if what == "tal" and k == "role":
+            return "%s %s -> %s" % (
+                words,
+                tracked.role_words(system, old),
+                tracked.role_words(system, new),
+            )
+        return "%s %s -> %s" % (
+            words,
+            "?" if old is None else tracked.reading(how, old, who, tal),
+            tracked.reading(how, new, who, tal),
+        )
+
     out = []
     for k, v in b["counters"].items():
         if a["counters"].get(k) != v:
-            out.append("counter %s: %s -> %s" % (k, a["counters"].get(k), v))
+            out.append(change("counter", k, a["counters"].get(k), v))
     ac = {c["index"]: c for c in a["characters"]}
     for ch in b["characters"]:
         old = ac.pop(ch["index"], None)
@@ -86,7 +113,7 @@ def diff_trackers(a, b):
             continue
         for k, v in ch["fields"].items():
             if old["fields"].get(k) != v:
-                out.append("%s %s: %s -> %s" % (ch["name"], k, old["fields"].get(k), v))
+                out.append("%s: %s" % (ch["name"], change("char", k, old["fields"].get(k), v)))
     for ch in ac.values():
         out.append("character %d %s is gone" % (ch["index"], ch["name"]))
     at = {t["index"]: t for t in a["talismans"]}
@@ -96,9 +123,11 @@ def diff_trackers(a, b):
             out.append("talisman %d %s is new: %d/%d" % (t["index"], t["name"], t["n"], t["cap"]))
         elif old != t:
             what = ["%d/%d -> %d/%d" % (old["n"], old["cap"], t["n"], t["cap"])]
-            for k in ("name", "policy", "link", "role", "owner", "a", "b"):
+            if old["name"] != t["name"]:
+                what.append("renamed from %s" % old["name"])
+            for k in ("policy", "link", "role", "owner", "a", "b"):
                 if old[k] != t[k]:
-                    what.append("%s %s -> %s" % (k, old[k], t[k]))
+                    what.append(change("tal", k, old[k], t[k], t["role"]))
             out.append("talisman %d %s: %s" % (t["index"], t["name"], ", ".join(what)))
     for t in at.values():
         out.append("talisman %d %s is deleted" % (t["index"], t["name"]))
@@ -251,6 +280,8 @@ def _lead_core(n, kind, a, text):
     if name == "RENAME" and a.what == 2:
         return "the campaign is named %s" % text
     if name == "RENAME" and a.which is not None:
+        if a.what == 2:  # the campaign's own name (issue 28)
+            return "the campaign is named %s" % text
         return "%s is renamed %s" % (n.who(a.which) if a.what == 0 else n.tal(a.which), text)
     return None
 
@@ -377,15 +408,18 @@ def _lead_paths(n, kind, a, text):
     return None
 
 
-def _exp_pool(ability, bonus, penalty, helpers):
-    s = "Ability %d" % ability
-    if bonus:
-        s += " +%d bonus" % bonus
+def _mods(bonus, penalty, helpers=0):
+    """' +2 bonus -1 penalty +1 helping', what is there of it."""
+    s = " +%d bonus" % bonus if bonus else ""
     if penalty:
         s += " -%d penalty" % penalty
     if helpers:
         s += " +%d helping" % helpers
     return s
+
+
+def _exp_pool(ability, bonus, penalty, helpers):
+    return "Ability %d%s" % (ability, _mods(bonus, penalty, helpers))
 
 
 def _exp_side(monster, ability, bonus, penalty, helpers):
@@ -509,7 +543,160 @@ def _lead_expedition(n, kind, a, text):
     return None
 
 
-_LEADS = (_lead_hunt, _lead_paths, _lead_expedition)
+_ABILITIES = ("Might", "Agility", "Presence", "Acuity", "Knowledge", "Discipline")
+_TIERS = (
+    "a Level %d monster",
+    "a Level %d elite monster",
+    "a Level %d legendary monster",
+    "an NPC (Pool %d)",
+)
+
+
+def _lead_expedition_ops(n, kind, a, text):
+    """Words for expedition's kinds with an op (121..125), read by the
+    names of their op's entry (events.py: "FOE new", "SPELL channel"...)."""
+    op = a.op
+    if kind == 121:  # FOE
+        if op == 0:
+            s = "new foe %s: %s" % (text, _TIERS[a.tier] % a.level if 0 <= a.tier < 4 else a.level)
+            if a.hp:
+                s += ", Toughness %d" % a.hp
+            return s + (", %s's Follower" % n.who(a.owner) if a.owner != -1 else "")
+        if op == 1:
+            hit = " + ".join(
+                ["%d" % a.amount] * bool(a.amount or not a.dice) + ["%dd6" % a.dice] * bool(a.dice)
+            )
+            return "%s takes %s damage%s%s" % (
+                n.tal(a.foe),
+                hit,
+                _s(a.plus_s, 0),
+                ", halved (saved)" if a.half else "",
+            )
+        if op == 2:
+            return "%s heals %d HP" % (n.tal(a.foe), a.amount)
+        if op == 3:
+            return "%s tests against Ob %d%s" % (n.tal(a.foe), a.ob, _mods(a.bonus, a.penalty))
+        if op == 4:
+            return "resisting %s: %s against its Save" % (
+                n.tal(a.foe),
+                _exp_pool(a.ability, a.bonus, a.penalty, a.helpers),
+            )
+        if op == 5:
+            return "%s leaves the fight" % n.tal(a.foe)
+        if op == 6:  # issue 28's FOE lost (op, foe): read by position, as before its entry
+            return "%s is lost: died or departed" % n.tal(a[1])
+    if kind == 122:  # ROUND
+        return "the next round of the fight" if op == 0 else "the fight ends"
+    if kind == 123:  # ABIL
+        who = n.who(a.char)
+        if op == 0:
+            return "%s rolls their Abilities" % who
+        if op == 1:
+            return "%s swaps %s and %s" % (who, _ABILITIES[a.j], _ABILITIES[a.k])
+        if op == 2:
+            return "%s tries to improve %s" % (who, _ABILITIES[a.ability])
+        if op == 3:
+            return "%s gains a Boon%s" % (who, ": " + text if text else "")
+        if op == 4:
+            vals = (a.might, a.agility, a.presence, a.acuity, a.knowledge, a.discipline)
+            return "%s's Abilities are set: %s" % (
+                who,
+                ", ".join("%s %d" % kv for kv in zip(_ABILITIES, vals)),
+            )
+        if op == 5:
+            return "%s retires, %s takes their place, with %s" % (
+                who,
+                n.who(a.heir),
+                ("+1 to Abilities", "Businesses", "Reputation")[a.benefit],
+            )
+    if kind == 124:  # SPELL
+        if op == 0:
+            return "%s learns the spell %s (%s, Ob %d)" % (
+                n.who(a.char),
+                text,
+                _ABILITIES[a.ability],
+                a.ob,
+            )
+        if op == 1:
+            s = "channeling %s: score %d%s%s" % (
+                n.tal(a.spell),
+                a.score,
+                _mods(a.bonus, a.penalty),
+                _s(a.plus_s, a.minus_s),
+            )
+            if a.taken:
+                s += ", %d damage taken" % a.taken
+            if a.atk not in (None, -1):
+                s += ", attacked by %s" % (
+                    ("a Level %d monster" if a.atk_foe else "Ability %d") % a.atk
+                )
+            return s
+        if op == 2:
+            return "%s mutates%s" % (n.who(a.char), ": " + text if text else "")
+        if op == 3:  # issue 28's SPELL master (op, char, ability, ob, score, bonus, penalty)
+            return "%s tries to master the spell %s (%s, Ob %d): score %d%s" % (
+                n.who(a[1]),
+                text,
+                _ABILITIES[a[2]],
+                a[3],
+                a[4],
+                _mods(a[5], a[6]),
+            )
+    if kind == 125:  # TOWN
+        if op == 0:
+            return "a new Town Phase"
+        who = n.who(a.char) if "char" in a.names else None
+        if op == 1:
+            return "%s's town sheet is set: Wealth %d, Cash %d, Businesses %d, Circles %d" % (
+                who,
+                a.wealth,
+                a.cash,
+                a.businesses,
+                a.circles,
+            )
+        if op == 2:
+            return "%s %s %d Cash" % (who, "gains" if a.change >= 0 else "loses", abs(a.change))
+        if op == 3:
+            return "%s tests Cash for a Cost %d, wagering %d Cash dice" % (who, a.cost, a.dice)
+        if op == 4:
+            return "%s makes a Wealth purchase of Cost %d" % (who, a.cost)
+        if op == 5:
+            return "%s sells %s" % (who, plural(a.points, "Wealth point"))
+        if op == 6:
+            return "%s rolls Businesses for income" % who
+        if op == 7:
+            return "%s wagers %d Cash dice to improve %s" % (
+                who,
+                a.dice,
+                ("Circles", "Wealth", "Businesses", "the Stronghold")[a.which],
+            )
+        if op == 8:
+            return "%s makes a Circles check against Ob %d%s" % (
+                who,
+                a.ob,
+                " with %s" % n.tal(a.faction) if a.faction != -1 else "",
+            )
+        if op == 9:
+            return "Reputation with %s %+d" % (
+                n.tal(a.faction) if a.faction != -1 else "a new Faction, " + text,
+                a.change,
+            )
+        if op == 10:
+            return "is a member of %s recognized?" % n.tal(a.faction)
+        if op == 11:
+            return "%s's Downtime Action: %s" % (who, text or "unnamed")
+        if op == 12:  # issue 28's TOWN goods (op, char, cost)
+            return "%s sells %s of Cost %d" % (n.who(a[1]), text or "a good", a[2])
+    return None
+
+
+def _lead_exp(n, kind, a, text):
+    if kind >= 121:
+        return _lead_expedition_ops(n, kind, a, text)
+    return _lead_expedition(n, kind, a, text)
+
+
+_LEADS = (_lead_hunt, _lead_paths, _lead_exp)
 
 
 def lead(system, c, kind, args, text=""):
@@ -571,16 +758,39 @@ def live(c, seq, ev, public=False):
     if kind != cp.UNDO:
         kind = wkind
     faces = list(out.faces) if out is not None else []
-    if public and out is not None and out.hidden:
-        return (
-            "%5d  %s (the outcome is the GM's)"
-            % (seq, sentence(c.system, kind, said, faces, None)),
-            kind,
-            out,
-        )
     line = sentence(c.system, kind, said, faces, out)
     more = notes(kind, out, said) if kind != cp.UNDO else []
-    return "%5d  %s%s" % (seq, line, "; " + "; ".join(more) if more else ""), kind, out
+    return _view_line(c.system, seq, kind, said, faces, out, line, more, public), kind, out
+
+
+def _view_line(system, seq, kind, said, faces, out, line, more, public):
+    """A live view's line of event `seq`: its sentence `line` and notes
+    `more`; `public`: a hidden outcome is left out."""
+    if public and out is not None and out.hidden:
+        return "%5d  %s (the outcome is the GM's)" % (
+            seq,
+            sentence(system, kind, said, faces, None),
+        )
+    return "%5d  %s%s" % (seq, line, "; " + "; ".join(more) if more else "")
+
+
+def recent(system, cid, events, first=1, base=None, base_seq=0, n=12, public=False):
+    """The last `n` events of a journal (log()'s arguments) as a live view
+    says them (live()'s lines), oldest first: [(seq, line, faces,
+    outcome())], so a view opened on a tray that already has events shows
+    its last rolls at once. [] if the journal does not replay here (the
+    view then starts with the next event, as before)."""
+    try:
+        entries, _c = log(system, cid, events, first, base, base_seq)
+    except ValueError:
+        return []
+    out = []
+    for e in entries[-n:] if n > 0 else ():
+        line = _view_line(system, e.seq, e.kind, e.lead, e.faces, e.out, e.line, e.notes, public)
+        said = outcome(e.kind, e.out)
+        hide = said is None or (public and said["hidden"])
+        out.append((e.seq, line, e.faces, None if hide else said))
+    return out
 
 
 _LINE_VERDICT = {
@@ -896,6 +1106,13 @@ class _Rows:
         self.buf.write(",".join(_csv_cell(i, v) for i, v in enumerate(row)) + "\n")
 
 
+def _ended(why):
+    """A session row's words for what ended it (the JSON's `ended_by`)."""
+    if why is None:
+        return "not ended"
+    return "ended: the session ends" if why == "SESSION_END" else "ended by " + why
+
+
 def to_csv(doc):
     """Deterministic CSV: a header, one `campaign` row per campaign field,
     then each session: a `session` row (seq = its first event, name =
@@ -903,9 +1120,11 @@ def to_csv(doc):
     `event` row per event (value = the event's hex; session, the roll's
     successes / verdict / margin, undone, the sentence, the notes joined
     by "; ", and in a backup export backup and seen), then the state:
-    `counter`, `character` (name = "index:name", text = field, value) and
-    `talisman` rows (name = "index:name", text = field, value), and the
-    `state` hex. Empty cells for what does not apply; a text cell that a
+    `counter`, `character` (name = "index:name") and `talisman` rows (name =
+    "index:name"), each field with text = the field in the rules' words
+    (rules/events.py's labels, never its identifier), value = its number
+    and summary = the two in words ("divine agony this scene nobody"), and
+    the `state` hex. Empty cells for what does not apply; a text cell that a
     spreadsheet would run as a formula begins with ' (FORMULA_START)."""
     buf = io.StringIO()
     w = _Rows(buf)
@@ -925,7 +1144,7 @@ def to_csv(doc):
                     "session %d" % s["session"],
                     "",
                     "",
-                    "ended by %s" % s["ended_by"] if s["ended_by"] else "not ended",
+                    _ended(s["ended_by"]),
                     s["last"],
                     s["session"],
                     "",
@@ -961,18 +1180,25 @@ def to_csv(doc):
             )
         )
     st = doc["state"]
+    system = systems.NAMES.index(doc["system"])
+    who = {c["index"]: c["name"] for c in st["characters"]}.get
+    tal = {t["index"]: t["name"] for t in st["talismans"]}.get
+
+    def field(record, name, what, k, v, role=None):
+        """A state row: `text` the field in the rules' words (never its
+        identifier), `value` its number, `summary` both in words."""
+        words = tracked.label(system, what, k, role)[0]
+        said = tracked.said(system, what, k, v, role, who, tal)
+        w.writerow((record, "", "", name, "", "", words, v) + pad[:5] + (said,) + pad[6:])
+
     for k, v in st["counters"].items():
-        w.writerow(("counter", "", "", k, "", "", "", v) + pad)
+        field("counter", "", "counter", k, v)
     for ch in st["characters"]:
         for k, v in ch["fields"].items():
-            w.writerow(
-                ("character", "", "", "%d:%s" % (ch["index"], ch["name"]), "", "", k, v) + pad
-            )
+            field("character", "%d:%s" % (ch["index"], ch["name"]), "char", k, v)
     for t in st["talismans"]:
         for k in ("n", "cap", "policy", "link", "role", "owner", "a", "b"):
-            w.writerow(
-                ("talisman", "", "", "%d:%s" % (t["index"], t["name"]), "", "", k, t[k]) + pad
-            )
+            field("talisman", "%d:%s" % (t["index"], t["name"]), "tal", k, t[k], t["role"])
     w.writerow(("state", "", "", "events", "", "", "", st["events"]) + pad)
     w.writerow(("state", "", "", "hex", "", "", "", st["hex"]) + pad)
     return buf.getvalue()

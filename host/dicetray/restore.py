@@ -164,7 +164,7 @@ def plan(
             "`dicetray backup` first to keep it"
         )
     if dc.system == b.system:
-        ch = ex.diff_trackers(ex.trackers(dc), ex.trackers(b.fold()))
+        ch = ex.diff_trackers(ex.trackers(dc), ex.trackers(b.fold()), b.system)
         lines.append("%s%s" % (ex.plural(len(ch), "tracker change"), ":" if ch else ""))
         lines += ["  " + x for x in ch]
     lines += discarded(dev, info, dc, b, progress)

@@ -25,7 +25,7 @@ def test_release_image_boots_a_blank_flash_to_home(tmp_path):
         em.wait_app()
         lines = home_text(em.display)
         assert lines[0].startswith("KEYS") and "skip" in lines[0], lines   # a new tray: the tour
-        assert em.power and em.leds != bytes(len(em.leds))     # the ring shows its dial
+        assert em.power and em.leds == bytes(len(em.leds))     # the dial: Pressure 0/6, none lit
         stats = em.stats()
         assert stats["erases"] > 0 and stats["programs"] > 0   # littlefs formatted, campaign made
         em.tap(32, 100, 400, "skip")                           # Back skips the tour

@@ -24,13 +24,13 @@ from linkutil import Sim  # noqa: E402
 SESSION = [
     ["char", "Ada"],
     ["char", "Bo"],
-    ["roll", "--pool", "3", "--target", "1", "--char", "0"],
+    ["roll", "--pool", "3", "--char", "0"],
     ["roll", "--pool", "4", "--hard", "--char", "1"],
     ["dice", "6", "3"],
     ["slash", "0"],
     ["undo"],
     ["turn"],
-    ["roll", "--pool", "2", "--target", "2"],
+    ["roll", "--pool", "2"],
 ]
 
 

@@ -10,6 +10,8 @@ import pytest
 
 import boards
 
+from dicetray.link.client import Device
+from dicetray.rules import campaign as cp
 from dicetray.sim import lfsimage
 
 sys.path.insert(0, os.path.join(boards.uf2.ROOT, "tests", "host"))
@@ -18,6 +20,11 @@ import linkutil  # noqa: E402
 
 MPREMOTE = [sys.executable, "-m", "mpremote"]
 I2C = "from machine import I2C, Pin\ni2c = I2C(0, sda=Pin(4), scl=Pin(5), freq=400000)\n"
+
+
+def lit(leds):
+    """The ring's LEDs that are lit, by number."""
+    return [i for i in range(len(leds) // 3) if any(leds[3 * i:3 * i + 3])]
 
 
 def repl(em, code):
@@ -102,7 +109,10 @@ def test_the_macropad_profile_shows_the_same_home_screen(tmp_path):
     with boards.board(pad, board="macropad", seed=3) as em:
         em.wait_app()
         assert em.panel.kind == "sh1106" and em.display == home  # SPI, 2-column RAM offset
-        assert any(em.leds)                                      # the key LEDs as the ring
+        assert not any(em.leds)                          # the ring's dial: Pressure 0/6, none lit
+        with Device.open(em.port) as dev:                # the key LEDs as the ring: 2 slashes,
+            dev.act(cp.SLASH, (0, 2, 0))                 # 2 LEDs (issue 30 item 8)
+        em.wait(lambda: lit(em.leds) == [0, 1], 60, "the ring showing Pressure 2/6")
 
 
 def test_the_oled_answers_only_on_its_pins(stock):

@@ -396,3 +396,27 @@ def test_same_uf2_as_micropythons_own_converter(twice, tmp_path):
                     "-b", "0x10000000", "-f", "0xe48bff56", "-o", str(out), str(binp)],
                    check=True, capture_output=True, cwd=str(tmp_path))
     assert out.read_bytes() == _read(a)
+
+
+def test_missing_sources_are_named_in_the_first_line(tmp_path, capsys, monkeypatch):
+    """Issue 30 item 9: with no vendored tarballs and no MICROPYTHON_SRC,
+    the build's first line names ../shared/vendor and the clone it does
+    instead; the clone failing (no network) says both again, in one line."""
+    if not uf2.shutil.which("git"):
+        pytest.skip("git not found")
+    monkeypatch.delenv("MICROPYTHON_SRC", raising=False)
+    monkeypatch.setattr(uf2, "vendor_dir", lambda: None)
+    monkeypatch.setattr(uf2, "check_tools", lambda *a: None)
+    monkeypatch.setattr(uf2, "MP_SRC", str(tmp_path / "mp-src"))
+    pins = json.loads(json.dumps(uf2.PINS))
+    pins["micropython"]["url"] = (tmp_path / "unreachable").as_uri()   # no network, at once
+    monkeypatch.setattr(uf2, "PINS", pins)
+    assert uf2.main(["--board", "RPI_PICO", "--work", str(tmp_path / "w"),
+                     "--out", str(tmp_path / "o")]) == 1
+    out, err = capsys.readouterr()
+    first = out.splitlines()[0]
+    assert "../shared/vendor" in first and "cloning micropython v1.27.0" in first, first
+    assert "with git" in first and "unreachable" in first, first
+    last = err.strip().splitlines()
+    assert len(last) == 1 and last[0].startswith("uf2: no MicroPython sources: "), err
+    assert "../shared/vendor" in last[0] and "the clone failed" in last[0], err

@@ -59,6 +59,9 @@ def test_remote_actions(env, capsys):
     assert code == 0 and out.startswith("event 41: Ada rolls 3d6: ") and "success" in out
     code, out, err = run(env, capsys, "slash", "17")
     assert code == 1 and "refused by the device: no talisman number 17" in err
+    assert "; its talismans: 0 Pressure, 1 Tension, 2 Sin, 3 Stress, 4 Stress\n" in err  # item 6
+    code, out, err = run(env, capsys, "act", "WITNESS", "5")
+    assert code == 1 and "no character number 5; its characters: 0 Ada, 1 Bo\n" in err
     code, out, _ = run(env, capsys, "undo", "--json")
     assert code == 0 and json.loads(out)["seq"] == 42
     code, out, err = run(env, capsys, "roll", "--pool", "12")
@@ -83,6 +86,37 @@ def test_roll_maps_to_each_system(env, capsys):
     assert actions.roll_event(2, 1, 3) == (96, (0, 3, 0, 1, 0, 0, 0, -1))
     assert actions.roll_event(1, 9, 3, char=1) == (64, (1, 6, 3, 0, 0, 3, 0))
     assert actions.roll_event(0, 0) == (32, (-1, 0, 0, 0, 0, 0, -1))
+
+
+def test_roll_target_verdict_is_the_rules_cores(env, capsys):
+    # Issue 30 item 4: one verdict everywhere. hunt's roll is a success on
+    # one success (the rules), so a --target of successes needed, a verdict
+    # only the CLI had, is refused before anything is rolled.
+    dev = env["dev"]
+    code, out, err = run(env, capsys, "roll", "--pool", "2", "--target", "2")
+    assert code == 2 and not out and dev.nevents == 40
+    assert "a hunt roll takes no target" in err and "--tal T" in err
+    # paths and expedition judge a roll against --target in the rules core:
+    # what `roll` prints is what the export of the stored event says
+    for port, system, target in (("p", 1, 3), ("e", 2, 4)):
+        env[port] = play(RamTray(system=system), 3)
+        said = {}
+        for pool in (1, 2, 3, 4, 5, 6, 8, 10):
+            code, out, _ = run(env, capsys, "roll", "--pool", str(pool), "--target",
+                               str(target), "--port", port)
+            assert code == 0, out
+            seq, line = out.split("\n")[0].split(": ", 1)
+            said[int(seq.split()[1])] = line.rsplit(", ", 1)[-1]
+        code, out, _ = run(env, capsys, "export", "--format", "json", "--port", port)
+        stored = {e["seq"]: e["outcome"]["verdict"] for e in json.loads(out)["events"]
+                  if e["seq"] in said}
+        assert {s: v for s, v in said.items()} == stored and set(stored.values()) == {
+            "success", "failure"}
+    code, out, _ = run(env, capsys, "roll", "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "paths the difficulty 1..7" in text and "expedition the Obstacle 1..30" in text
+    assert "hunt takes none: a roll succeeds on one success" in text
 
 
 def test_restore_safety_and_verification(env, capsys, monkeypatch, tmp_path):
@@ -145,6 +179,32 @@ def test_watch_plain_lines_and_ctrl_c(env, capsys):
     assert len(lines) == 4 and "free roll of 2d6: " in lines[1] and lines[1].split()[0] == "41"
     assert [x.split()[0] for x in lines[1:]] == ["41", "42", "43"] and "total" in lines[1]
     assert dev.devices[-1].t.closed and not dev.link.sub   # unsubscribed, closed
+
+
+def test_watch_screen_starts_with_the_trackers_and_last_rolls(env, capsys, monkeypatch):
+    # Issue 30 item 6: on a terminal, watch shows the tray's trackers (in
+    # the order its home screen lists them) and its last rolls at once, in
+    # 80x24 without a line wrapping or scrolling away.
+    from dicetray.cli import watch
+    dev = env["dev"]
+
+    def ctrl_c():
+        raise KeyboardInterrupt
+    dev.idle = [ctrl_c]
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(watch.shutil, "get_terminal_size", lambda: os.terminal_size((80, 24)))
+    code, out, _ = run(env, capsys, "watch")
+    screen = out.split("\x1b[H\x1b[2J")[-1].rstrip("\n").splitlines()
+    assert code == 0 and len(screen) <= 24 and max(map(len, screen)) < 80, screen
+    assert "(waiting for the table)" not in out
+    rolls = screen[screen.index("last rolls:") + 1:]
+    assert len(rolls) >= 3 and [int(x.split()[0]) for x in rolls] == list(range(41 - len(rolls), 41))
+    code, doc, _ = run(env, capsys, "export", "--format", "json")
+    last = json.loads(doc)["events"][-1]
+    assert rolls[-1].split(None, 1)[1].startswith(last["summary"])   # the export's words
+    home = [row.split()[0] for row in dev.b.display.rows[1:4]]       # the tray's home screen
+    assert home == ["Tension", "Pressure", "Sin"]
+    assert [x.split()[2] for x in screen[2:5]] == home, screen
 
 
 def test_errors_are_one_line(env, capsys, monkeypatch):

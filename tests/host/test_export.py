@@ -86,7 +86,8 @@ def test_csv_rows():
     ev = [r for r in rows if r[0] == "event"]
     assert len(ev) == 20 and ev[0][3] == "CHAR_ADD" and ev[0][6] == "Ada"
     assert bytes.fromhex(ev[5][7]) == dev.journal()[5]
-    assert any(r[0] == "counter" and r[3] == "turn" for r in rows)
+    # a state row: the field in the rules' words, its number, both in words (issue 30 item 5)
+    assert any(r[0] == "counter" and r[6] == "turn" and r[13] == "turn " + r[7] for r in rows)
     assert rows[-1][:4] == ["state", "", "", "hex"]
 
 
@@ -227,8 +228,8 @@ def test_hunt_sessions_end_at_a_session_end_that_stands(capsys, monkeypatch):
     rows = list(csv.reader(io.StringIO(_export(dev, "csv", capsys, monkeypatch))))
     sess = [r for r in rows if r[0] == "session"]
     assert [(r[1], r[3], r[6], r[7]) for r in sess] == [
-        ("1", "session 1", "ended by SESSION_END", "11"),
-        ("12", "session 2", "ended by SESSION_END", "16"), ("17", "session 3", "not ended", "17")]
+        ("1", "session 1", "ended: the session ends", "11"),
+        ("12", "session 2", "ended: the session ends", "16"), ("17", "session 3", "not ended", "17")]
     # each session row comes right before the session's first event row
     kinds = [(r[0], r[1]) for r in rows if r[0] in ("session", "event")]
     assert kinds[kinds.index(("session", "12")) + 1] == ("event", "12")

@@ -448,6 +448,8 @@ def test_remote_actions_are_the_commands_own_and_the_keepers_alone(two):
         assert code == 400 and "terminal's" in a["error"], a
         code, a = _post(act, {"tray": "b", "action": "slash 40"}, keeper="act")
         assert code == 409 and a["error"].startswith("refused by the device: "), a
+        # ... naming the talismans there are (issue 30 item 6), in the tray's numbers
+        assert "no talisman number 40; its talismans: 0 Pressure, 1 Tension, 2 Sin" in a["error"], a
         code, a = _post(act, {"tray": "z", "action": "undo"}, keeper="act")
         assert code == 404 and "a, b" in a["error"], a
         code, a = _post(act, b"{not json", keeper="act")
@@ -465,6 +467,34 @@ def test_remote_actions_are_the_commands_own_and_the_keepers_alone(two):
     finally:
         web.close()
         off.close()
+
+
+def test_the_page_shows_a_trays_trackers_and_last_rolls_at_once(tmp_path, home):
+    """Issue 30 item 6: a page opened on a tray that already has events
+    shows its trackers, in the order its home screen lists them, and its
+    last rolls at once, not "waiting for the table"."""
+    from dicetray.hub.view import RECENT, View
+    from dicetray.link.client import Device
+    sim = Sim(str(tmp_path / "f"))
+    with Device.open(sim.port) as dev:
+        for _ in range(RECENT + 2):
+            dev.act(*ROLL)
+    hub = Hub(["t=" + sim.port])
+    view = View(hub)
+    hub.sinks.append(view)
+    try:
+        hub.start()
+        up(hub, "t")
+        assert wait_for(lambda: [v for v in view.snapshot()["trays"] if v.get("rows")], 30)
+        v = view.snapshot()["trays"][0]
+        assert [r["seq"] for r in v["recent"]] == list(range(RECENT + 2, 2, -1))  # newest first
+        assert all(re.match(r"\d+  roll 2d6: \d \d, \d success", r["line"]) for r in v["recent"])
+        # hunt's home lists Tension, Pressure, the Sin (Pressure is talisman 0)
+        assert [(r["name"], r["tal"]) for r in v["rows"][:3]] == [
+            ("Tension", 1), ("Pressure", 0), ("Sin", 2)]
+    finally:
+        hub.close()
+        sim.stop()
 
 
 def test_the_keepers_token_is_a_secret_of_its_own(home):

@@ -311,3 +311,22 @@ def test_cli_usage_errors(tmp_path, capsys):
     bad.write_text("10 JUMP\n")
     assert sim_main(["--headless", "--firmware", str(tmp_path), "--script", str(bad)]) == 2
     assert "s.txt:1" in capsys.readouterr().err
+
+
+def test_a_run_keeps_its_flash_in_dicetray_home_and_prints_no_digest(tmp_path, monkeypatch,
+                                                                     capsys):
+    # Issue 30 item 7: `dicetray sim` without --flash keeps the tray's
+    # flash beside the backups, under $DICETRAY_HOME (it went to
+    # $XDG_DATA_HOME whatever DICETRAY_HOME said), and what it prints to
+    # the player's terminal when the run ends has no STATE/SCREEN lines
+    # (the digest main.py leaves for tests: Simulator.output keeps it).
+    from dicetray.sim import rp2040
+    monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
+    script = tmp_path / "quit.txt"
+    script.write_text("500 quit\n")
+    assert sim_main(["--headless", "--script", str(script)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("serial: ") and out.count("\n") == 1, out
+    assert "STATE" not in out + err and "SCREEN" not in out + err
+    assert os.listdir(tmp_path / "home" / "flash" / "dicetray")   # the campaign, made there
+    assert rp2040.default_flash_dir() == str(tmp_path / "home" / "rp2040")

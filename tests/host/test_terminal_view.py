@@ -156,16 +156,16 @@ def test_a_status_line_is_cut_to_the_width():
 
 
 def test_too_small_is_one_line_saying_what_to_do():
-    for size in ((79, 20), (60, 24), (40, 10), (24, 5), (8, 3)):
+    for size in ((79, 20), (60, 24), (60, 20), (40, 10), (24, 5), (8, 3)):
         text = frame(pattern(), bytes(36), size=size)
         assert "\n" not in text and text == too_small(size)
-        assert text.startswith("Needs")
-        assert "66x21" in text
-        if size[0] >= 12:
-            assert len(text) < size[0]
+        assert len(text) < size[0] and text.endswith("q quits")   # how to quit, always
+        if size[0] > 20:
+            assert text.startswith("Needs") and "66x21" in text
     assert too_small((79, 20)) == ("Needs a 66x21 terminal (this is 79x20): enlarge it or "
                                    "shrink the font; q quits")
-    assert too_small((50, 15)) == "Needs 66x21, is 50x15: enlarge or shrink font"
+    assert too_small((60, 20)) == "Needs 66x21, is 60x20: enlarge or shrink font; q quits"
+    assert too_small((50, 15)) == "Needs 66x21, is 50x15: enlarge; q quits"
 
 
 class Out:
@@ -198,7 +198,7 @@ def test_each_redraw_takes_the_size_of_now(monkeypatch):
     assert "▀ █" in out.data and "⢁" not in out.data
     out.data, out.size = "", (50, 15)
     term.show(pattern(), bytes(36), status="s")
-    assert visible(out.data) == "Needs 66x21, is 50x15: enlarge or shrink font"
+    assert visible(out.data) == "Needs 66x21, is 50x15: enlarge; q quits"
 
 
 def test_no_terminal_size_means_the_full_view():

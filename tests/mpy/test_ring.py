@@ -43,10 +43,10 @@ def test_dial_one_led_per_slash_when_it_fits():
     ring.dial(rgb, 3, 6, ring.SAFE)
     for i in range(3):
         assert led(rgb, i) == (0, 64, 0)  # filled: green
-    glow = led(rgb, 3)
-    assert glow == led(rgb, 5) and 0 < glow[0] < 16 and glow[0] == glow[1] == glow[2]
-    for i in range(6, 12):
-        assert led(rgb, i) == (0, 0, 0)  # beyond the capacity: off
+    for i in range(3, 12):
+        assert led(rgb, i) == (0, 0, 0)  # empty slots and beyond the capacity: off
+    ring.dial(rgb, 0, 6)
+    assert max(rgb) == 0                  # 0/6: nothing lit (issue 30 item 8)
 
 def test_dial_colour_follows_the_fill():
     _default_cap()
@@ -70,7 +70,7 @@ def test_dial_scales_a_large_capacity_with_a_dimmer_partial_led():
     try:
         ring.set_max(255)
         ring.dial(rgb, 10, 16, ring.SAFE)  # 10/16 of 12 LEDs = 7.5 LEDs
-        assert [led(rgb, i)[1] for i in range(9)] == [255] * 7 + [127, 20]
+        assert [led(rgb, i)[1] for i in range(12)] == [255] * 7 + [127] + [0] * 4
         ring.dial(rgb, 16, 16, ring.SAFE)
         assert all(led(rgb, i)[1] == 255 for i in range(12))
         ring.dial(rgb, 99, 16)  # over-full clamps; red

@@ -102,6 +102,31 @@ def test_home_hunt_trackers_and_menu():
     assert rows[3] == "Sin          0/8" and rows[4] == "Roll" and b.display.inv[4]
 
 
+def _lit(leds):
+    """The LEDs of a ring frame that are lit, by number."""
+    return [i for i in range(len(leds) // 3) if leds[3 * i] | leds[3 * i + 1] | leds[3 * i + 2]]
+
+
+def test_the_ring_lights_as_many_leds_as_home_says_slashes():
+    # Issue 30 item 8: home said "Pressure 0/6" while the ring lit six LEDs
+    # (the capacity's empty slots glowing). The rules count slashes
+    # (docs/rules/hunt.md: pressure full, the hunt is lost): the ring lights
+    # one LED a slash, the number home shows, and nothing for an empty slot.
+    a, b, s = make()
+    for _ in range(3):
+        b.now += a.step()
+    assert b.display.rows[2] == "Pressure     0/6" and _lit(b.leds.last) == []
+    for k, want in ((2, [0, 1]), (3, [0, 1, 2, 3, 4]), (1, [0, 1, 2, 3, 4, 5])):
+        out = s.do(cp.SLASH, (s.c.find(hunt.ROLE_PRESSURE), k, 0))
+        a.applied(cp.SLASH, out)
+        a.render()
+        for _ in range(60):                    # past the action's ring animation
+            b.now += a.step()
+        n = len(want)
+        assert b.display.rows[2] == "Pressure     %d/6" % n, b.display.rows
+        assert _lit(b.leds.last) == want, (n, b.leds.last)
+
+
 def test_builder_odds_follow_each_change():
     a, b, s = make()
     rows = press(a, K_OK)

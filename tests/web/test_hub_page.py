@@ -175,6 +175,39 @@ def test_the_page_draws_the_trays_screen_and_ring(table):
         assert 0 < c["lit"] < 128 * 64             # a screen, not a blank or a full panel
 
 
+def test_the_keepers_page_numbers_the_trackers_and_reads_large(table):
+    """Issue 30 item 6: the trackers in the tray's home order and the
+    rules' words; the keeper's page puts the number its commands take
+    before each talisman and character; a large mode for a TV (the
+    header's button, kept in the URL as ?large=1)."""
+    from selenium.webdriver.common.by import By
+    hub, web, d = table[:3]
+    keeper = Web(web.view, "127.0.0.1", 0, keeper="k33per")
+    try:
+        d.get(keeper.url(keeper=True))
+        rows = browser.wait_for(lambda: d.execute_script(
+            "const c = document.querySelector('section.tray[data-tray=a] .trackers');"
+            "return c && c.children.length ? [...c.children].map(r => r.textContent) : null;"),
+            what="tray a's trackers")
+        assert rows[:3] == ["tal 1Tension 0/3", "tal 0Pressure 0/6", "tal 2Sin 0/8"], rows
+        assert not [r for r in rows if "_" in r], rows                # no identifier
+        size = "return getComputedStyle(document.body).fontSize"
+        assert d.execute_script(size) == "20px"
+        d.find_element(By.ID, "large").click()
+        browser.wait_for(lambda: d.execute_script(size) == "34px", what="the large mode")
+        assert "large=1" in d.current_url and "keeper=k33per" in d.current_url
+        assert d.execute_script(
+            "return document.querySelector('.ring').getBoundingClientRect().width") == 220
+        d.get(web.url() + "?large=1")                                  # the players' page, large
+        browser.wait_for(lambda: d.execute_script(size) == "34px", what="?large=1")
+        plain = browser.wait_for(lambda: d.execute_script(
+            "const c = document.querySelector('section.tray[data-tray=a] .trackers');"
+            "return c && c.children.length ? c.textContent : null;"), what="the trackers")
+        assert plain.startswith("Tension 0/3") and "tal " not in plain  # no numbers for players
+    finally:
+        keeper.close()
+
+
 def test_a_token_guards_the_page(table):
     hub, web, d = table[:3]
     guarded = Web(web.view, "127.0.0.1", 0, token="s3cret")

@@ -301,3 +301,39 @@ def test_sim_web_serves_the_site(site):
         p.wait(10)
         p.stdout.close()
         p.stderr.close()
+
+
+def test_the_ring_is_drawn_as_a_ring(driver, site, flash_name):
+    """Issue 30 item 9: the page drew the 12 LEDs in a row; now a ring, as
+    the hub's page and the tray do: every LED (an unlit one is a grey
+    disc) at one distance from the canvas's centre, 30 degrees apart."""
+    import math
+    open_page(driver, site.url("?flash=" + flash_name))
+    shows(driver, lambda s: s[0].startswith("KEYS"), "the tour")
+    w, h, px = driver.execute_script(
+        "const c = document.getElementById('ring'), d = c.getContext('2d')"
+        ".getImageData(0, 0, c.width, c.height).data;"
+        "return [c.width, c.height, Array.from(d)];")
+    bg = tuple(px[:3])                                   # the corner: the background
+    on = {(x, y) for y in range(h) for x in range(w)
+          if tuple(px[4 * (y * w + x):4 * (y * w + x) + 3]) != bg}
+    blobs = []
+    while on:                                            # 4-connected pieces: one an LED
+        todo, blob = [on.pop()], []
+        while todo:
+            x, y = todo.pop()
+            blob.append((x, y))
+            for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if q in on:
+                    on.remove(q)
+                    todo.append(q)
+        blobs.append(blob)
+    assert len(blobs) == 12, len(blobs)
+    centres = [(sum(p[0] for p in b) / len(b) - w / 2, sum(p[1] for p in b) / len(b) - h / 2)
+               for b in blobs]
+    r = [math.hypot(x, y) for x, y in centres]
+    assert max(r) - min(r) < 2 and min(r) > 20, r       # on one circle round the centre
+    angles = sorted(math.degrees(math.atan2(y, x)) % 360 for x, y in centres)
+    gaps = [(angles[(i + 1) % 12] - angles[i]) % 360 for i in range(12)]
+    assert all(abs(g - 30) < 3 for g in gaps), gaps
+    assert any(abs(a - 270) < 3 for a in angles), angles  # one at the top (LED 0, as the hub's)

@@ -30,6 +30,18 @@ def _refuse(option, system, what):
     return Usage("%s; the device runs %s, %s" % (option, systems.NAMES[system], what))
 
 
+# hunt's roll is judged by the rules core alone: at least one success
+# (docs/rules/hunt.md, Dice; the seed: "most tasks take only one success,
+# unless they're complex enough to have a talisman"). A count of successes
+# needed would be a verdict of the host's that the stored event, the export,
+# the stats and the hub do not share, so `roll` takes none for hunt.
+HUNT_TARGET = (
+    "--target %d: a hunt roll takes no target: the rules make it a success on one "
+    "success; a task that takes more successes is a talisman its successes slash: "
+    "give --tal T (`dicetray watch` lists them as `tal T`)"
+)
+
+
 def roll_event(system, pool, target=None, hard=False, char=-1, tal=-1, pathos=None):
     """(kind, args) of a pool roll in `system`; Usage names a bad value.
     hunt pools of 7..9 dice take divine agony: `pathos` is the rolling
@@ -37,6 +49,8 @@ def roll_event(system, pool, target=None, hard=False, char=-1, tal=-1, pathos=No
     bad = odds.pool_error(system, pool)
     if bad:
         raise Usage(bad)
+    if system == systems.HUNT and target is not None:
+        raise Usage(HUNT_TARGET % target)
     if target is not None:
         bad = odds.target_error(system, target)
         if bad:
@@ -175,25 +189,40 @@ def perform(dev, build, args, words=True):
     except Exception as e:
         if not _is_device_error(e):
             raise
-        raise Refused(str(e), kind, list(a)) from None
+        raise Refused(_which(str(e), state), kind, list(a)) from None
     if not words:
         return r, []
-    out = _Said(r)
-    faces = list(r.get("faces") or ())
-    target = getattr(args, "target", None) if kind == hunt.ROLL and system == systems.HUNT else None
-    if target is not None:  # hunt: the target is the host's, not the roll's
-        line = ex.sentence(system, kind, said, faces, None)
-        line += "%s%s (%d needed: %s)" % (
-            ", " if faces else ": ",
-            ex.plural(out.successes, "success"),
-            target,
-            "reached" if out.successes >= target else "missed",
-        )
-    else:
-        line = ex.sentence(system, wkind, said, faces, out)
+    out = _Said(r)  # the verdict is the rules core's, as the device stored the event
+    line = ex.sentence(system, wkind, said, list(r.get("faces") or ()), out)
     lines = ["event %s: %s" % (r.get("seq"), line)]
     lines += ["  " + n for n in (ex.notes(wkind, out, said) if kind != cp.UNDO else ())]
     return r, lines
+
+
+def _which(refusal, state):
+    """The device's refusal of a talisman or character number that its
+    campaign does not hold, with the numbers it does hold (the keeper's
+    next try); any other refusal as it is."""
+    c = None
+    if "no talisman number" in refusal or "no character number" in refusal:
+        try:
+            c = state()
+        except Exception as e:  # the refusal is said anyway, without the list
+            if not _is_device_error(e):
+                raise
+    if c is None:
+        return refusal
+    if "no talisman number" in refusal:
+        have = ["%d %s" % (i, t.name) for i, t in enumerate(c.tals) if t is not None]
+        return refusal + (
+            "; its talismans: " + ", ".join(have) if have else "; the campaign has no talismans"
+        )
+    have = ["%d %s" % (i, ch.name) for i, ch in enumerate(c.chars)]
+    return refusal + (
+        "; its characters: " + ", ".join(have)
+        if have
+        else "; the campaign has no characters yet (`dicetray char NAME` adds one)"
+    )
 
 
 def _action(build, cmd):
@@ -393,7 +422,10 @@ def register(sub):
         "--target",
         type=int,
         metavar="K",
-        help="successes needed (hunt 1..9), difficulty (paths 1..7), Obstacle (expedition 1..30)",
+        help="what the tray's rules judge the roll against: paths the difficulty 1..7 "
+        "(1 very easy .. 7 near impossible; default 1), expedition the Obstacle 1..30 "
+        "(default 1). hunt takes none: a roll succeeds on one success, and a task that "
+        "takes more is a talisman (--tal)",
     )
     p.add_argument("--hard", action="store_true", help="hunt: only a 6 succeeds")
     p.add_argument(

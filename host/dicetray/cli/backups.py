@@ -7,6 +7,7 @@ import sys
 
 from .. import backup as bk
 from .. import export as ex
+from .. import tracked
 from .. import restore as rs
 from ..progress import Progress
 from ..rules import campaign as cp
@@ -106,19 +107,34 @@ def _backup(args):
             % (r.backup, r.cid, b["system"], r.last, ex.plural(r.fetched, "event"))
         )
     else:
+        held = r.last - b["first"] + 1
         print(
-            "backup %d taken: campaign %d (%s), events %d..%d (%s); %s read from the device"
+            "backup %d taken: campaign %d (%s), events %d..%d, %s; %s"
             % (
                 r.backup,
                 r.cid,
                 b["system"],
                 b["first"],
                 r.last,
-                "all new" if added == r.last - b["first"] + 1 else "%d new" % added,
-                ex.plural(r.fetched, "event"),
+                "all new" if added == held else "%d of them new" % added,
+                _read(r.fetched, added),
             )
         )
     return 0
+
+
+def _read(fetched, added):
+    """What the backup read from the device, in words: the events read
+    again (already backed up) are the check that the new ones follow on
+    (issue 30 item 9: "(1 new); 2 events read" said neither)."""
+    said = "%s read from the device" % ex.plural(fetched, "event")
+    again = fetched - added
+    if again > 0:
+        said += " (%d already backed up, read again to check the new %s on)" % (
+            again,
+            "one follows" if added == 1 else "ones follow",
+        )
+    return said
 
 
 def first_seen(rows, b, lo, hi):
@@ -163,6 +179,15 @@ def first_seen(rows, b, lo, hi):
     return sorted(walk(b["lineage"], lo, hi))
 
 
+def _span(first, last):
+    """A backup's events for the list: '1..40'; 'none' for a campaign with
+    no events yet (it said '1..0'); 'none after 40' for one that holds the
+    device's state after event 40 and no events (a baseline)."""
+    if first <= last:
+        return "%d..%d" % (first, last)
+    return "none" if last == 0 else "none after %d" % last
+
+
 def _when(t):
     import time
 
@@ -197,8 +222,8 @@ def _backups(args):
         print("no backups in %s: take one with `dicetray backup`" % (st.path if st else path))
     else:
         print(
-            "%4s  %-10s %-10s %-13s %-19s %s"
-            % ("ID", "CAMPAIGN", "SYSTEM", "EVENTS", "CREATED", "NOTE")
+            "%4s  %-10s %-10s %-16s %-13s %-19s %s"
+            % ("ID", "CAMPAIGN", "SYSTEM", "DEVICE", "EVENTS", "CREATED", "NOTE")
         )
         for r in rows:
             note = r["gap"]
@@ -209,12 +234,13 @@ def _backups(args):
                     r["fork"],
                 )
             print(
-                "%4d  %-10d %-10s %-13s %-19s %s"
+                "%4d  %-10d %-10s %-16s %-13s %-19s %s"
                 % (
                     r["id"],
                     r["campaign"],
                     r["system"],
-                    "%d..%d" % (r["first"], r["last"]),
+                    (r["device"] or "?")[:16],
+                    _span(r["first"], r["last"]),
                     _when(r["created"]),
                     note[:60],
                 )
@@ -243,9 +269,10 @@ def _backups(args):
 
 
 def _summary(b):
+    """(backup b's summary for --json, its campaign folded)."""
     c = b.fold()
     t = ex.trackers(c)
-    return {
+    return c, {
         "backup": b.id,
         "campaign": b.cid,
         "system": ex.system_name(b.system),
@@ -263,35 +290,9 @@ def _summary(b):
     }
 
 
-def _tracker_lines(t, system):
-    out = []
-    if t["counters"]:
-        out.append("counters  " + ", ".join("%s %s" % kv for kv in t["counters"].items()))
-    for ch in t["characters"]:
-        out.append(
-            "char %d %-10s %s"
-            % (ch["index"], ch["name"], ", ".join("%s %s" % kv for kv in ch["fields"].items()))
-        )
-    names = {ch["index"]: ch["name"] for ch in t["characters"]}
-    for tl in t["talismans"]:
-        out.append(
-            "tal %2d %-12s %d/%d%s"
-            % (
-                tl["index"],
-                tl["name"],
-                tl["n"],
-                tl["cap"],
-                ""
-                if tl["owner"] < 0
-                else " (%s)" % names.get(tl["owner"], "char %d" % tl["owner"]),
-            )
-        )
-    return out
-
-
 def _show(args):
     st = _store(args, want=args.id)
-    s = _summary(st.load(args.id))
+    c, s = _summary(st.load(args.id))
     if args.json:
         _print_json(s)
         return 0
@@ -312,7 +313,7 @@ def _show(args):
     print("taken %s from %s (firmware %s)" % (_when(s["created"]), s["device"], s["firmware"]))
     if s["gap"]:
         print("note: " + s["gap"])
-    for line in _tracker_lines(s["trackers"], s["system"]):
+    for line in tracked.lines(c, every=True):
         print(line)
     return 0
 
@@ -371,7 +372,7 @@ def _diff(args):
         "events": [_entry_json(b.system, e, b.events[e.seq - b.first]) for e in new],
         "dropped": dropped,
         "dropped_events": [_entry_json(a.system, e, a.events[e.seq - a.first]) for e in gone],
-        "changes": ex.diff_trackers(ta, tb),
+        "changes": ex.diff_trackers(ta, tb, b.system),
     }
     if args.json:
         _print_json(out)

@@ -1,10 +1,14 @@
 """`dicetray watch`: the live view of the table (trackers and rolls)."""
 
+import shutil
 import sys
 
 from .. import export as ex
+from .. import tracked
+from ..rules import campaign as cp
 from .common import _Dev, _device_state, _port, adder
-from .backups import _tracker_lines
+
+RECENT = 12  # the last rolls kept on the screen (fewer if the terminal is short)
 
 
 def _watch(args):
@@ -12,7 +16,7 @@ def _watch(args):
     with _Dev(args) as dev:
         c = _device_state(dev)
         system = c.system
-        recent = []
+        recent = _last(dev, c) if tty else []  # a screen shows the last rolls at once
         if tty:
             _draw(c, recent)
         else:
@@ -45,7 +49,7 @@ def _watch(args):
                             "device)" % (seq, e)
                         )
                 recent.append(line)
-                del recent[:-12]
+                del recent[:-RECENT]
                 if tty:
                     _draw(c, recent)
                 else:
@@ -58,15 +62,30 @@ def _watch(args):
     return 0
 
 
+def _last(dev, c):
+    """The last RECENT events the tray holds, as watch's lines (the
+    device's whole journal, folded on the host; a compacted one from the
+    snapshot `c`, the events before it without their outcome)."""
+    first = dev.info().get("first", 1)
+    events = [bytes(e) for e in dev.events(first - 1)]
+    base, at = (cp.encode_snapshot(c), c.nevents) if first > 1 else (None, 0)
+    got = ex.recent(c.system, c.cid, events, first, base, at, RECENT)
+    return [line for _seq, line, _faces, _out in got]
+
+
 def _draw(c, recent):
-    t = ex.trackers(c)
+    """The screen: the campaign, its trackers in the tray's order and words
+    (tracked.py), and as many of the last rolls as the terminal has rows
+    for; every line cut to its width, so nothing wraps or scrolls away."""
+    cols, rows = shutil.get_terminal_size()
     lines = [
         "Dicetray: campaign %d (%s), event %d" % (c.cid, ex.system_name(c.system), c.nevents),
         "",
     ]
-    lines += _tracker_lines(t, c.system)
-    lines += ["", "recent:"] + (recent or ["  (waiting for the table)"])
-    sys.stdout.write("\x1b[H\x1b[2J" + "\n".join(lines) + "\n")
+    lines += tracked.lines(c)
+    room = max(3, rows - len(lines) - 3)
+    lines += ["", "last rolls:"] + (recent[-room:] or ["  (waiting for the table)"])
+    sys.stdout.write("\x1b[H\x1b[2J" + "\n".join(x[: cols - 1] for x in lines) + "\n")
     sys.stdout.flush()
 
 

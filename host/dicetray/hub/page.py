@@ -1,12 +1,14 @@
 """The live page's HTML, CSS and script, in one string (no files to
 install beside the package). It reads /events (server-sent events; the
 browser reconnects by itself) and draws each tray: its OLED from the
-MONO_VLSB framebuffer on a canvas, its LED ring, its trackers and its last
-rolls; under them, how forwarding fares (each URL's queue, its last
-delivery and its last error). Sized for a TV across the table and for a
-phone (the cards wrap).
+MONO_VLSB framebuffer on a canvas, its LED ring, its trackers (the view's
+rows: the rules' words, the tray's home order) and its last rolls; under
+them, how forwarding fares (each URL's queue, its last delivery and its
+last error). Sized for a phone (the cards wrap) and, in the large mode
+(the header's button, ?large=1), for a TV across the table.
 Opened with the keeper's token (`?keeper=K`), each card has a line for a
-remote action (docs/hub.md, Remote actions); a card is kept across
+remote action (docs/hub.md, Remote actions) and its trackers carry the
+numbers the commands take (`tal 1`, `char 0`); a card is kept across
 updates, so what the keeper types survives the table's rolls."""
 
 HTML = r"""<!doctype html>
@@ -44,11 +46,21 @@ HTML = r"""<!doctype html>
   .said { flex-basis: 100%; white-space: pre-wrap; font-size: .85em; color: #9d9; }
   .said.bad { color: #e66; }
   #forward { padding: 0 1em 1em; font-size: .8em; color: #999; }
+  header button { float: right; font: inherit; font-size: .8em; padding: .1em .6em;
+                  border-radius: .3em; }
+  .trackers .num { color: #888; margin-right: .4em; font-size: .85em; }
+  /* the large mode: one tray a row, type and screen readable across a table */
+  body.large { font-size: 34px; }
+  body.large #trays { grid-template-columns: 1fr; }
+  body.large canvas.oled { width: 512px; height: 256px; }
+  body.large .ring { width: 220px; height: 220px; }
+  body.large .led { width: 32px; height: 32px; }
   #forward .failing { color: #e66; }
 </style>
 </head>
 <body>
-<header>Dicetray: the table <span id="status">connecting...</span></header>
+<header>Dicetray: the table <span id="status">connecting...</span>
+<button id="large" type="button" title="large type, for a TV across the table">Large</button></header>
 <main id="trays"></main>
 <footer id="forward"></footer>
 <script>
@@ -78,10 +90,11 @@ function drawScreen(cv, scr) {
 }
 function ring(scr) {
   const r = el("div", "ring"), leds = scr ? bytes(scr.leds) : new Uint8Array(0), n = leds.length / 3;
+  const size = large() ? 2 : 1;  // the large mode's ring is twice the size (CSS .large .ring)
   for (let i = 0; i < n; i++) {
     const d = el("div", "led"), a = 2 * Math.PI * i / n - Math.PI / 2;
-    d.style.left = (47 + 45 * Math.cos(a)) + "px";
-    d.style.top = (47 + 45 * Math.sin(a)) + "px";
+    d.style.left = size * (47 + 45 * Math.cos(a)) + "px";
+    d.style.top = size * (47 + 45 * Math.sin(a)) + "px";
     const [R, G, B] = [leds[3 * i], leds[3 * i + 1], leds[3 * i + 2]];
     // a lit LED at its colour, brightened so a dim ring still reads on a TV
     const k = Math.max(R, G, B) ? 255 / Math.max(R, G, B) : 0;
@@ -90,20 +103,18 @@ function ring(scr) {
   }
   return r;
 }
-function trackers(t) {
+function trackers(v) {
+  // The hub's rows (tracked.py): the trackers in the rules' words, in the
+  // order the tray's home screen lists them. The keeper's page puts the
+  // number a command takes before each talisman and character (`slash 1`).
   const box = el("div", "trackers");
-  if (!t) return box;
-  // The trackers first; then each character's fields and the counters that
-  // are set (0 and -1 are a counter's "nothing yet": they would bury the rest).
-  const parts = [];
-  for (const s of t.talismans || []) parts.push([s.name, s.n + "/" + s.cap]);
-  for (const c of t.characters || [])
-    parts.push([c.name, Object.entries(c.fields).filter(([k, v]) => v > 0)
-                .map(([k, v]) => k + " " + v).join(", ")]);
-  for (const [k, v] of Object.entries(t.counters || {})) if (v > 0) parts.push([k, v]);
-  for (const [k, v] of parts) {
-    const line = el("div"); line.appendChild(el("b", "", k + " "));
-    line.appendChild(document.createTextNode(String(v))); box.appendChild(line);
+  for (const r of v.rows || []) {
+    const line = el("div");
+    if (keeper && r.tal !== null) line.appendChild(el("span", "num", "tal " + r.tal));
+    else if (keeper && r.char !== null) line.appendChild(el("span", "num", "char " + r.char));
+    line.appendChild(el("b", "", r.name + " "));
+    line.appendChild(document.createTextNode(r.value));
+    box.appendChild(line);
   }
   return box;
 }
@@ -115,7 +126,7 @@ function card(v) {
     const cv = el("canvas", "oled"); drawScreen(cv, v.screen); row.appendChild(cv);
     row.appendChild(ring(v.screen));
   }
-  out.push(row, trackers(v.trackers));
+  out.push(row, trackers(v));
   const ol = el("ol", "recent");
   for (const r of v.recent || []) {
     const li = el("li"); li.dataset.seq = r.seq;
@@ -127,6 +138,17 @@ function card(v) {
   return out;
 }
 const keeper = new URLSearchParams(q).get("keeper");
+// The large mode (?large=1, or the header's button): a TV across the table.
+function large() { return document.body.classList.contains("large"); }
+document.body.classList.toggle("large", new URLSearchParams(q).get("large") === "1");
+let last = null;              // the snapshot shown, drawn again when the mode changes
+document.getElementById("large").onclick = () => {
+  document.body.classList.toggle("large");
+  const u = new URL(location.href);
+  if (large()) u.searchParams.set("large", "1"); else u.searchParams.delete("large");
+  history.replaceState(null, "", u);
+  if (last) show(last);
+};
 const PLACEHOLDER = {hunt: "roll --pool 3", paths: "roll --pool 4 --target 2",
                      expedition: "roll --pool 5 --target 10"};
 function controls(name) {
@@ -169,6 +191,7 @@ function sinks(list) {
 }
 const cards = new Map();      // tray -> {sec, body, form}: kept, so a typed action survives
 function show(snap) {
+  last = snap;
   const main = document.getElementById("trays"), order = [];
   for (const v of snap.trays) {
     let c = cards.get(v.tray);

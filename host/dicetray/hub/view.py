@@ -20,6 +20,7 @@ import time
 
 from .. import backup as bk
 from .. import export as ex
+from .. import tracked
 from ..rules import campaign as cp
 from ..rules import codec, systems
 from . import forward
@@ -112,6 +113,7 @@ class View:
                 "tray": tray.name,
                 "recent": [],
                 "trackers": None,
+                "rows": [],
                 "screen": None,
             }
         return v
@@ -138,8 +140,28 @@ class View:
         if self.forward is not None:
             self._catch_up(tray, c)  # first: if it fails, the next event reads the tray again
         self.camps[tray.name] = c
-        self._put(tray, trackers=ex.trackers(c), system=systems.NAMES[c.system])
+        self._put(
+            tray,
+            trackers=ex.trackers(c),
+            rows=tracked.rows(c),
+            recent=self._journal(tray, c, bytes(snap), seq),
+            system=systems.NAMES[c.system],
+        )
         self._screen(tray)
+
+    def _journal(self, tray, c, snap, seq):
+        """The last RECENT events tray holds, as the page shows rolls (newest
+        first), so a page opened on a tray with events shows them at once:
+        its journal read and folded here (a compacted one from the snapshot
+        `snap` at `seq`, the events before it without their outcome)."""
+        first = tray.call("info").get("first", 1)
+        events = [bytes(e) for e in tray.call("events", [first - 1])][: c.nevents - first + 1]
+        base, at = (snap, seq) if first > 1 else (None, 0)
+        got = ex.recent(c.system, c.cid, events, first, base, at, RECENT, public=True)
+        return [
+            {"seq": n, "line": line.strip(), "faces": faces, "outcome": said}
+            for n, line, faces, said in reversed(got)
+        ]
 
     def _catch_up(self, tray, c):
         """Queue the records of what tray campaign `c` did since the last
@@ -197,7 +219,7 @@ class View:
             v = self._view(tray)
             v["recent"] = ([roll] + v["recent"])[:RECENT]
         t = ex.trackers(c)
-        self._put(tray, trackers=t)
+        self._put(tray, trackers=t, rows=tracked.rows(c))
         if self.forward is not None:
             self.forward.put(record(tray, c, seq, ev, roll, t), cp.encode_snapshot(c))
         self.dirty.add(tray.name)  # its screen changed: read once the events are shown

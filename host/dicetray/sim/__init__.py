@@ -123,6 +123,17 @@ def shoot(board, path, err):
     return 0
 
 
+# What the firmware prints when the simulator ends a run (main.py _ended):
+# a digest for tests and tools (Simulator.output keeps it), not the player's.
+DIGEST = ("STATE ", "SCREEN ")
+
+
+def player_output(output):
+    """The firmware's output as the player's terminal gets it: without the
+    end-of-run digest lines (DIGEST); a traceback and anything else as is."""
+    return "".join(ln for ln in output.splitlines(True) if not ln.startswith(DIGEST))
+
+
 def main(argv=None):
     """Run the simulator; returns the exit status (0 ok, 1 firmware crash, its
     flash in use by another simulator or a screenshot not written, 2 usage)."""
@@ -278,8 +289,9 @@ def main(argv=None):
         for s, h in old.items():
             signal.signal(s, h)
         serial.close()
-    if sim.output:
-        (err if code else sys.stdout).write(sim.output)
+    said = player_output(sim.output)
+    if said:
+        (err if code else sys.stdout).write(said)
     if code and sim.vm_failed:
         print(
             "dicetray sim: the simulator's MicroPython VM failed (above): run it again; "

@@ -15,17 +15,16 @@ import base64
 import errno
 import os
 
+from ..datadir import home
 from .flashlock import LOCK_NAME, Lock, folder
 
 MODES = {"r": "rb", "w": "wb", "a": "ab", "r+": "r+b", "w+": "w+b", "a+": "a+b"}
 
 
 def default_dir():
-    """$XDG_DATA_HOME/dicetray/flash (~/.local/share/dicetray/flash)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "share"
-    )
-    return os.path.join(base, "dicetray", "flash")
+    """<home>/flash: beside the backups, under $DICETRAY_HOME when it is
+    set (datadir.home(); else ~/.local/share/dicetray/flash)."""
+    return os.path.join(home(), "flash")
 
 
 def _oserror(fn):

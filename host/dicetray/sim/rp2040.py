@@ -47,11 +47,11 @@ def default_uf2():
 
 
 def default_flash_dir():
-    """$XDG_DATA_HOME/dicetray/rp2040 (~/.local/share/dicetray/rp2040)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "share"
-    )
-    return os.path.join(base, "dicetray", "rp2040")
+    """<home>/rp2040: beside the backups, under $DICETRAY_HOME when it is
+    set (datadir.home(); else ~/.local/share/dicetray/rp2040)."""
+    from ..datadir import home
+
+    return os.path.join(home(), "rp2040")
 
 
 def ensure_node():
@@ -141,16 +141,20 @@ def profile(name="pico", display=None):
 def flash_unique_id(flash):
     """The flash chip's unique ID (16 hex digits) of the board whose flash
     image is `flash`: kept beside it (<image>.id), made at random the first
-    time, so each emulated board keeps its own machine.unique_id()."""
+    time, so each emulated board keeps its own machine.unique_id(). A new
+    image (no file yet) is a new chip: it gets a new ID, so its campaign
+    ids, which the firmware mixes with it (hw/pico.py entropy), are its
+    own even on a folder that held a board before (issue 30 item 3)."""
     if flash is None:
         return os.urandom(8).hex()
     path = os.path.splitext(flash)[0] + ".id"
     try:
-        with open(path, encoding="ascii") as f:
-            v = f.read().strip()
-        int(v, 16)
-        if len(v) == 16:
-            return v
+        if os.path.exists(flash):
+            with open(path, encoding="ascii") as f:
+                v = f.read().strip()
+            int(v, 16)
+            if len(v) == 16:
+                return v
     except (OSError, ValueError):
         pass
     v = os.urandom(8).hex()

@@ -173,18 +173,20 @@ def view(size):
     return "small"
 
 
+# Every wording says how to quit (issue 30 item 7: at 60x20 it did not).
 SMALL = (
     "Needs a %dx%d terminal (this is %dx%d): enlarge it or shrink the font; q quits",
-    "Needs %dx%d, is %dx%d: enlarge or shrink font",
-    "Needs %dx%d, is %dx%d",
-    "Needs %dx%d",
+    "Needs %dx%d, is %dx%d: enlarge or shrink font; q quits",
+    "Needs %dx%d, is %dx%d: enlarge; q quits",
+    "Needs %dx%d; q quits",
+    "q quits",
 )
 
 
 def too_small(size):
     """The one line shown in a terminal too small for the half view: the
     longest wording that fits its width (the simulator runs on, the keys
-    still work)."""
+    still work), each saying that q quits."""
     for form in SMALL:
         text = form % (HALF_SIZE + tuple(size))[: form.count("%")]
         if len(text) < size[0]:
