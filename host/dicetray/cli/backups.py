@@ -242,7 +242,7 @@ def _backups(args):
     return 0
 
 
-def _summary(b):
+def _summary(b, runs=()):
     c = b.fold()
     t = ex.trackers(c)
     return {
@@ -260,6 +260,19 @@ def _summary(b):
         "created": b.created,
         "state_sha256": b.state_sha,
         "trackers": t,
+        "runs": [
+            {
+                "run": r.id,
+                "backup": r.backup,
+                "first": r.first,
+                "last": r.last,
+                "folded": False,
+                "anchor": r.anchor,
+                "checked": r.checked,
+                "gap": r.gap,
+            }
+            for r in runs
+        ],
     }
 
 
@@ -291,7 +304,8 @@ def _tracker_lines(t, system):
 
 def _show(args):
     st = _store(args, want=args.id)
-    s = _summary(st.load(args.id))
+    runs = st.runs(args.id)
+    s = _summary(st.load(args.id), runs)
     if args.json:
         _print_json(s)
         return 0
@@ -312,6 +326,8 @@ def _show(args):
     print("taken %s from %s (firmware %s)" % (_when(s["created"]), s["device"], s["firmware"]))
     if s["gap"]:
         print("note: " + s["gap"])
+    for r in runs:  # events a damaged journal gave between its damaged records
+        print("run %d (kept with backup %d): %s" % (r.id, r.backup, r.words()))
     for line in _tracker_lines(s["trackers"], s["system"]):
         print(line)
     return 0
