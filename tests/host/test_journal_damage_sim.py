@@ -15,6 +15,7 @@ from linkutil import Sim  # noqa: E402
 
 from dicetray import cli  # noqa: E402
 from dicetray.backup import BackupStore  # noqa: E402
+from dicetray.fwstore import chain  # noqa: E402
 from dicetray.link.client import Device  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 
@@ -127,7 +128,8 @@ def test_three_damaged_records_every_one_that_reads_is_kept(tmp_path, monkeypatc
     first backup keeps events 1..149 as a version, 151..499 and 501..559
     as runs (the first chained from the head recorded at 160 and checked
     at 320 and 480; the second holds no segment base: not chained), and
-    the device's state with 561 on; show and export name them."""
+    the device's state with 561 on; show and export name them; the last
+    version restores."""
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
     flash = str(tmp_path / "flash")
     c = linkutil.write_flash(flash, 600, roll=3072)
@@ -177,5 +179,16 @@ def test_three_damaged_records_every_one_that_reads_is_kept(tmp_path, monkeypatc
         assert [bytes.fromhex(e["hex"]) for x in doc["runs"] for e in x["events"]] == (
             c.events[150:499] + c.events[500:559])
 
+        # The last version restores: the device's state, its journal whole again.
+        code, out, err = run(capsys, "restore", str(r["backup"]), "--yes", "--db", db, *port)
+        assert code == 0 and "restored backup %d" % r["backup"] in out, out + err
+        assert "the device's journal is damaged: events 150..150, events 500..500, events 560..560 " \
+            "cannot be read; the restore replaces it" in out, out
+        with Device.open(sim.port) as dev:
+            info = dev.info()
+            assert info["events"] == 600 and not info.get("damage")
+            assert info["head"] == chain.over(chain.ZERO, 1, c.events).hex()
+            assert cp.encode_state(cp.decode_snapshot(dev.snapshot()[1])) == cp.encode_state(
+                cp.replay(0, c.events, c.cid))
     finally:
         sim.stop()

@@ -160,6 +160,32 @@ def test_three_damaged_records_show_export_and_restore(tmp_path, capsys):
     done = restore.apply(p, dev)
     assert done.line.startswith("restored backup %d" % r.backup)
     assert fresh.state() == tray.state() and fresh.nevents == 200
+    # And onto the damaged tray itself: what reads is compared, the
+    # damaged records named, and its journal replaced (the read's
+    # JournalDamaged used to refuse it).
+    dev = tray.device()
+    p = restore.plan(st, r.backup, dev)
+    assert "the device's journal is damaged: events 42..42, events 100..100, events " \
+        "110..110 cannot be read; the restore replaces it" in p.lines, p.lines
+    restore.apply(p, dev)
+    assert tray.state() == fresh.state() and dev.info().get("damage") is None
+    assert tray.head == fresh.head
+
+
+def test_a_restore_names_the_damaged_events_it_would_discard(tmp_path):
+    tray, whole = damaged_tray(((150, HEADER),))
+    st = BackupStore(str(tmp_path / "b.sqlite3"))
+    old = RamTray(system=0, cid=5)
+    for ev in whole[:100]:                    # the same campaign's first 100 events
+        kind, args, faces, text = codec.decode_event(ev)
+        old.act(kind, args, text, faces)
+    assert old.journal() == whole[:100]
+    bid = st.take(old.device()).backup
+    p = restore.plan(st, bid, tray.device())
+    i = p.lines.index("the device's 100 events after event 100 are not in backup %d and would be "
+                      "discarded:" % bid)
+    assert p.lines[i + 50] == "  event 150: damaged on the device: it cannot be read"
+    assert p.lines[i + 49].startswith("  event 149: ") and p.lines[i + 100].startswith("  event 200")
 
 
 def test_a_damaged_read_that_overlaps_a_backup_it_cannot_match_is_a_lineage_of_its_own(tmp_path):
