@@ -74,10 +74,10 @@ class JournalDamaged(DeviceError):
     `seq`..`last` (the first damaged range) cannot be read. A full read
     (Device.events) goes on past each damaged range to the next record
     that reads, so it also carries what it read: `since`, `events` (the
-    events since+1.. in order, None where one could not be read) and
-    `gaps` ([first, last, segment base, why] of every damaged range) and
-    `bases` (the base of every journal segment it read: where the device
-    may have recorded its hash chain's head, Device.chain)."""
+    events since+1.. in order, None where one could not be read), `gaps`
+    ([first, last, segment base, why] of every damaged range) and `bases`
+    (the base of every journal segment it read: where the device may have
+    recorded its hash chain's head, Device.chain)."""
 
     def __init__(
         self,
