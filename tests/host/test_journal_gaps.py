@@ -22,7 +22,7 @@ from ramtray import RamTray, play  # noqa: E402
 import pytest  # noqa: E402
 
 from dicetray import cli, restore  # noqa: E402
-from dicetray.backup import BackupStore  # noqa: E402
+from dicetray.backup import BackupStore, StoreError  # noqa: E402
 from dicetray.link.client import DeviceError, JournalDamaged  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 from dicetray.rules import codec  # noqa: E402
@@ -289,6 +289,9 @@ def test_a_database_from_before_runs_opens_and_upgrades(tmp_path):
     ro = BackupStore(path, create=False)      # read only: nothing added
     assert not ro.has_runs and ro.runs(bid) == []
     listed, b = ro.list(), ro.load(bid)
+    with pytest.raises(StoreError, match="has no table for the events read between damaged"):
+        ro.take(damaged_tray(THREE, cid=6)[0].device())   # refused, not dropped
+    assert ro.list() == listed
     ro.close()
     st = BackupStore(path)                    # opened to write: the table is added
     assert st.has_runs and st.runs(bid) == []
