@@ -893,10 +893,7 @@ def log(system, cid, events, first=1, base=None, base_seq=0, depth=bk.HOST_DEPTH
         start = 0 if base is None else max(0, base_seq - first + 1)
         c = bk.start(system, cid, base, depth)
     for e in entries[:start]:
-        e.lead = lead(system, None, e.kind, e.args, e.text)
-        e.line = sentence(system, e.kind, e.lead, e.faces, None)
-        if e.kind in (cp.UNDO, cp.REDO):
-            e.line = e.lead = "undo" if e.kind == cp.UNDO else "redo"
+        _unfolded(system, e)
     if c is None:
         return entries, None
     done = [None] * len(c.done)  # the seq of each effective action (None: before the log)
@@ -957,6 +954,55 @@ def log(system, cid, events, first=1, base=None, base_seq=0, depth=bk.HOST_DEPTH
     return entries, c
 
 
+def _unfolded(system, e):
+    """Entry `e` in words with no fold (no state before it is known): its
+    sentence, no outcome or notes."""
+    e.lead = lead(system, None, e.kind, e.args, e.text)
+    e.line = sentence(system, e.kind, e.lead, e.faces, None)
+    if e.kind in (cp.UNDO, cp.REDO):
+        e.line = e.lead = "undo" if e.kind == cp.UNDO else "redo"
+
+
+def run_records(system, runs):
+    """The runs a backup carries (BackupStore.runs: events a damaged
+    journal gave between its damaged records) as export data, each with
+    its events in words and `folded` false: no state before them is
+    known, so no outcome, notes, session or undone (docs/backup.md)."""
+    out = []
+    for r in runs:
+        seen = utc(r.created)
+        evs = []
+        for i, ev in enumerate(r.events):
+            rec = event_record(system, r.first + i, ev)
+            e = Entry(rec["seq"], rec["kind"], rec["args"], rec["faces"], rec["text"])
+            _unfolded(system, e)
+            rec.update(
+                session=None,
+                outcome=None,
+                notes=[],
+                summary=e.line,
+                undone=None,
+                backup=r.backup,
+                seen=seen,
+            )
+            evs.append(rec)
+        out.append(
+            {
+                "run": r.id,
+                "first": r.first,
+                "last": r.last,
+                "folded": False,
+                "gap": r.gap,
+                "anchor": r.anchor,
+                "checked": r.checked,
+                "backup": r.backup,
+                "seen": seen,
+                "events": evs,
+            }
+        )
+    return out
+
+
 def utc(t):
     """A backup time (Unix seconds) as ISO 8601 UTC: '2025-03-01T20:15:07Z'."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
@@ -991,14 +1037,16 @@ def sessions(system, entries, seen=None):
     return out, of
 
 
-def document(system, cid, state, events, first=1, base=None, base_seq=0, seen=None):
+def document(system, cid, state, events, first=1, base=None, base_seq=0, seen=None, runs=()):
     """The export as a dict: `state` is encode_state bytes, `events` the
     journal from seq `first` on, folded from a new campaign or from the
     snapshot `base` after event `base_seq` (events up to it get no
     outcome). `seen` (a backup export only): [(lo, hi, backup id, Unix
     time)], events lo..hi first held by that backup, taken then.
-    ValueError: an event does not replay, or the fold does not end in
-    `state`."""
+    `runs` (a backup export: BackupStore.runs): the events a damaged
+    journal gave between its damaged records, under `runs` (only when
+    there are any), never folded. ValueError: an event does not replay,
+    or the fold does not end in `state`."""
     c = cp.decode_state(state)
     if c.system != system:
         raise ValueError("state is of system %d, not %d" % (c.system, system))
@@ -1024,7 +1072,7 @@ def document(system, cid, state, events, first=1, base=None, base_seq=0, seen=No
             seen=t,
         )
         recs.append(r)
-    return {
+    doc = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "campaign": cid,
@@ -1045,6 +1093,9 @@ def document(system, cid, state, events, first=1, base=None, base_seq=0, seen=No
         ],
         "state": {"hex": state.hex(), "events": c.nevents, **trackers(c)},
     }
+    if runs:
+        doc["runs"] = run_records(system, runs)
+    return doc
 
 
 def to_json(doc):
@@ -1113,13 +1164,41 @@ def _ended(why):
     return "ended: the session ends" if why == "SESSION_END" else "ended by " + why
 
 
+def _event_row(record, e):
+    """An event's CSV row (`record`: "event", or "unfolded" for a run's)."""
+    o = e["outcome"] or {}
+    return (
+        record,
+        e["seq"],
+        e["kind"],
+        e["name"],
+        " ".join(map(str, e["args"])),
+        " ".join(map(str, e["faces"])),
+        e["text"],
+        e["hex"],
+        _blank(e["session"]),
+        _blank(o.get("successes")),
+        _blank(o.get("verdict")),
+        _blank(o.get("margin")),
+        _blank(e["undone"]),
+        e["summary"],
+        "; ".join(e["notes"]),
+        _blank(e["backup"]),
+        _blank(e["seen"]),
+    )
+
+
 def to_csv(doc):
     """Deterministic CSV: a header, one `campaign` row per campaign field,
     then each session: a `session` row (seq = its first event, name =
     "session N", text = what ended it, value = its last event) and one
     `event` row per event (value = the event's hex; session, the roll's
     successes / verdict / margin, undone, the sentence, the notes joined
-    by "; ", and in a backup export backup and seen), then the state:
+    by "; ", and in a backup export backup and seen), then each run a
+    backup carries (events a damaged journal gave between its damaged
+    records): a `run` row (seq = its first event, name = "run N", text =
+    "not folded: " and its gap, value = its last event) and an `unfolded`
+    row per event (no session, outcome or notes), then the state:
     `counter`, `character` (name = "index:name") and `talisman` rows (name =
     "index:name"), each field with text = the field in the rules' words
     (rules/events.py's labels, never its identifier), value = its number
@@ -1157,28 +1236,16 @@ def to_csv(doc):
                     _blank(s["seen"]),
                 )
             )
-        o = e["outcome"] or {}
+        w.writerow(_event_row("event", e))
+    for r in doc.get("runs", ()):
         w.writerow(
-            (
-                "event",
-                e["seq"],
-                e["kind"],
-                e["name"],
-                " ".join(map(str, e["args"])),
-                " ".join(map(str, e["faces"])),
-                e["text"],
-                e["hex"],
-                e["session"],
-                _blank(o.get("successes")),
-                _blank(o.get("verdict")),
-                _blank(o.get("margin")),
-                _blank(e["undone"]),
-                e["summary"],
-                "; ".join(e["notes"]),
-                _blank(e["backup"]),
-                _blank(e["seen"]),
-            )
+            ("run", r["first"], "", "run %d" % r["run"], "", "", "not folded: " + r["gap"])
+            + (r["last"],)
+            + ("",) * 7
+            + (r["backup"], r["seen"])
         )
+        for e in r["events"]:
+            w.writerow(_event_row("unfolded", e))
     st = doc["state"]
     system = systems.NAMES.index(doc["system"])
     who = {c["index"]: c["name"] for c in st["characters"]}.get

@@ -18,6 +18,7 @@ once it reads back as a boot would (docs/backup.md, docs/protocol.md).
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -326,21 +327,45 @@ def discarded(dev, info, dc, b, progress=_quiet):
             if dc.nevents
             else []
         )
+    from .link.client import JournalDamaged
+
     dfirst = max(1, info.get("first", 1))
+    out = []
+    have: list[bytes | None]
     with progress("reading the device's events", dc.nevents - dfirst + 1) as cb:
-        have = [bytes(e) for e in dev.events(dfirst - 1, cb)]
+        try:
+            have = [bytes(e) for e in dev.events(dfirst - 1, cb)]
+        except JournalDamaged as e:
+            # A damaged journal: what reads is compared, the damaged
+            # records (None) are named; the restore replaces them all.
+            if e.since != dfirst - 1 or e.events is None:
+                raise
+            have = [None if x is None else bytes(x) for x in e.events]
+            out.append(
+                "the device's journal is damaged: %s cannot be read; the restore replaces it"
+                % ", ".join("events %d..%d" % (g[0], g[1]) for g in sorted(e.gaps))
+            )
     common = min(dc.nevents, b.last)
     for s in range(max(dfirst, b.first), common + 1):
-        if have[s - dfirst] != b.events[s - b.first]:
+        ev = have[s - dfirst]
+        if ev is not None and ev != b.events[s - b.first]:
             common = s - 1
             break
     gone = have[max(0, common + 1 - dfirst) :]
     if not gone:
-        return []
-    entries = ex.log(dc.system, dc.cid, gone, common + 1)[0]
-    out = [
+        return out
+    line = {}
+    for k, ev in enumerate(gone):  # described in runs between the damaged ones
+        if ev is not None and (k == 0 or gone[k - 1] is None):
+            run = list(itertools.takewhile(lambda x: x is not None, gone[k:]))
+            for en in ex.log(dc.system, dc.cid, run, common + 1 + k)[0]:
+                line[en.seq] = en.line
+    out.append(
         "the device's %s after event %d %s not in backup %d and would be discarded:"
         % (ex.plural(len(gone), "event"), common, "is" if len(gone) == 1 else "are", b.id)
+    )
+    out += [
+        "  event %d: %s" % (s, line.get(s, "damaged on the device: it cannot be read"))
+        for s in range(common + 1, common + 1 + len(gone))
     ]
-    out += ["  event %d: %s" % (e.seq, e.line) for e in entries]
     return out

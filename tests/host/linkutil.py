@@ -39,6 +39,17 @@ def make_events(n, seed=7, system=0, cid=12345):
     return c
 
 
+def damage_record(img, base, seq, at):
+    """Flip a bit of byte `at` of event `seq`'s record in `img`, the
+    bytearray of the journal segment whose first record is base+1 (at 2:
+    in its header, whose check then fails; at 11: in its event, whose CRC
+    then fails)."""
+    i = 0
+    for _ in range(seq - base - 1):
+        i += 11 + (img[i] | (img[i + 1] << 8))
+    img[i + at] ^= 0x04
+
+
 def write_flash(flash, n, seed=7, slot=1, snap_every=32, roll=None):
     """Put a campaign of n events on a simulator flash dir as campaign
     `slot` (session.py's layout; `roll`: as write_campaign's); returns

@@ -15,6 +15,7 @@ from linkutil import Sim  # noqa: E402
 
 from dicetray import cli  # noqa: E402
 from dicetray.backup import BackupStore  # noqa: E402
+from dicetray.fwstore import chain  # noqa: E402
 from dicetray.link.client import Device  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 
@@ -117,5 +118,77 @@ def test_damage_the_boot_found_is_in_status(tmp_path, monkeypatch, capsys):
         assert cli.main(["status", "--port", sim.port]) == 0
         out = capsys.readouterr().out
         assert "damage    no snapshot readable: the campaign is rebuilt from its journal as hunt" in out
+    finally:
+        sim.stop()
+
+
+def test_three_damaged_records_every_one_that_reads_is_kept(tmp_path, monkeypatch, capsys):
+    """Issue 26, item 8, on the simulator: three damaged records in a
+    journal of segments 0, 160, 320, 480 (each base's head recorded). A
+    first backup keeps events 1..149 as a version, 151..499 and 501..559
+    as runs (the first chained from the head recorded at 160 and checked
+    at 320 and 480; the second holds no segment base: not chained), and
+    the device's state with 561 on; show and export name them; the last
+    version restores."""
+    monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
+    flash = str(tmp_path / "flash")
+    c = linkutil.write_flash(flash, 600, roll=3072)
+    root = os.path.join(flash, "dicetray", "c1")
+    bases = sorted(int(n[1:9], 16) for n in os.listdir(root) if n[0] == "j" and n.endswith(".log"))
+    assert bases == [0, 160, 320, 480]
+    damage = {150: 2, 500: 11, 560: 11}               # a header, two events' bytes (CRC)
+    for seq, at in damage.items():
+        b = max(x for x in bases if x < seq)
+        p = os.path.join(root, "j%08x.log" % b)
+        img = bytearray(open(p, "rb").read())
+        linkutil.damage_record(img, b, seq, at)
+        open(p, "wb").write(bytes(img))
+    sim = Sim(flash)
+    try:
+        port = ("--port", sim.port)
+        db = str(tmp_path / "b.sqlite3")
+        code, out, err = run(capsys, "backup", "--json", "--db", db, *port)
+        assert code == 0, err
+        r = json.loads(out)
+        assert r["last"] == 600 and r["first"] == 561
+        st = BackupStore(db)
+        got = {s: bytes(ev) for s, ev in st.db.execute("SELECT seq, ev FROM events")}
+        assert [s for s in range(1, 601) if s not in damage and got.get(s) != c.events[s - 1]] == []
+        assert [(x["first"], x["last"]) for x in st.list()] == [(1, 149), (561, 600)]
+        runs = st.runs(r["backup"])
+        assert [(k.first, k.last, k.anchor, k.checked) for k in runs] == [
+            (151, 499, 160, 480), (501, 559, None, None)]
+        said = " ".join(r["notes"])
+        for g in ("events 150..150 (j00000000.log: record header check failed)",
+                  "events 500..500 (j000001e0.log: record fails its CRC)",
+                  "events 560..560 (j000001e0.log: record fails its CRC)",
+                  "events 151..499, 501..559, read between damaged events, are kept"):
+            assert g in said, said
+
+        code, out, err = run(capsys, "backups", "show", str(r["backup"]), "--db", db)
+        shown = [ln for ln in out.splitlines() if ln.startswith("run ")]
+        assert len(shown) == 2 and "events 151..499, not folded" in shown[0], out
+        assert "between damaged events 150..150 (" in shown[0] and "and 500..500 (" in shown[0]
+        assert "checked against the one it recorded after event 480" in shown[0]
+        assert "not chained: the device recorded no hash chain head within them" in shown[1]
+
+        code, out, err = run(capsys, "export", "--backup", str(r["backup"]), "--format", "json",
+                             "--db", db)
+        doc = json.loads(out)
+        assert code == 0 and [x["folded"] for x in doc["runs"]] == [False, False]
+        assert [bytes.fromhex(e["hex"]) for x in doc["runs"] for e in x["events"]] == (
+            c.events[150:499] + c.events[500:559])
+
+        # The last version restores: the device's state, its journal whole again.
+        code, out, err = run(capsys, "restore", str(r["backup"]), "--yes", "--db", db, *port)
+        assert code == 0 and "restored backup %d" % r["backup"] in out, out + err
+        assert "the device's journal is damaged: events 150..150, events 500..500, events 560..560 " \
+            "cannot be read; the restore replaces it" in out, out
+        with Device.open(sim.port) as dev:
+            info = dev.info()
+            assert info["events"] == 600 and not info.get("damage")
+            assert info["head"] == chain.over(chain.ZERO, 1, c.events).hex()
+            assert cp.encode_state(cp.decode_snapshot(dev.snapshot()[1])) == cp.encode_state(
+                cp.replay(0, c.events, c.cid))
     finally:
         sim.stop()

@@ -3,6 +3,7 @@
     st = BackupStore()                      # $DICETRAY_HOME/backups.sqlite3
     r = st.take(dev)                        # incremental; r.backup, r.duplicate, r.notes
     st.list(); b = st.load(3)               # load verifies hashes and refolds
+    st.runs(3)                              # what a damaged journal left between damaged records
     snap, events, seq = st.restore_payload(3)
     BackupStore(path, create=False)         # read only what exists (every command but backup)
 
@@ -14,8 +15,12 @@ The modules (docs/backup.md has the schema, the reasons and the costs):
 - plan.py: taking a backup from a device (BackupStore.take calls it): the
   plan of what it continues and fetches, the fold and the checks against
   the device's state and chain head, then the database's write; Result.
+- damaged.py: the plan of a backup of a damaged journal: the version
+  before the damage, the device's state after it, and every run read
+  between damaged records, kept (not folded) and chained where it can be.
 - history.py: what a backup holds, folded and digested: HOST_DEPTH,
-  start and fold, the events digest and Sha256 (resumable), unhex, Backup.
+  start and fold, the events digest and Sha256 (resumable), unhex, the
+  chain's walk, Backup and Run.
 - verify.py: `dicetray verify`'s comparison of a backup with a device,
   event by event and by the hash chain (against, Verdict).
 
@@ -25,7 +30,18 @@ Every name is here as it was when this was one module (backup.py), so
 """
 
 from .db import DB_NAME, LIST_SQL, SCHEMA, STORE_VERSION, BackupStore, NoDatabase, StoreError
-from .history import HOST_DEPTH, Backup, Sha256, _digest, events_digest, fold, sha, start, unhex
+from .history import (
+    HOST_DEPTH,
+    Backup,
+    Run,
+    Sha256,
+    _digest,
+    events_digest,
+    fold,
+    sha,
+    start,
+    unhex,
+)
 from . import verify
 from .plan import Result, device_head, device_notes, snapshot_bytes, unchecked
 
@@ -39,6 +55,7 @@ __all__ = [
     "LIST_SQL",
     "HOST_DEPTH",
     "Backup",
+    "Run",
     "Sha256",
     "sha",
     "events_digest",

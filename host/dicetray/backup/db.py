@@ -11,6 +11,9 @@ Tables (docs/backup.md has the full schema and the reasons):
 - backups: immutable versions (seq range, state and its SHA-256, a digest
   of the events it covers, a complete flag). SQLite triggers refuse any
   DELETE and any UPDATE except the one that marks a new row complete.
+- runs: events a damaged journal gave between two damaged records (no
+  state before them to fold from): kept with the version taken then, in
+  `events`, named with their gaps, never a version (BackupStore.runs).
 - folds: each backup's campaign after its last event with the host's undo
   window (encode_snapshot, zlib) and the state of its events digest,
   written with the backup: the next backup folds and digests only the new
@@ -49,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 from ..datadir import home  # noqa: F401  (the backups live there)
 from ..rules import campaign as cp
 from ..rules import codec, systems
-from .history import Backup, Sha256, _digest, events_digest, fold, sha
+from .history import Backup, Run, Sha256, _digest, events_digest, fold, sha, unhex, walk
 
 if TYPE_CHECKING:  # the types a script sees; nothing of them is imported to run
     from ..link.client import Device
@@ -108,6 +111,18 @@ CREATE TABLE IF NOT EXISTS folds (
     sha    TEXT NOT NULL,            -- SHA-256 of snap
     digest BLOB NOT NULL             -- the events digest's SHA-256 state (Sha256.state())
 );
+CREATE TABLE IF NOT EXISTS runs (
+    id         INTEGER PRIMARY KEY,
+    campaign   INTEGER NOT NULL REFERENCES campaigns(id),
+    backup     INTEGER NOT NULL REFERENCES backups(id),  -- the version it was kept with
+    first      INTEGER NOT NULL,     -- its events first..last are in `events`
+    last       INTEGER NOT NULL,
+    events_sha TEXT NOT NULL,        -- digest of them (as a version's)
+    anchor     INTEGER,              -- its chain starts after this event (NULL: not chained)
+    head       TEXT,                 -- the device's recorded chain head after `anchor` (hex)
+    checked    INTEGER,              -- the last event a head the device recorded confirmed
+    gap        TEXT NOT NULL         -- the damage around it and what its chain showed
+);
 CREATE TRIGGER IF NOT EXISTS backups_keep BEFORE DELETE ON backups
 BEGIN SELECT RAISE(ABORT, 'backups are never deleted'); END;
 CREATE TRIGGER IF NOT EXISTS backups_frozen BEFORE UPDATE ON backups
@@ -125,8 +140,16 @@ CREATE TRIGGER IF NOT EXISTS folds_frozen BEFORE UPDATE ON folds
 BEGIN SELECT RAISE(ABORT, 'stored folds are immutable'); END;
 CREATE TRIGGER IF NOT EXISTS folds_keep BEFORE DELETE ON folds
 BEGIN SELECT RAISE(ABORT, 'stored folds are never deleted'); END;
+CREATE TRIGGER IF NOT EXISTS runs_frozen BEFORE UPDATE ON runs
+BEGIN SELECT RAISE(ABORT, 'stored runs are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS runs_keep BEFORE DELETE ON runs
+BEGIN SELECT RAISE(ABORT, 'stored runs are never deleted'); END;
 """
 
+
+# Every table of SCHEMA (folds and runs were added to the store version's
+# first schema: a database without them gets them when opened to write)
+TABLES = {"meta", "campaigns", "events", "bases", "backups", "folds", "runs"}
 
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database
 
@@ -206,6 +229,7 @@ class BackupStore:
         self.unreadable: builtins.list = []  # list(): (backup id, why) of rows not read
         self.has_folds = False
         self.has_heads = False
+        self.has_runs = False
         self._check_path(create, explicit)
         uri = pathlib.Path(os.path.abspath(path)).as_uri() + ("?mode=rwc" if create else "?mode=rw")
         try:
@@ -224,9 +248,9 @@ class BackupStore:
                 )
             if create:
                 self.db.execute("PRAGMA synchronous=FULL")
-                if not tables >= {"meta", "campaigns", "events", "bases", "backups", "folds"}:
-                    self.db.executescript(SCHEMA)
-                    tables.add("folds")
+                if not tables >= TABLES:
+                    self.db.executescript(SCHEMA)  # the tables a newer dicetray added
+                    tables |= TABLES
             elif not tables:
                 raise NoDatabase(
                     "%s is an empty database, not a backup database: check --db "
@@ -249,6 +273,7 @@ class BackupStore:
                     "upgrade dicetray" % (path, v[0], STORE_VERSION)
                 )
             self.has_folds = "folds" in tables
+            self.has_runs = "runs" in tables
             self.has_heads = self._heads(create)
         except sqlite3.DatabaseError as e:
             self.db.close()
@@ -694,6 +719,45 @@ class BackupStore:
             return cp.encode_snapshot(b.fold(depth)), list(b.events), b.last, b.first
         return b.base_snap, b.folded_events(), b.base_seq, b.base_seq + 1
 
+    def runs(self, bid: int) -> builtins.list[Run]:
+        """The runs backup `bid` carries (docs/backup.md, "When the
+        device's journal is damaged"): events of its lineage that a
+        damaged journal gave between damaged records, kept with it or an
+        earlier version of its lineage, before its first event; oldest
+        first, each checked as a version's events are (CRC, digest, each
+        stored link from the head the device recorded). StoreError names
+        the one that fails; none in a database from before runs."""
+        if not self.has_runs:
+            return []
+        row = self._row(bid)
+        camp, first = row[1], row[3]
+        rows = self._q(
+            "SELECT r.id, r.backup, r.first, r.last, r.events_sha, r.anchor, r.head, "
+            "r.checked, r.gap, b.created FROM runs r JOIN backups b ON b.id=r.backup "
+            "WHERE r.campaign=? AND r.backup<=? AND r.last<? AND b.complete=1 ORDER BY r.first",
+            (camp, bid, first),
+            " reading the runs of backup %d" % bid,
+        )
+        out = []
+        for r in rows:
+            who = "run %d of backup %d" % (r[0], bid)
+            links: builtins.list = []
+            evs = self._events(camp, r[2], r[3], who, links)
+            if events_digest(r[2], evs) != r[4]:
+                raise StoreError(
+                    "%s is damaged: its events %d..%d do not match their digest (in %s)"
+                    % (who, r[2], r[3], self.path)
+                )
+            bad = walk(r[2], evs, links, r[5], unhex(r[6]))[1]
+            if bad is not None:
+                raise StoreError(
+                    "%s does not hold: its event %d does not lead to the hash chain head "
+                    "stored with it (in %s): it was changed after it was backed up"
+                    % (who, bad, self.path)
+                )
+            out.append(Run(r, evs, links))
+        return out
+
     # --- taking a backup ------------------------------------------------------
     def _current(self, cid, system):
         """(lineage id, newest complete backup row id) for this campaign, or None."""
@@ -750,71 +814,46 @@ class BackupStore:
             pass
 
     def _write(self, p, cid, system, last, state, h, info, now, c, head=None, links=None):
-        camp, base_id = p.camp, p.base_id
+        """Write version `p` (plan.py's plan: its fetched events `new` from
+        `new_from`, the state after `last`, the events digest `h`, the
+        fold `c`, the chain's head after `last` and after each new event)
+        in one transaction with what the plan carries from a damaged
+        journal (damaged.py): `p.before`, the version of the events
+        before its damage, written first (its plan and the same values
+        as a tuple), and `p.runs`, the events read between damaged
+        records (damaged.Kept). A note may be a callable: given the ids
+        written before this version, it gives the words. The version's
+        id; StoreError: nothing was added."""
         db = self.db
         t = time.time() if now is None else now
-        esha, new = h.hexdigest(), p.new
-        fsnap = (
-            zlib.compress(cp.encode_snapshot(c)) if c.depth is not None and self.has_folds else None
-        )
+        before = p.before
+        if p.runs and not self.has_runs:
+            raise StoreError(
+                "backup not taken: backup database %s has no table for the events read "
+                "between damaged records (a database from before them, opened to read "
+                "only): `dicetray backup` adds it" % self.path
+            )
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                if camp is None:
-                    camp = db.execute(
-                        "INSERT INTO campaigns (cid, system, schema, parent, fork, "
-                        "created) VALUES (?,?,?,?,?,?)",
-                        (cid, system, codec.VERSION, p.parent, p.fork, t),
-                    ).lastrowid
-                if p.baseline:
-                    bh = p.base_head.hex() if p.base_head is not None else None
-                    base_id = db.execute(
-                        "INSERT INTO bases (campaign, seq, snap, sha, head) VALUES (?,?,?,?,?)",
-                        (camp, p.base_seq, p.base_snap, sha(p.base_snap), bh),
-                    ).lastrowid
-                bid = db.execute(
-                    "INSERT INTO backups (campaign, base, first, last, state, state_sha, "
-                    "events_sha, gap, device, firmware, created, complete, head) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,0,?)",
-                    (
-                        camp,
-                        base_id,
-                        p.first,
-                        last,
-                        state,
-                        sha(state),
-                        esha,
-                        " ".join(p.notes),
-                        str(info.get("device", "")),
-                        str(info.get("firmware", "")),
-                        t,
-                        head,
-                    ),
-                ).lastrowid
-                if fsnap is not None:
-                    db.execute(
-                        "INSERT INTO folds (backup, depth, snap, sha, digest) VALUES (?,?,?,?,?)",
-                        (bid, c.depth, fsnap, sha(fsnap), h.state()),
+                done, camp = [], p.camp
+                if before is not None:
+                    bp, blast, bstate, bh, bc, bhead, blinks = before
+                    b0, camp0 = self._insert(
+                        bp, None, cid, system, blast, bstate, bh, bc, bhead, blinks, info, t
                     )
-                for i, ev in enumerate(new):
-                    s = p.new_from + i
-                    old = db.execute(
-                        "SELECT ev FROM events WHERE campaign=? AND seq=?", (camp, s)
-                    ).fetchone()
-                    if old is None:
-                        db.execute(
-                            "INSERT INTO events (campaign, seq, ev, crc, link) VALUES (?,?,?,?,?)",
-                            (camp, s, ev, zlib.crc32(ev), links[i] if links else None),
-                        )
-                    elif bytes(old[0]) != ev:
-                        raise StoreError(
-                            "stored event %d of campaign %d differs from the "
-                            "device's: backup not taken" % (s, cid)
-                        )
-                    if i == len(new) // 2:
-                        self._stage("events")
+                    done.append(b0)
+                    camp = camp0 if camp is None else camp
+                p.notes = [n(done) if callable(n) else n for n in p.notes]
+                bid, camp = self._insert(
+                    p, camp, cid, system, last, state, h, c, head, links, info, t
+                )
+                done.append(bid)
+                for r in p.runs:
+                    self._insert_run(camp, bid, cid, r)
                 self._stage("row")
-                db.execute("UPDATE backups SET complete=1 WHERE id=?", (bid,))
+                for b in done:
+                    db.execute("UPDATE backups SET complete=1 WHERE id=?", (b,))
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -822,3 +861,95 @@ class BackupStore:
         except sqlite3.DatabaseError as e:
             raise self._error(e, " while writing a backup (nothing was added)")
         return bid
+
+    def _insert(self, p, camp, cid, system, last, state, h, c, head, links, info, t):
+        """_write's rows of one version (in its transaction): its lineage
+        (`camp`, None: the plan's, or a new one), base, row, fold and new
+        events. (backup id, lineage id)."""
+        db = self.db
+        camp = p.camp if camp is None else camp
+        base_id = p.base_id
+        fsnap = (
+            zlib.compress(cp.encode_snapshot(c)) if c.depth is not None and self.has_folds else None
+        )
+        if camp is None:
+            camp = db.execute(
+                "INSERT INTO campaigns (cid, system, schema, parent, fork, "
+                "created) VALUES (?,?,?,?,?,?)",
+                (cid, system, codec.VERSION, p.parent, p.fork, t),
+            ).lastrowid
+        if p.baseline:
+            bh = p.base_head.hex() if p.base_head is not None else None
+            base_id = db.execute(
+                "INSERT INTO bases (campaign, seq, snap, sha, head) VALUES (?,?,?,?,?)",
+                (camp, p.base_seq, p.base_snap, sha(p.base_snap), bh),
+            ).lastrowid
+        bid = db.execute(
+            "INSERT INTO backups (campaign, base, first, last, state, state_sha, "
+            "events_sha, gap, device, firmware, created, complete, head) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,0,?)",
+            (
+                camp,
+                base_id,
+                p.first,
+                last,
+                state,
+                sha(state),
+                h.hexdigest(),
+                " ".join(p.notes),
+                str(info.get("device", "")),
+                str(info.get("firmware", "")),
+                t,
+                head,
+            ),
+        ).lastrowid
+        if fsnap is not None:
+            db.execute(
+                "INSERT INTO folds (backup, depth, snap, sha, digest) VALUES (?,?,?,?,?)",
+                (bid, c.depth, fsnap, sha(fsnap), h.state()),
+            )
+        self._put(camp, cid, p.new_from, p.new, links)
+        return bid, camp
+
+    def _insert_run(self, camp, bid, cid, r):
+        """A run of events a damaged journal gave (damaged.Kept), kept with
+        version `bid` of lineage `camp`: its events stored as a version's."""
+        self._put(camp, cid, r.first, r.events, r.links)
+        self.db.execute(
+            "INSERT INTO runs (campaign, backup, first, last, events_sha, anchor, head, "
+            "checked, gap) VALUES (?,?,?,?,?,?,?,?,?)",
+            (
+                camp,
+                bid,
+                r.first,
+                r.last,
+                events_digest(r.first, r.events),
+                r.anchor,
+                r.head,
+                r.checked,
+                r.gap,
+            ),
+        )
+
+    def _put(self, camp, cid, first, events, links):
+        """Events first.. into lineage `camp`, each once: one it already
+        holds must be the same bytes (StoreError, the transaction rolled
+        back)."""
+        db = self.db
+        for i, ev in enumerate(events):
+            s = first + i
+            old = db.execute(
+                "SELECT ev FROM events WHERE campaign=? AND seq=?", (camp, s)
+            ).fetchone()
+            if old is None:
+                db.execute(
+                    "INSERT INTO events (campaign, seq, ev, crc, link) VALUES (?,?,?,?,?)",
+                    (camp, s, ev, zlib.crc32(ev), links[i] if links else None),
+                )
+            elif bytes(old[0]) != ev:
+                raise StoreError(
+                    "stored event %d of campaign %d differs from the "
+                    "device's: backup not taken" % (s, cid)
+                )
+            if i == len(events) // 2:
+                self._stage("events")

@@ -245,6 +245,31 @@ def fold(system, cid, base, events, depth=HOST_DEPTH, wide=True):
     return c
 
 
+def walk(first, events, links, at, head):
+    """Walk the hash chain over `events` (seqs from `first`) against
+    `links`, the stored head after each (bytes or None; None for all:
+    none stored), from `head`, the chain's head after event `at` (None:
+    unknown): (heads, bad). heads[i] is the head after event first+i
+    (None where no start is known and no link is stored); bad is the
+    first event whose stored link its bytes do not lead to (None: every
+    link holds)."""
+    h = None
+    links = links or [None] * len(events)
+    heads: list = []
+    for i, ev in enumerate(events):
+        s = first + i
+        if s - 1 == at and head is not None:
+            h = head
+        if h is not None:
+            h = chain.link(h, s, ev)
+            if links[i] is not None and bytes(links[i]) != h:
+                return heads, s
+        elif links[i] is not None:
+            h = bytes(links[i])  # no start known: each link is checked against the one before
+        heads.append(h)
+    return heads, None
+
+
 class Backup:
     """One verified backup version (see BackupStore.load)."""
 
@@ -300,23 +325,11 @@ class Backup:
         event first+i (None where the chain's start is unknown and no link
         is stored); bad is the first event whose stored link its bytes do
         not lead to (None: every link holds)."""
-        h = chain.ZERO if self.base_snap is None and self.first == 1 else None
-        if self.base_snap is not None and self.base_seq < self.first:
-            h = unhex(self.base_head)
-        links = self.links or [None] * len(self.events)
-        heads: list = []
-        for i, ev in enumerate(self.events):
-            s = self.first + i
-            if self.base_snap is not None and s == self.base_seq + 1 and self.base_head:
-                h = unhex(self.base_head)
-            if h is not None:
-                h = chain.link(h, s, ev)
-                if links[i] is not None and bytes(links[i]) != h:
-                    return heads, s
-            elif links[i] is not None:
-                h = bytes(links[i])  # no start known: each link is checked against the one before
-            heads.append(h)
-        return heads, None
+        if self.base_snap is None:
+            at, h = 0, chain.ZERO
+        else:
+            at, h = self.base_seq, unhex(self.base_head)
+        return walk(self.first, self.events, self.links, at, h)
 
     def head_at(self, seq, heads):
         """The chain's head after event `seq` (bytes or None) from
@@ -326,3 +339,34 @@ class Backup:
         if seq == self.base_seq and self.base_snap is not None:
             return unhex(self.base_head)
         return chain.ZERO if seq == 0 else None
+
+
+class Run:
+    """Events a damaged journal gave between two of its damaged records
+    (or before its first, where they continue no stored history): kept
+    with the version taken then, never folded (no state before them is
+    known) and never a version of their own (BackupStore.runs)."""
+
+    def __init__(self, row, events, links):
+        (
+            self.id,
+            self.backup,  # the version it was kept with
+            self.first,
+            self.last,
+            self.events_sha,
+            self.anchor,  # its chain starts after this event (None: not chained)
+            self.head,  # the device's recorded head after `anchor` (hex)
+            self.checked,  # the last event a recorded head of the device confirmed
+            self.gap,  # the damage around it and what its chain showed, in words
+            self.created,  # when its version was taken
+        ) = row
+        self.events = events
+        self.links = links
+
+    def words(self):
+        """What `backups show` says of it."""
+        return "events %d..%d, not folded (no state before them is known), %s" % (
+            self.first,
+            self.last,
+            self.gap,
+        )

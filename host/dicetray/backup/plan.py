@@ -82,6 +82,10 @@ class _Plan:
         self.resume = self.hasher = self.prev = None
         self.prev_head = None  # a continuation: the chain's head after prev's last (bytes)
         self.base_head = None  # a baseline: the device's head after its snapshot (bytes)
+        # A damaged journal (damaged.py): the version before its damage,
+        # written first in the same transaction, and the runs kept with it
+        self.before = None
+        self.runs = []
 
 
 def take(st, dev, progress=None, now=None):
@@ -131,13 +135,14 @@ def take(st, dev, progress=None, now=None):
             st, prev, damaged, n, dfirst, fetch, resumed, hasher, system, cid, dev, dhead
         )
     except JournalDamaged as e:
-        # Keep every event that reads: those before the damage as a
-        # version of their own where they continue a history, then the
-        # device's state (its snapshot) with the events after the damage;
-        # the damaged ones are named for the user.
+        # Keep every event that reads (damaged.py): those before the
+        # damage as a version of their own where they continue a history,
+        # the device's state (its snapshot) with the events after the
+        # damage, and every run between as read; the damaged ones named.
+        from . import damaged as dm
+
         fetched[0] += len([x for x in e.events or () if x is not None])
-        before = _before(st, prev, e, resumed, hasher, system, cid, info, now)
-        p = _intact(st, prev, e, dev, fetch, before)
+        p = dm.plan(st, prev, e, dev, fetch, resumed, hasher, system, cid)
         try:
             c, last = _check(st, p, system, cid, dev, fetch)
         except _Mismatch:
@@ -274,144 +279,6 @@ def _fetch_and_check(
                 "fold to the state it reports; nothing was stored"
             )
     return p, c, last
-
-
-def _runs(e):
-    """The events JournalDamaged `e` read, as (first seq, [events]) runs
-    between its damaged ranges, oldest first."""
-    out: list[tuple[int, list[bytes]]] = []
-    run: list[bytes] = []
-    since = e.since or 0
-    for i, ev in enumerate(e.events or ()):
-        if ev is None:
-            if run:
-                out.append((since + i + 1 - len(run), run))
-            run = []
-        else:
-            run.append(bytes(ev))
-    if run:
-        out.append((since + len(e.events) + 1 - len(run), run))
-    return out
-
-
-def _before(st, prev, e, resumed, hasher, system, cid, info, now):
-    """The events a damaged journal gave before its first damage, stored
-    as a version of their own where they continue a history (event 1 on,
-    or the newest backup `prev`): (its id, its lineage, its last event),
-    or None. Their state is this host's fold of them: the device's own is
-    at its snapshot, after the damage (_intact)."""
-    runs = _runs(e)
-    if e.since is None or not runs or runs[0][0] != e.since + 1:
-        return None
-    run = runs[0][1]
-    p = _Plan()
-    if prev is None:
-        if e.since != 0:
-            return None
-    else:
-        a = prev.last
-        if e.since == a - 1 and a > prev.base_seq and run[0] == prev.anchor:
-            run = run[1:]  # the stored event it starts from, the same
-        elif not (e.since == a == prev.base_seq):
-            return None
-        p.camp, p.prev = prev.lineage, prev.id
-        p.base_seq, p.base_snap, p.base_id = prev.base_seq, prev.base_snap, prev.base
-        p.first, p.old, p.new_from = prev.first, prev.events, a + 1
-        p.resume, p.hasher, p.prev_head = resumed, hasher, _prev_head(st, prev)
-    if not run:
-        return None
-    p.new = run
-    last = p.new_from - 1 + len(run)
-    try:
-        c = _fold(st, p, system, cid, p.resume, p.new)
-    except _Mismatch:
-        return None  # they do not fold: not a history to keep as one
-    p.notes.append(
-        "events %d..%d read from the device before its damaged journal (events %d..%d "
-        "could not be read): their state is this host's fold of them; the next version "
-        "holds the device's own state and the events after the damage"
-        % (p.new_from, last, e.seq, e.last)
-    )
-    head, links = _chain(st, p, None, last)
-    bid = st._write(
-        p,
-        cid,
-        system,
-        last,
-        cp.encode_state(c),
-        _events_sha(st, p),
-        info,
-        now,
-        c,
-        head.hex() if head is not None else None,
-        links,
-    )
-    return bid, st._current(cid, system)[0], last
-
-
-def _intact(st, prev, e, dev, fetch, before=None):
-    """A baseline of what a damaged journal leaves readable (e: the
-    client's JournalDamaged): the device's snapshot with the events after
-    the damage that read (from the last damaged range on), in the lineage
-    it continues (`before`'s: the version _before stored), with a note
-    naming the damage and where the rest is."""
-    p = _Plan()
-    if before is not None:
-        p.camp = before[1]
-    elif prev is not None:
-        p.camp = prev.lineage
-    snap = snapshot_bytes(dev.snapshot())
-    try:
-        p.base_seq = cp.decode_snapshot(snap, None, False).nevents
-    except ValueError as err:
-        raise StoreError(
-            "%s, and the device's snapshot does not decode (%s): backup not taken" % (e, err)
-        )
-    gaps = sorted(e.gaps)
-    top = max(g[1] for g in gaps)
-    if p.base_seq < top:
-        raise StoreError(
-            "backup not taken: %s, and its snapshot (event %d) is older: nothing "
-            "was stored; a backup that holds them restores the campaign" % (e, p.base_seq)
-        )
-    p.base_snap = snap
-    p.base_head = device_head(dev, p.base_seq)
-    runs = _runs(e)
-    kept = runs[-1] if runs and runs[-1][0] > top else None
-    if kept is not None and kept[0] <= p.base_seq + 1:
-        p.first = p.new_from = kept[0]
-        p.new = kept[1]
-    else:
-        kept = None
-        p.first = p.new_from = p.base_seq + 1
-        p.new = fetch(p.base_seq)
-    p.baseline = True
-    said = [
-        "the device's journal is damaged: %s could not be read; this version keeps every "
-        "event that reads: the device's state at event %d (its snapshot) and the events "
-        "from %d on"
-        % (
-            ", ".join("events %d..%d (j%08x.log: %s)" % tuple(g) for g in gaps),
-            p.base_seq,
-            p.first,
-        )
-    ]
-    if before is not None:
-        said.append(
-            "events %d..%d, before the damage, are in backup %d"
-            % (e.since + 1, before[2], before[0])
-        )
-    lost = [r for r in runs if r is not kept and (before is None or r is not runs[0])]
-    if lost:
-        said.append(
-            "events %s read but not kept (between damaged events, no state to fold them "
-            "from)" % ", ".join("%d..%d" % (r[0], r[0] + len(r[1]) - 1) for r in lost)
-        )
-    said.append(
-        "the damaged events are only in an earlier backup, if one holds them (`dicetray backups`)"
-    )
-    p.notes.append("; ".join(said))
-    return p
 
 
 def _plan(st, prev, n, dfirst, fetch, resumed=None, hasher=None, dhead=None):

@@ -268,8 +268,8 @@ def _backups(args):
     return 0
 
 
-def _summary(b):
-    """(backup b's summary for --json, its campaign folded)."""
+def _summary(b, runs=()):
+    """(backup b's campaign folded, its summary for --json with `runs`)."""
     c = b.fold()
     t = ex.trackers(c)
     return c, {
@@ -287,12 +287,26 @@ def _summary(b):
         "created": b.created,
         "state_sha256": b.state_sha,
         "trackers": t,
+        "runs": [
+            {
+                "run": r.id,
+                "backup": r.backup,
+                "first": r.first,
+                "last": r.last,
+                "folded": False,
+                "anchor": r.anchor,
+                "checked": r.checked,
+                "gap": r.gap,
+            }
+            for r in runs
+        ],
     }
 
 
 def _show(args):
     st = _store(args, want=args.id)
-    c, s = _summary(st.load(args.id))
+    runs = st.runs(args.id)
+    c, s = _summary(st.load(args.id), runs)
     if args.json:
         _print_json(s)
         return 0
@@ -313,6 +327,8 @@ def _show(args):
     print("taken %s from %s (firmware %s)" % (_when(s["created"]), s["device"], s["firmware"]))
     if s["gap"]:
         print("note: " + s["gap"])
+    for r in runs:  # events a damaged journal gave between its damaged records
+        print("run %d (kept with backup %d): %s" % (r.id, r.backup, r.words()))
     for line in tracked.lines(c, every=True):
         print(line)
     return 0

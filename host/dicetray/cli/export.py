@@ -58,6 +58,7 @@ def _export(args):
         rows = st.list()
         row = {r["id"]: r for r in rows}.get(b.id)
         seen = first_seen(rows, row, b.first, b.last) if row else []
+        runs = st.runs(b.id)  # what a damaged journal gave between damaged records
         system, cid, state, events, first, base, base_seq = (
             b.system,
             b.cid,
@@ -71,8 +72,9 @@ def _export(args):
     else:
         system, cid, state, events, first, base, base_seq = _source(args)
         who = "the device's campaign does not replay on this host (nothing was exported)"
+        runs = []
     try:
-        doc = ex.document(system, cid, state, events, first, base, base_seq, seen)
+        doc = ex.document(system, cid, state, events, first, base, base_seq, seen, runs)
     except ValueError as e:
         raise Fail("%s: %s" % (who, e))
     _write_out(ex.render(doc, args.format), args.output)

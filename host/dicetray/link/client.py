@@ -74,8 +74,10 @@ class JournalDamaged(DeviceError):
     `seq`..`last` (the first damaged range) cannot be read. A full read
     (Device.events) goes on past each damaged range to the next record
     that reads, so it also carries what it read: `since`, `events` (the
-    events since+1.. in order, None where one could not be read) and
-    `gaps` ([first, last, segment base, why] of every damaged range)."""
+    events since+1.. in order, None where one could not be read), `gaps`
+    ([first, last, segment base, why] of every damaged range) and `bases`
+    (the base of every journal segment it read: where the device may have
+    recorded its hash chain's head, Device.chain)."""
 
     def __init__(
         self,
@@ -86,6 +88,7 @@ class JournalDamaged(DeviceError):
         gaps: list[list[Any]] | None = None,
         events: list[bytes | None] | None = None,
         since: int | None = None,
+        bases: list[int] | None = None,
     ) -> None:
         more = (gaps or [])[1:]
         DeviceError.__init__(
@@ -114,6 +117,7 @@ class JournalDamaged(DeviceError):
         self.gaps = gaps if gaps is not None else [[seq, last, base, why]]
         self.events = events
         self.since = since
+        self.bases = bases
 
 
 class AnswerLost(DeviceError):
@@ -275,14 +279,17 @@ def _next_record(data: bytes, i: int, want: int, hi: int) -> tuple[int, int]:
     return end, hi + 1
 
 
-def _whole(out: list[bytes | None], gaps: list[list[Any]], since: int) -> list[bytes]:
+def _whole(
+    out: list[bytes | None], gaps: list[list[Any]], since: int, bases: list[int]
+) -> list[bytes]:
     """Device.events' answer: the events, or JournalDamaged naming the
-    first damaged range and carrying every event that reads."""
+    first damaged range and carrying every event that reads and the
+    segments' bases it read."""
     if not gaps:
         return out  # type: ignore[return-value]  # no None without a gap
     gaps.sort()
     g = gaps[0]
-    raise JournalDamaged(g[0], g[2], g[3], g[1], gaps, out, since)
+    raise JournalDamaged(g[0], g[2], g[3], g[1], gaps, out, since, sorted(set(bases)))
 
 
 def unpack_events(p: bytes, i: int, n: int) -> tuple[list[bytes], int]:
@@ -663,7 +670,8 @@ class Device:
         event since+1; JournalDamaged if records on its flash fail their
         checks (naming the first damaged events), raised once everything
         else was read: it carries every event that reads (`events`, None
-        for each that does not) and every damaged range (`gaps`).
+        for each that does not), every damaged range (`gaps`) and the
+        journal segments' bases (`bases`).
 
         What the device holds in RAM (its last 64 to 128 events) comes in
         EVENTS pages; anything older is read from the journal on its flash
@@ -671,6 +679,7 @@ class Device:
         checked here."""
         out: list[bytes | None] = []
         gaps: list[list[Any]] = []
+        bases: list[int] = []
         cur = since
         # The first page and the journal's segments at once (one round
         # trip): the SEGS answer is used if the events are not all in RAM.
@@ -688,7 +697,7 @@ class Device:
                 raise DeviceError("the device answered events from %d, not %d" % (first, cur + 1))
             if n == 0 and cur < head:  # not (or no longer) all in RAM: the journal
                 segs = first_page.pop(fr.SEGS, None) if cur == since else None  # SEGS of `since`
-                evs, head = self._journal(cur, progress, since, segs, gaps)
+                evs, head = self._journal(cur, progress, since, segs, gaps, bases)
                 if not evs:
                     raise DeviceError(
                         "the device holds neither in RAM nor in its journal the "
@@ -697,7 +706,7 @@ class Device:
                 out.extend(evs)
                 cur += len(evs)
                 if cur >= head:
-                    return _whole(out, gaps, since)
+                    return _whole(out, gaps, since, bases)
             else:
                 got, i = unpack_events(p, i, n)
                 out.extend(got)
@@ -705,7 +714,7 @@ class Device:
                 if progress is not None:
                     progress(cur - since, head - since)
                 if n == 0 or cur >= head:
-                    return _whole(out, gaps, since)
+                    return _whole(out, gaps, since, bases)
             p = self._request(fr.EVENTS, _ints(cur, fr.EV_RAM))
 
     def _journal(
@@ -715,13 +724,14 @@ class Device:
         origin: int | None = None,
         p: bytes | None = None,
         gaps: list[list[Any]] | None = None,
+        seen: list[int] | None = None,
     ) -> tuple[list[bytes | None], int]:
         """(the events after `since` up to the device's head, that head),
         read from its journal segments: SEGS (p: its answer if at hand),
         then LOGB pages in a window (LOG from firmware before LOGB). A
         segment whose records fail (again, for LOGB) is read past its
         damage: its events that do not read are None, the damage is
-        appended to `gaps` (records())."""
+        appended to `gaps` (records()), the segments' bases to `seen`."""
         if gaps is None:
             gaps = []
         if p is None:
@@ -734,6 +744,8 @@ class Device:
             d, i = codec.get_int(p, i)
             b += d
             bases.append(b)
+        if seen is not None:
+            seen.extend(bases)
         ends = bases[1:] + [head]
         data = {b: bytearray() for b in bases}
         done: dict[int, list[bytes | None]] = {}
