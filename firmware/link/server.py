@@ -379,8 +379,7 @@ class Link:
         elif self.snap is not None and seq == self.snap[0]:
             h = self.snap[2]
         elif seq in self._segs():
-            from store.anchors import get
-            h = get(st, seq)
+            h = st.head_at(seq)
             if h is None:
                 raise ValueError("the device recorded no chain head after event %d" % seq)
         else:

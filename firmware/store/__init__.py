@@ -470,6 +470,12 @@ class Store:
     def _logs(self):
         return _split(self.fs.listdir(self.root))[0]
 
+    def head_at(self, base):
+        """The chain's head after event `base`, as the device recorded it
+        at a journal segment's base (store/anchors.py; None: unknown)."""
+        from .anchors import get
+        return get(self, base)
+
     def paging(self):
         """store/paging.py, the journal as the link pages it (loaded at
         the link's first page, not at boot)."""
