@@ -141,7 +141,7 @@ def test_watch_plain_lines_and_ctrl_c(env, capsys):
     dev.idle = [lambda: dev.act(cp.DICE, (6, 2))] * 3 + [ctrl_c]
     code, out, err = run(env, capsys, "watch")
     lines = out.splitlines()
-    assert code == 0 and lines[0].startswith("watching campaign 4242 (hunt) from event 40")
+    assert code == 130 and lines[0].startswith("watching campaign 4242 (hunt) from event 40")
     assert len(lines) == 4 and "free roll of 2d6: " in lines[1] and lines[1].split()[0] == "41"
     assert [x.split()[0] for x in lines[1:]] == ["41", "42", "43"] and "total" in lines[1]
     assert dev.devices[-1].t.closed and not dev.link.sub   # unsubscribed, closed

@@ -9,6 +9,7 @@ the others use pseudo-terminals, or the real firmware in this process
 import fcntl
 import os
 import random
+import signal
 import subprocess
 import sys
 import termios
@@ -131,8 +132,8 @@ def test_a_stopped_app_is_one_line_when_it_cannot_recover(monkeypatch, capsys):
 
 def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
     """SIGINT (KeyboardInterrupt) in a command: one line, exit 130, and a
-    backup stores nothing partial; `watch` stops quietly (Ctrl-C is how it
-    stops). Today: a traceback."""
+    backup stores nothing partial; `watch` stops quietly, exit 130 too
+    (Ctrl-C is how it stops). Today: a traceback."""
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
     trays = serve({"dev": play(RamTray(system=0, cid=4242), 40)})
     dev, opener = trays["dev"], trays.open_device
@@ -159,7 +160,7 @@ def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
 
     def interrupted(port, timeout, **kw):
         raise KeyboardInterrupt
-    assert run(capsys, "watch", open_device=interrupted) == (0, "", "")
+    assert run(capsys, "watch", open_device=interrupted) == (130, "", "")
     code, out, err = run(capsys, "turn", open_device=interrupted)
     assert code == 130 and err.count("\n") == 1 and "may have been applied" in err
     code, out, err = run(capsys, "status", open_device=interrupted)
@@ -237,16 +238,19 @@ def test_watch_holds_the_simulator_and_roll_says_so(tmp_path, monkeypatch, capsy
     w = None
     try:
         env = dict(os.environ, PYTHONPATH=os.path.join(linkutil.ROOT, "host"))
+        # SIGINT at its default in the child, whatever this process inherited
+        # (tests/host/test_ctrl_c.py: the child started with it ignored).
         w = subprocess.Popen([sys.executable, "-m", "dicetray", "watch", "--port", sim.port],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         assert w.stdout.readline().startswith(b"watching campaign")
         monkeypatch.setattr(transport, "LOCK_WAIT", 0.2, raising=False)
         code, out, err = run(capsys, "turn", "--port", sim.port)
         assert code == 1 and err.count("\n") == 1
         assert "in use by pid %d (" % w.pid in err and "dicetray watch --port %s" % sim.port in err
-        w.send_signal(2)                               # Ctrl-C: watch stops, in no lines
+        w.send_signal(signal.SIGINT)                   # Ctrl-C: watch stops, in no lines
         _out, werr = w.communicate(timeout=30)
-        assert w.returncode == 0 and werr == b""
+        assert w.returncode == 130 and werr == b""
         code, out, err = run(capsys, "turn", "--port", sim.port)
         assert code == 0, err
     finally:
