@@ -1,0 +1,111 @@
+"""`make test`'s runner (tools/testrun.py, issue 27 item 4, issue 30 item 2):
+the pytest shards take every test file once, whole; a failed stage stops
+what has not started, and the table at the end names it and why; each
+stage's output is printed whole, failures included. No time is asserted."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+from tools import testrun  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from sharding import shard_of  # noqa: E402
+
+
+def test_every_file_in_one_shard_the_longest_first_to_the_lightest():
+    weights = {"a.py": 100, "b.py": 90, "c.py": 20, "d.py": 15}
+    files = ["a.py", "b.py", "c.py", "d.py", "new.py"]   # new.py: not measured, weighs the mean
+    got = shard_of(files, weights, 2)
+    assert sorted(got) == sorted(files) and set(got.values()) == {0, 1}
+    assert got["a.py"] != got["b.py"]                    # the two long ones apart
+    load = [sum(weights.get(f, 56.25) for f in files if got[f] == k) for k in (0, 1)]
+    assert max(load) - min(load) <= 56.25                # no move of one file would balance it better
+    assert shard_of(list(reversed(files)), weights, 2) == got   # the same split in every shard
+    assert set(shard_of(files, {}, 3).values()) == {0, 1, 2}     # no weights: spread evenly
+
+
+def _collected(env_extra):
+    # Not this run's own shard, weights or times (testrun.py sets them).
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DICETRAY_SHARD", "DICETRAY_WEIGHTS", "DICETRAY_DURATIONS", "PYTEST_ADDOPTS")}
+    env.update(env_extra)
+    r = subprocess.run([sys.executable, "-m", "pytest", "tests/mpy", "--collect-only", "-q",
+                        "-o", "addopts=", "-p", "no:cacheprovider"],
+                       cwd=ROOT, env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return {ln for ln in r.stdout.splitlines() if "::" in ln}
+
+
+def test_the_shards_of_a_real_run_share_it_out_whole_files_each_once(tmp_path):
+    every = _collected({})
+    assert len(every) > 100
+    weights = tmp_path / "w.json"   # one file outweighs the rest together: a shard of its own
+    w = {t.split("::")[0]: 1 for t in every}
+    weights.write_text(json.dumps(dict(w, **{"tests/mpy/test_store.py": 1000})))
+    parts = [_collected({"DICETRAY_SHARD": "%d/3" % k, "DICETRAY_WEIGHTS": str(weights)})
+             for k in (1, 2, 3)]
+    assert set().union(*parts) == every and sum(len(p) for p in parts) == len(every)
+    files = [{t.split("::")[0] for t in p} for p in parts]
+    assert all(files) and not (files[0] & files[1] or files[0] & files[2] or files[1] & files[2])
+    assert [f for f in files if "tests/mpy/test_store.py" in f] == [{"tests/mpy/test_store.py"}]
+
+
+def _stages(*specs):
+    """A table of stages whose jobs run `python -c CODE` (spec: stage, code, after)."""
+    table = []
+    for k, (stage, code, after) in enumerate(specs):
+        table.append((stage, [testrun.Job(stage, stage, [[sys.executable, "-c", code]], k,
+                                          after=after)]))
+    return table
+
+
+def _run(monkeypatch, tmp_path, capsys, table, *argv):
+    monkeypatch.setattr(testrun, "LOGS", str(tmp_path))
+    monkeypatch.setattr(testrun, "TIMES", str(tmp_path / "durations.json"))
+    monkeypatch.setattr(testrun, "stages", lambda shards: table)
+    code = testrun.main(["--jobs", "1"] + list(argv))
+    return code, capsys.readouterr().out
+
+
+def test_a_failed_stage_stops_the_rest_and_the_table_names_it(monkeypatch, tmp_path, capsys):
+    table = _stages(("lint", "print('3 passed in 0.1s')", None),
+                    ("pytest", "import sys; print('boom: the failure shown'); sys.exit(3)", None),
+                    ("micropython", "print('never')", None),
+                    ("web", "print('never')", None))
+    code, out = _run(monkeypatch, tmp_path, capsys, table)
+    assert code == 1
+    assert "boom: the failure shown" in out                      # its output, not swallowed
+    assert "never" not in out
+    end = out[out.index("== FAILED: pytest in "):].splitlines()
+    rows = {ln.split()[0]: ln for ln in end[2:]}
+    assert rows["lint"].split()[3:] == ["passed:", "3", "passed"]
+    assert "FAILED (pytest: exit 3)" in rows["pytest"]
+    assert rows["micropython"].endswith("not run: pytest failed")
+    assert rows["web"].endswith("not run: pytest failed")
+    assert rows["total"].split()[0] == "total"
+    assert out.index("== lint: passed in ") < out.index("== pytest: FAILED (exit 3) in ")
+
+
+def test_keep_going_runs_the_rest_but_not_what_waits_on_the_failure(monkeypatch, tmp_path, capsys):
+    table = _stages(("board", "import sys; sys.exit(1)", None),
+                    ("web", "print('1 passed')", None))
+    table[0][1].append(testrun.Job("board", "board 1/1", [[sys.executable, "-c", "print('x')"]], 9,
+                                   after="board"))
+    code, out = _run(monkeypatch, tmp_path, capsys, table, "--keep-going")
+    assert code == 1
+    rows = {ln.split()[0]: ln for ln in out[out.index("== FAILED"):].splitlines()[2:]}
+    assert "FAILED (board: exit 1)" in rows["board"] and "board 1/1 not run: board failed" in rows["board"]
+    assert "passed: 1 passed" in rows["web"]
+
+
+def test_an_unknown_stage_is_one_line(capsys):
+    with pytest.raises(SystemExit) as e:
+        testrun.main(["nosuch"])
+    assert e.value.code == 2
+    assert "no stage nosuch: the stages are lint, pytest, micropython, board, web" in capsys.readouterr().err
