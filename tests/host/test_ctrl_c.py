@@ -2,22 +2,18 @@
 process that started with SIGINT ignored (a background job of a shell
 script inherits it so, and Python then never raises KeyboardInterrupt:
 `watch` ran on for ever and `make test` started from a script failed).
-No test asserts a time."""
+The real `dicetray watch` process started so: test_link_noise.py's
+test_watch_holds_the_simulator_and_roll_says_so[ignored]. No test asserts
+a time."""
 
 import os
 import signal
-import subprocess
-import sys
 import time
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from linkutil import Sim  # noqa: E402
-
-from dicetray import cli  # noqa: E402
-from dicetray.cli.common import Fail  # noqa: E402
+from dicetray import cli
+from dicetray.cli.common import Fail
 
 
 @pytest.fixture
@@ -64,30 +60,3 @@ def test_a_command_started_with_sigint_ignored_ends_on_ctrl_c(argv, says, sigint
     # The caller's handler is put back: the process ignores SIGINT again.
     assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
 
-
-def test_watch_started_with_sigint_ignored_exits_130_on_ctrl_c(tmp_path):
-    """The real `dicetray watch` process, started as a script's background
-    job is (SIGINT ignored), on the simulator: Ctrl-C ends it, exit 130,
-    nothing on stderr, and the port is free again."""
-    flash = str(tmp_path / "flash")
-    linkutil.write_flash(flash, 5)
-    sim = Sim(flash)
-    w = None
-    try:
-        env = dict(os.environ, PYTHONPATH=os.path.join(linkutil.ROOT, "host"))
-        w = subprocess.Popen([sys.executable, "-m", "dicetray", "watch", "--port", sim.port],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
-        assert w.stdout.readline().startswith(b"watching campaign")
-        w.send_signal(signal.SIGINT)
-        try:
-            _out, werr = w.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            pytest.fail("`dicetray watch` started with SIGINT ignored ran on after a Ctrl-C")
-        assert (w.returncode, werr) == (130, b"")
-        code = cli.main(["status", "--port", sim.port])
-        assert code == 0
-    finally:
-        if w is not None and w.poll() is None:
-            w.kill()
-        sim.stop()
