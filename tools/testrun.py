@@ -157,7 +157,7 @@ def clock(s):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="tools/testrun.py", description=__doc__.split("\n\n")[0])
     p.add_argument("--check", action="store_true", help="the everyday stages: " + ", ".join(CHECK))
-    p.add_argument("--jobs", type=int, default=(os.cpu_count() or 1) + 1, help="processes at once")
+    p.add_argument("--jobs", type=int, default=(os.cpu_count() or 1) + 2, help="processes at once")
     p.add_argument("--shards", type=int, default=2, help="processes for the pytest stage")
     p.add_argument("--keep-going", action="store_true", help="start the rest after a failure too")
     p.add_argument("only", nargs="*", metavar="STAGE", help="these stages only")
