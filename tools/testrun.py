@@ -40,12 +40,13 @@ COUNTS = ("passed", "failed", "errors", "error", "skipped", "xfailed", "xpassed"
 
 class Job:
     """One process of a stage: `cmds` run in turn (the first failure ends it).
-    `prio`: jobs start lowest first; `after`: a job that must pass first."""
+    `prio`: jobs start lowest first; `after`: a job that must pass first;
+    `later`: jobs it starts after, whatever their result (when they run)."""
 
-    def __init__(self, stage, name, cmds, prio, env=None, after=None):
+    def __init__(self, stage, name, cmds, prio, env=None, after=None, later=()):
         self.stage, self.name, self.cmds, self.prio = stage, name, cmds, prio
         self.env = env or {}
-        self.after = after
+        self.after, self.later = after, later
         self.log = os.path.join(LOGS, name.replace(" ", "-").replace("/", "of") + ".log")
         self.t0 = self.t1 = None
         self.code = None  # exit status
@@ -119,7 +120,9 @@ def stages(shards):
         ]
 
     # prio: the board's images first (the longest chain: the build, then
-    # its two processes), the browser last.
+    # its two processes). The browser after pytest: its keys are taps of
+    # 100 ms, lost when the page gets no CPU for that long (docs/testing.md).
+    tests = sharded("pytest", [PY, "-m", "pytest"], shards, 3)
     return [
         (
             "lint",
@@ -136,14 +139,25 @@ def stages(shards):
                 )
             ],
         ),
-        ("pytest", sharded("pytest", [PY, "-m", "pytest"], shards, 3)),
+        ("pytest", tests),
         ("micropython", [Job("micropython", "micropython", [[PY, "tests/mpy_run.py"]], 4)]),
         (
             "board",
             [Job("board", "board images", [[PY, "tests/board/boards.py"]], 1)]
             + sharded("board", [PY, "-m", "pytest", "tests/board", "-rs"], 2, 2, "board images"),
         ),
-        ("web", [Job("web", "web", [[PY, "-m", "pytest", "tests/web", "-rs"]], 5)]),
+        (
+            "web",
+            [
+                Job(
+                    "web",
+                    "web",
+                    [[PY, "-m", "pytest", "tests/web", "-rs"]],
+                    5,
+                    later=[j.name for j in tests],
+                )
+            ],
+        ),
     ]
 
 
@@ -238,7 +252,11 @@ def run(jobs, limit, keep_going, failed, t0):
                 j.why = "not run: %s failed" % failed[0]
             elif dep is not None and (dep.why or (dep.done and dep.code)):
                 j.why = "not run: %s %s" % (dep.name, dep.why or "failed")
-            elif (dep is None or dep.done) and sum(1 for r in jobs if r.t0 and not r.done) < limit:
+            elif (
+                (dep is None or dep.done)
+                and all(by_name[n].done or by_name[n].why for n in j.later if n in by_name)
+                and sum(1 for r in jobs if r.t0 and not r.done) < limit
+            ):
                 j.start()
                 print("-- %s: started" % j.name, flush=True)
         if all(j.shown or j.why for j in jobs):

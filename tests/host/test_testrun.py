@@ -65,11 +65,11 @@ def _stages(*specs):
     return table
 
 
-def _run(monkeypatch, tmp_path, capsys, table, *argv):
+def _run(monkeypatch, tmp_path, capsys, table, *argv, jobs=1):
     monkeypatch.setattr(testrun, "LOGS", str(tmp_path))
     monkeypatch.setattr(testrun, "TIMES", str(tmp_path / "durations.json"))
     monkeypatch.setattr(testrun, "stages", lambda shards: table)
-    code = testrun.main(["--jobs", "1"] + list(argv))
+    code = testrun.main(["--jobs", str(jobs)] + list(argv))
     return code, capsys.readouterr().out
 
 
@@ -93,15 +93,17 @@ def test_a_failed_stage_stops_the_rest_and_the_table_names_it(monkeypatch, tmp_p
 
 
 def test_keep_going_runs_the_rest_but_not_what_waits_on_the_failure(monkeypatch, tmp_path, capsys):
-    table = _stages(("board", "import sys; sys.exit(1)", None),
+    table = _stages(("board", "import sys, time; time.sleep(1); sys.exit(1)", None),
                     ("web", "print('1 passed')", None))
     table[0][1].append(testrun.Job("board", "board 1/1", [[sys.executable, "-c", "print('x')"]], 9,
                                    after="board"))
-    code, out = _run(monkeypatch, tmp_path, capsys, table, "--keep-going")
+    table[1][1][0].later = ["board"]      # starts when board has ended, whatever its result
+    code, out = _run(monkeypatch, tmp_path, capsys, table, "--keep-going", jobs=3)
     assert code == 1
     rows = {ln.split()[0]: ln for ln in out[out.index("== FAILED"):].splitlines()[2:]}
     assert "FAILED (board: exit 1)" in rows["board"] and "board 1/1 not run: board failed" in rows["board"]
     assert "passed: 1 passed" in rows["web"]
+    assert out.index("== board: FAILED (exit 1)") < out.index("-- web: started")
 
 
 def test_an_unknown_stage_is_one_line(capsys):
