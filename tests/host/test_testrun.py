@@ -30,30 +30,47 @@ def test_every_file_in_one_shard_the_longest_first_to_the_lightest():
     assert set(shard_of(files, {}, 3).values()) == {0, 1, 2}     # no weights: spread evenly
 
 
-def _collected(env_extra):
+# A project of three test files whose conftest.py hooks in tests/sharding.py,
+# as tests/conftest.py does.
+PROJECT = {
+    "conftest.py": "import sys\nsys.path.insert(0, %r)\n"
+                   "from sharding import pytest_collection_modifyitems, pytest_runtest_logreport, "
+                   "pytest_sessionfinish  # noqa\n" % os.path.join(ROOT, "tests"),
+    "test_long.py": "def test_a(): pass\ndef test_b(): pass\ndef test_c(): pass\n",
+    "test_mid.py": "def test_d(): pass\ndef test_e(): pass\n",
+    "test_short.py": "def test_f(): pass\n",
+}
+
+
+def _pytest(project, env_extra, *args):
     # Not this run's own shard, weights or times (testrun.py sets them).
     env = {k: v for k, v in os.environ.items()
            if k not in ("DICETRAY_SHARD", "DICETRAY_WEIGHTS", "DICETRAY_DURATIONS", "PYTEST_ADDOPTS")}
     env.update(env_extra)
-    r = subprocess.run([sys.executable, "-m", "pytest", "tests/mpy", "--collect-only", "-q",
-                        "-o", "addopts=", "-p", "no:cacheprovider"],
-                       cwd=ROOT, env=env, capture_output=True, text=True)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return {ln for ln in r.stdout.splitlines() if "::" in ln}
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"] + list(args),
+                       cwd=str(project), env=env, capture_output=True, text=True)
+    assert r.returncode in (0, 5), r.stdout + r.stderr
+    return r.stdout
 
 
 def test_the_shards_of_a_real_run_share_it_out_whole_files_each_once(tmp_path):
-    every = _collected({})
-    assert len(every) > 100
-    weights = tmp_path / "w.json"   # one file outweighs the rest together: a shard of its own
-    w = {t.split("::")[0]: 1 for t in every}
-    weights.write_text(json.dumps(dict(w, **{"tests/mpy/test_store.py": 1000})))
-    parts = [_collected({"DICETRAY_SHARD": "%d/3" % k, "DICETRAY_WEIGHTS": str(weights)})
-             for k in (1, 2, 3)]
-    assert set().union(*parts) == every and sum(len(p) for p in parts) == len(every)
-    files = [{t.split("::")[0] for t in p} for p in parts]
-    assert all(files) and not (files[0] & files[1] or files[0] & files[2] or files[1] & files[2])
-    assert [f for f in files if "tests/mpy/test_store.py" in f] == [{"tests/mpy/test_store.py"}]
+    for name, text in PROJECT.items():
+        (tmp_path / name).write_text(text)
+    weights = tmp_path / "w.json"      # the long file outweighs the others together
+    weights.write_text(json.dumps({"test_long.py": 100, "test_mid.py": 10, "test_short.py": 5}))
+    every = {ln for ln in _pytest(tmp_path, {}, "--collect-only").splitlines() if "::" in ln}
+    assert len(every) == 6
+    parts = [{ln for ln in _pytest(tmp_path, {"DICETRAY_SHARD": "%d/2" % k,
+                                              "DICETRAY_WEIGHTS": str(weights)},
+                                   "--collect-only").splitlines() if "::" in ln}
+             for k in (1, 2)]
+    assert parts[0] | parts[1] == every and not parts[0] & parts[1]
+    assert {t.split("::")[0] for t in parts[0]} == {"test_long.py"}   # alone in its shard
+    assert {t.split("::")[0] for t in parts[1]} == {"test_mid.py", "test_short.py"}
+    # Each file's seconds, written at the end of a run.
+    _pytest(tmp_path, {"DICETRAY_SHARD": "2/2", "DICETRAY_WEIGHTS": str(weights),
+                       "DICETRAY_DURATIONS": str(tmp_path / "t.json")})
+    assert sorted(json.loads((tmp_path / "t.json").read_text())) == ["test_mid.py", "test_short.py"]
 
 
 def _stages(*specs):
