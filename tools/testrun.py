@@ -187,15 +187,18 @@ def main(argv=None):
     table = [(s, js) for s, js in table if s in want]
     jobs = sorted((j for _s, js in table for j in js), key=lambda j: j.prio)
     os.makedirs(LOGS, exist_ok=True)
+    title = (
+        "tools/testrun.py " + " ".join(args.only)
+        if args.only
+        else "make check"
+        if args.check
+        else "make test"
+    )
     print(
         "== %s: %s; up to %d processes at once on %d cores; each one's output is printed "
         "when it ends (meanwhile in %s/) =="
         % (
-            "make check"
-            if args.check and not args.only
-            else "make test"
-            if not args.only
-            else "stages",
+            title,
             ", ".join(s for s, _ in table),
             args.jobs,
             os.cpu_count() or 1,
