@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-board test-web bench firmware sim deploy typecheck uf2 web enclosure clean
+.PHONY: test check test-board test-web bench firmware sim deploy typecheck uf2 web enclosure clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -16,14 +16,17 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev,sim,deploy,hardware]'
 	touch $(STAMP)
 
+# Every stage, as CI runs it (tools/testrun.py: several processes at once,
+# each stage's time and a table of results at the end; docs/testing.md):
+# lint (ruff check, ruff format --check, tools/typecheck.py), pytest
+# (tests/host and tests/mpy on CPython), micropython (tests/mpy_run.py),
+# board and web (below).
 test: $(STAMP)
-	$(PY) -m ruff check --quiet .
-	$(PY) -m ruff format --check --quiet .
-	$(PY) tools/typecheck.py
-	$(PY) -m pytest
-	$(PY) tests/mpy_run.py
-	$(MAKE) test-board
-	$(MAKE) test-web
+	$(PY) tools/testrun.py
+
+# The everyday run: lint, pytest and micropython, without the board and web stages.
+check: $(STAMP)
+	$(PY) tools/testrun.py --check
 
 # The board stage: MicroPython's own rp2 port, built with the firmware frozen
 # in (tools/uf2.py), on an emulated RP2040 (emulator/, node + rp2040js from
@@ -31,14 +34,14 @@ test: $(STAMP)
 # reason; .ci/run installs both and sets DICETRAY_BOARD_REQUIRED=1, which
 # turns a skip into a failure (docs/emulator.md).
 test-board: $(STAMP)
-	$(PY) -m pytest tests/board -rs
+	$(PY) tools/testrun.py board
 
 # The web page in a real headless browser: Debian's chromium and its
 # chromedriver driven by selenium (tests/web). Without chromium, chromedriver,
 # node or npm its tests skip with a one-line reason; .ci/run installs them and
 # sets DICETRAY_WEB_REQUIRED=1, which turns a skip into a failure.
 test-web: $(STAMP)
-	$(PY) -m pytest tests/web -rs
+	$(PY) tools/testrun.py web
 
 # The tray in a web page: a static site in build/web/ (MicroPython's
 # WebAssembly port from npm, pinned in web/package-lock.json, the firmware as

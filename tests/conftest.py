@@ -19,3 +19,10 @@ def _scratch_home(tmp_path_factory):
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+# Shards and times for tools/testrun.py (tests/sharding.py).
+from sharding import (  # noqa: E402,F401
+    pytest_collection_modifyitems,
+    pytest_runtest_logreport,
+    pytest_sessionfinish,
+)

@@ -4,6 +4,9 @@ when missing or older than their inputs) and emulated boards.
 `image()` is the release image with the firmware frozen in; `image(stock=True)`
 plain MicroPython for `dicetray deploy`. Both need the arm toolchain; every
 emulated board needs node (need.py skips, or fails in CI, without them).
+`python tests/board/boards.py` (prepare()) makes both images and installs
+the emulator once, before `make test` runs the stage's tests in two
+processes (tools/testrun.py).
 """
 import contextlib
 import json
@@ -14,18 +17,23 @@ import need
 from tools import uf2
 
 
-def image(stock=False, board="RPI_PICO"):
-    """Path of a current image for `board`, building it if its inputs changed."""
+def current(stock=False, board="RPI_PICO"):
+    """True if `board`'s image is built from today's inputs (its sidecar's hash)."""
     path = uf2.image_path(board, stock)
     try:
         with open(path[:-4] + ".json", encoding="utf-8") as f:
-            current = json.load(f)["input_sha256"] == uf2.input_hash(stock)
+            same = json.load(f)["input_sha256"] == uf2.input_hash(stock)
     except (OSError, ValueError, KeyError):
-        current = False
-    if not (current and os.path.isfile(path)):
+        return False
+    return same and os.path.isfile(path)
+
+
+def image(stock=False, board="RPI_PICO"):
+    """Path of a current image for `board`, building it if its inputs changed."""
+    if not current(stock, board):
         need.require("arm-none-eabi-gcc", "cmake")
         uf2.build(board, stock=stock, log=lambda *a: None)
-    return path
+    return uf2.image_path(board, stock)
 
 
 def node():
@@ -48,3 +56,41 @@ def board(flash, uf2_path=None, **kw):
         assert not em.errors, "the firmware drove the board's parts wrongly: %s" % em.errors[:5]
     finally:
         em.close()
+
+
+def prepare(log=print):
+    """What the board tests share, made once before they run in parallel
+    (tools/testrun.py runs this file first): both images current, the
+    emulator's rp2040js installed. A tool missing for one is left to the
+    tests, which skip (or fail in CI) naming it. Exit status 1 if a build
+    failed."""
+    import time
+
+    build = need.missing("arm-none-eabi-gcc", "cmake")
+    for stock in (False, True):
+        what = "the stock image" if stock else "the release image"
+        if current(stock):
+            log("%s: current (%s)" % (what, os.path.relpath(uf2.image_path("RPI_PICO", stock), uf2.ROOT)))
+        elif build:
+            log("%s: not built, %s" % (what, build))
+        else:
+            t0 = time.monotonic()
+            try:
+                uf2.build("RPI_PICO", stock=stock, log=log)
+            except uf2.Uf2Error as e:
+                log("\n".join(e.tail))
+                log("%s: the build failed: %s" % (what, e))
+                return 1
+            log("%s: built in %.0f s" % (what, time.monotonic() - t0))
+    emu = need.missing("node", "npm")
+    if emu:
+        log("the emulator: not installed, %s" % emu)
+    else:
+        from dicetray.sim import rp2040
+        rp2040.ensure_node()
+        log("the emulator: rp2040js installed")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(prepare())

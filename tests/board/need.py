@@ -26,12 +26,19 @@ TOOLS = {
 }
 
 
+def missing(*tools):
+    """The one-line reason the first of `tools` not on PATH gives, or None."""
+    gone = [t for t in tools if shutil.which(t) is None]
+    if not gone:
+        return None
+    return "board stage: %s not found (%s)" % (gone[0], TOOLS.get(gone[0], "install it"))
+
+
 def require(*tools):
     """Skip (or, in CI, fail) unless every tool is on PATH."""
-    missing = [t for t in tools if shutil.which(t) is None]
-    if not missing:
+    reason = missing(*tools)
+    if reason is None:
         return
-    reason = "board stage: %s not found (%s)" % (missing[0], TOOLS.get(missing[0], "install it"))
     if REQUIRED:
         pytest.fail(reason + "; DICETRAY_BOARD_REQUIRED=1 makes this a failure", pytrace=False)
     pytest.skip(reason)

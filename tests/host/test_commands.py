@@ -175,7 +175,7 @@ def test_watch_plain_lines_and_ctrl_c(env, capsys):
     dev.idle = [lambda: dev.act(cp.DICE, (6, 2))] * 3 + [ctrl_c]
     code, out, err = run(env, capsys, "watch")
     lines = out.splitlines()
-    assert code == 0 and lines[0].startswith("watching campaign 4242 (hunt) from event 40")
+    assert code == 130 and lines[0].startswith("watching campaign 4242 (hunt) from event 40")
     assert len(lines) == 4 and "free roll of 2d6: " in lines[1] and lines[1].split()[0] == "41"
     assert [x.split()[0] for x in lines[1:]] == ["41", "42", "43"] and "total" in lines[1]
     assert dev.devices[-1].t.closed and not dev.link.sub   # unsubscribed, closed
@@ -195,7 +195,7 @@ def test_watch_screen_starts_with_the_trackers_and_last_rolls(env, capsys, monke
     monkeypatch.setattr(watch.shutil, "get_terminal_size", lambda: os.terminal_size((80, 24)))
     code, out, _ = run(env, capsys, "watch")
     screen = out.split("\x1b[H\x1b[2J")[-1].rstrip("\n").splitlines()
-    assert code == 0 and len(screen) <= 24 and max(map(len, screen)) < 80, screen
+    assert code == 130 and len(screen) <= 24 and max(map(len, screen)) < 80, screen
     assert "(waiting for the table)" not in out
     rolls = screen[screen.index("last rolls:") + 1:]
     assert len(rolls) >= 3 and [int(x.split()[0]) for x in rolls] == list(range(41 - len(rolls), 41))

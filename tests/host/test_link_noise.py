@@ -9,6 +9,7 @@ the others use pseudo-terminals, or the real firmware in this process
 import fcntl
 import os
 import random
+import signal
 import subprocess
 import sys
 import termios
@@ -131,8 +132,8 @@ def test_a_stopped_app_is_one_line_when_it_cannot_recover(monkeypatch, capsys):
 
 def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
     """SIGINT (KeyboardInterrupt) in a command: one line, exit 130, and a
-    backup stores nothing partial; `watch` stops quietly (Ctrl-C is how it
-    stops). Today: a traceback."""
+    backup stores nothing partial; `watch` stops quietly, exit 130 too
+    (Ctrl-C is how it stops). Today: a traceback."""
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
     trays = serve({"dev": play(RamTray(system=0, cid=4242), 40)})
     dev, opener = trays["dev"], trays.open_device
@@ -159,7 +160,7 @@ def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
 
     def interrupted(port, timeout, **kw):
         raise KeyboardInterrupt
-    assert run(capsys, "watch", open_device=interrupted) == (0, "", "")
+    assert run(capsys, "watch", open_device=interrupted) == (130, "", "")
     code, out, err = run(capsys, "turn", open_device=interrupted)
     assert code == 130 and err.count("\n") == 1 and "may have been applied" in err
     code, out, err = run(capsys, "status", open_device=interrupted)
@@ -229,7 +230,10 @@ def test_a_busy_port_is_tried_again_briefly(pty_pair, monkeypatch):
     t.close()
 
 
-def test_watch_holds_the_simulator_and_roll_says_so(tmp_path, monkeypatch, capsys):
+# watch started with SIGINT at its default, and ignored, as a script's
+# background job starts (`make test &`): Ctrl-C ends it either way (issue 30).
+@pytest.mark.parametrize("sigint", [signal.SIG_DFL, signal.SIG_IGN], ids=["default", "ignored"])
+def test_watch_holds_the_simulator_and_roll_says_so(tmp_path, monkeypatch, capsys, sigint):
     """The issue's case: `dicetray watch` on the table's second screen."""
     flash = str(tmp_path / "flash")
     linkutil.write_flash(flash, 5)
@@ -238,15 +242,19 @@ def test_watch_holds_the_simulator_and_roll_says_so(tmp_path, monkeypatch, capsy
     try:
         env = dict(os.environ, PYTHONPATH=os.path.join(linkutil.ROOT, "host"))
         w = subprocess.Popen([sys.executable, "-m", "dicetray", "watch", "--port", sim.port],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, sigint))
         assert w.stdout.readline().startswith(b"watching campaign")
         monkeypatch.setattr(transport, "LOCK_WAIT", 0.2, raising=False)
         code, out, err = run(capsys, "turn", "--port", sim.port)
         assert code == 1 and err.count("\n") == 1
         assert "in use by pid %d (" % w.pid in err and "dicetray watch --port %s" % sim.port in err
-        w.send_signal(2)                               # Ctrl-C: watch stops, in no lines
-        _out, werr = w.communicate(timeout=30)
-        assert w.returncode == 0 and werr == b""
+        w.send_signal(signal.SIGINT)                   # Ctrl-C: watch stops, in no lines
+        try:
+            _out, werr = w.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail("`dicetray watch` ran on after a Ctrl-C")
+        assert w.returncode == 130 and werr == b""
         code, out, err = run(capsys, "turn", "--port", sim.port)
         assert code == 0, err
     finally:

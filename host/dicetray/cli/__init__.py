@@ -27,6 +27,7 @@ line and 1 (cli/stdout.py).
 import importlib
 import sys
 
+from ..ctrlc import interruptible
 from . import stdout
 from .words import PROG, UsageError, _Parser, _subparsers, _unknown_message, unknown_option
 from .words import _version
@@ -115,7 +116,13 @@ def main(argv=None, open_device=None):
     `open_device(port, timeout, tray=None, **kw)`: how the device commands
     open their tray (default common.open_device: through the hub when one
     runs, else on the port); a script or a test that has its own Device
-    gives it here."""
+    gives it here. A Ctrl-C ends any command (exit 130), even in a process
+    started with SIGINT ignored (dicetray.ctrlc)."""
+    with interruptible():
+        return _main(argv, open_device)
+
+
+def _main(argv, open_device):
     argv = sys.argv[1:] if argv is None else list(argv)
     with stdout.guarded() as out:
         try:

@@ -50,7 +50,7 @@ def _is_device_error(e):
 
 
 # What a Ctrl-C (SIGINT) leaves behind, by command: said in the one line it
-# ends with (exit 130). `watch` stops on it as it always did (exit 0).
+# ends with (exit 130). `watch` just stops on it (exit 130, no line).
 INTERRUPTED = {
     "backup": "nothing was stored (a backup is written in one transaction): run it again",
     # (once sending began, restore.apply says what the device holds: its Interrupted)
@@ -74,7 +74,7 @@ def _wrap(name, fn):
             return fn(args) or 0
         except KeyboardInterrupt as e:
             if name == "watch":
-                return 0
+                return 130
             sys.stderr.write(
                 "%s %s: interrupted (Ctrl-C): %s\n"
                 % (

@@ -55,11 +55,11 @@ def _watch(args):
                 else:
                     print(line)
                     sys.stdout.flush()
-        except KeyboardInterrupt:
-            pass
-    if tty:
-        sys.stdout.write("\n")
-    return 0
+        except KeyboardInterrupt:  # how it ends: exit 130, no line (nothing to say)
+            if tty:
+                sys.stdout.write("\n")
+            return 130
+    return 0  # (unreached: subscribe() without a timeout ends only by an exception)
 
 
 def _last(dev, c):
