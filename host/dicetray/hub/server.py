@@ -226,6 +226,14 @@ class Hub:
             raise HubError("cannot listen on 127.0.0.1:%d: %s" % (self.listen_port, e)) from None
         self.server.hub = self
         threading.Thread(target=self.server.serve_forever, name="hub-socket", daemon=True).start()
+        # Known before a tray starts: a tray that answers at once starts the
+        # automatic backups, which connect through it (autobackup.py).
+        reg = self.reg = {
+            "pid": os.getpid(),
+            "port": self.server.server_address[1],
+            "token": self.token,
+            "version": __version__,
+        }
         with self.lock:
             self.started = True
             given = list(self.trays.values())
@@ -235,14 +243,7 @@ class Hub:
             for p in portfinder.find():
                 self.add(p.device)
             threading.Thread(target=self._scan, name="hub-scan", daemon=True).start()
-        reg = {
-            "pid": os.getpid(),
-            "port": self.server.server_address[1],
-            "token": self.token,
-            "version": __version__,
-        }
         self._announce(reg)
-        self.reg = reg
         return reg
 
     def _announce(self, reg):
