@@ -25,8 +25,10 @@ ROOT = "/dicetray"
 # Boot replays at most SNAP_EVERY - 1 events (each ~280,000 fuel); a
 # snapshot writes ~1.3 KB: 16 keeps boot within ~4 M fuel of replay for
 # 3.6 % more flash wear than 32 (docs/store.md, docs/performance.md). An
-# undo is snapshotted at once: replaying one refolds up to UNDO_DEPTH
-# events, ten times the cost of another event.
+# undo is snapshotted soon: replaying one refolds up to UNDO_DEPTH events,
+# ten times the cost of another event. Snapshots, and folding the pending
+# journal into its segment, wait for an idle moment (tidy()): an action
+# costs one metadata commit, no erase (docs/store.md, "Pending journal").
 SNAP_EVERY = 16
 BLOCK = store.BLOCK   # the flash's erase block: what a slot holds, in blocks
 KEEP_EVENTS = 64   # events kept in RAM for the log after a snapshot
@@ -54,6 +56,8 @@ class Session:
         self._found = []   # (slot, text) of the damage scrub() reported
         self.bright = 3
         self.st = None
+        self._snap = False  # a snapshot is due (tidy() writes it)
+        self._held = False  # tidy() failed: it waits for the next action
         self.fs.mkdir(ROOT)
         saved = self._load_settings()
         self.n = self._current()
@@ -106,7 +110,9 @@ class Session:
         """Open campaign n's store and rebuild the campaign from it."""
         if self.st is not None:
             self.st.close()
-        self.st = store.Store(self.fs, "%s/c%d" % (ROOT, self.n), self.kind, store.JOURNAL_KEEP)
+        self.st = store.Store(self.fs, "%s/c%d" % (ROOT, self.n), self.kind, store.JOURNAL_KEEP,
+                              pend=True)
+        self._snap = False
         state, events, rep = self.st.open()
         errs = list(rep.errors)
         c = None
@@ -148,7 +154,8 @@ class Session:
     # --- actions -----------------------------------------------------------
     def do(self, kind, args=(), text="", faces=None):
         """Act, then append the event to the journal; returns the Outcome
-        once the event is on flash. ValueError: refused, nothing changed."""
+        once the event is on flash (the pending journal: store/__init__.py).
+        ValueError: refused, nothing changed."""
         c = self.c
         out = c.act(kind, args, text, dice=None if faces is not None else self.dice,
                     faces=faces)
@@ -157,8 +164,9 @@ class Session:
         except Exception:
             self.load()  # RAM back to what the flash holds
             raise
+        self._held = False
         if self.st.seq % SNAP_EVERY == 0 or kind == cp.UNDO:
-            self.snapshot()
+            self._snap = True
         if len(c.events) > 2 * KEEP_EVENTS:
             del c.events[:KEEP_EVENTS]  # RAM: the log shows the recent ones
         return out
@@ -191,7 +199,30 @@ class Session:
                 getattr(st, "scrubbed", None))
 
     def snapshot(self):
+        self._snap = False
         self.st.snapshot(cp.encode_snapshot(self.c), self.st.seq)
+
+    def tidy(self):
+        """The flash work actions leave for an idle moment (the app calls
+        this when no key came for a while): the snapshot due, else a fold
+        of the pending journal when it is due. True when it did some (call
+        again: there may be more), False when none was due or the flash
+        refused (the next idle moment tries again; nothing is lost: the
+        events are on flash already)."""
+        st = self.st
+        if self._held:
+            return False
+        try:
+            if self._snap:
+                self.snapshot()
+            elif st.due():
+                st.fold()
+            else:
+                return False
+        except OSError:
+            self._held = True     # not again before the next action
+            return False
+        return True
 
     def scrub(self):
         """Check one more segment of the journal the boot does not read

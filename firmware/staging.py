@@ -27,8 +27,8 @@ def stage(s, n):
     written before it is swapped in."""
     path = "%s/n%d" % (ROOT, n)
     s.fs.mkdir(path)
-    for name in s.fs.listdir(path):
-        s.fs.remove(path + "/" + name)
+    from store.slots import clear
+    clear(s.fs, path)
     return path
 
 

@@ -47,8 +47,23 @@ JOURNAL_KEEP = 6000
 # (docs/protocol.md, "Binary pages"): 3,072 before, one block a segment.
 SEG_ROLL = 15872
 META_PER_BLOCK = 16  # littlefs metadata commits (256-byte prog units) per erase
+INLINE = 512         # littlefs inline_max on the rp2 port: files this small take no block of their own
 ZERO = bytes(32)     # the chain's head before event 1 (chain.ZERO: store/chain.py)
 _TAIL_MAX = const(32)        # events appended before the chain is carried over them
+# The pending journal (Store(pend=True), the device's): records appended
+# since the last fold, in one small file of a directory of its own. littlefs
+# keeps a file of up to 512 bytes inline in its directory's metadata, so
+# syncing it is one metadata commit (a 256-byte page or two programmed into
+# a block erased beforehand), never the copy-on-write of a segment's tail
+# block: no erase waits on an append. fold() moves the records into the
+# segment and starts the directory afresh, when the device is idle.
+PEND = "p"                   # the pending directory, in the store's root...
+PEND_FILE = "p/p"            # ...and its one file
+_PEND_MAX = const(448)       # bytes of records pending, at most (inline: 512)
+_PAGES = const(15)           # 256-byte pages of a 4 KB metadata block a fresh directory can take
+_PAGES_FRESH = const(3)      # taken by the directory's creation and its file's
+_PAGES_FOLD = const(13)      # fold at idle once this many are taken
+_COMMIT = const(40)          # bytes a commit takes beside the file's (tags, CRCs)
 
 
 class Report:
@@ -111,7 +126,7 @@ def _split(names):
 class Store:
     """Journal + snapshots under directory `root` of filesystem `fs`."""
 
-    def __init__(self, fs, root, kind=None, keep=0, roll=SEG_ROLL):
+    def __init__(self, fs, root, kind=None, keep=0, roll=SEG_ROLL, pend=False):
         self.fs = fs
         self.keep = keep        # events of old journal kept below the compaction floor
         self.roll = roll        # segment size that closes it at the next snapshot
@@ -125,6 +140,15 @@ class Store:
         self._seg = 0           # base seq of the segment appends go to
         self._new = True        # create the segment ("wb") rather than append to it
         self._len = 0           # bytes in the current segment
+        self._lseq = 0          # the last event in the segments (seq less the pending ones)
+        # pend=True: appends go to the pending file, fold() moves them on.
+        # Any store reads the pending file (a device's store opened by
+        # anything else: the slots, a staging, the host).
+        self._pmode = pend
+        self._pend = None       # the pending records (bytearray), once there are any
+        self._plen = 0          # bytes of records pending
+        self._pf = None         # the pending file, open for appends
+        self._pages = _PAGES    # pages of the pending directory's block taken (full: start afresh)
         self._buf = bytearray(journal.HDR + journal.MAX_REC)
         self._mv = memoryview(self._buf)
         # bytes: written; syncs/renames/removes: operations; blocks: data
@@ -145,6 +169,7 @@ class Store:
         """
         fs = self.fs
         self.close()
+        self._plen = 0
         fs.mkdir(self.root)
         rep = Report(self.kind)
         events = []
@@ -240,6 +265,8 @@ class Store:
                               "%d..%d are only in the snapshot" % (seq, base, seq + 1, base))
             seq = base
             r = None
+        self._lseq = seq
+        seq = self._recover_pend(seq, out, rep)
         self.seq = seq
         # A journal with no snapshot may start past event 1 (damage): no chain then.
         if head is not None and base + len(tail) == seq:
@@ -253,8 +280,65 @@ class Store:
         if r is not None and (r.status == journal.OK or (r.status == journal.BAD and r.good)):
             self._seg, self._new, self._len = cur, False, r.good
         else:
-            self._fresh(seq)
+            self._fresh(self._lseq)
         return state, events, rep
+
+    def _recover_pend(self, seq, out, rep):
+        """The pending records after event `seq` (the segments' last):
+        out() each, keep them pending; returns the last event's seq. Records
+        the segments hold already (a fold cut before the file was emptied)
+        are passed over; a record past a gap or failing its checks is
+        damage: the file is set aside."""
+        p = self._p(PEND_FILE)
+        try:
+            f = self.fs.open(p, "rb")
+        except OSError:
+            return seq        # none: a store from before, or a fold just done
+        try:
+            data = f.read(_PEND_MAX + journal.MAX_REC)
+        finally:
+            f.close()
+        if len(data) < journal.HDR:
+            return seq
+        first = data[2] | (data[3] << 8) | (data[4] << 16) | (data[5] << 24)
+        skip = [0, 0]         # records, bytes the segments hold already
+
+        def take(ev):
+            if first + skip[0] <= seq:
+                skip[0] += 1
+                skip[1] += journal.HDR + len(ev)
+            else:
+                out(ev)
+        r = journal.scan(self.fs, p, first - 1, take) if 0 < first <= seq + 1 else None
+        if r is None or r.status == journal.BAD:
+            why = r.why if r is not None else "it starts at event %d" % first
+            got = r.seq if r is not None and r.seq > seq else seq
+            rep.errors.append("pending journal damaged after event %d (%s): set aside"
+                              % (got, why))
+            self._aside_pend(rep)
+            if r is None:
+                return seq
+        elif r.status == journal.TORN:
+            rep.torn += r.tail
+            rep.notes.append("pending journal: torn tail of %d bytes dropped" % r.tail)
+        n = r.good - skip[1]
+        if n > 0:
+            if self._pend is None:
+                self._pend = bytearray(_PEND_MAX)
+            self._pend[0:n] = data[skip[1]:r.good]
+            self._plen = n
+            return r.seq
+        return seq
+
+    def _aside_pend(self, rep):
+        names = self.fs.listdir(self.root)
+        k = 1
+        new = "pend.bad"
+        while new in names:
+            k += 1
+            new = "pend.bad%d" % k
+        self.fs.rename(self._p(PEND_FILE), self._p(new))
+        rep.aside.append((PEND_FILE, new))
 
     def _scan(self, nm, b, after, at, out, buf, rep):
         """Scan segment nm (base b) for the events after seq `after`,
@@ -325,6 +409,22 @@ class Store:
     def append(self, ev):
         """Append one event; it is on flash (synced) when this returns."""
         n = journal.pack(self._buf, self.seq + 1, ev)
+        if self._pmode:
+            self._append_pend(n)
+            self.seq += 1
+        else:
+            self.settle()
+            self._write_seg(self._mv[:n], self.seq)
+            self.seq += 1
+            self._lseq = self.seq
+        if self._head is not None:
+            self._tail.append(bytes(ev))
+            if len(self._tail) >= _TAIL_MAX:
+                self.head   # settles the tail: a store that never snapshots keeps no long one
+
+    def _write_seg(self, b, last):
+        """Append records `b` to the segment and sync; `last`: the seq the
+        segment ends at before them (where a fresh one starts if this fails)."""
         f = self._f
         if f is None:
             f = self.fs.open(self._p(_name("j", self._seg, "log")), "wb" if self._new else "ab")
@@ -333,21 +433,93 @@ class Store:
             self._f = f
             self._new = False
         try:
+            f.write(b)
+            self.fs.sync(f)
+        except Exception:
+            # A part of the records may be in the file: a torn tail now, so
+            # later records go to a fresh segment after the last good one.
+            self.close()
+            self._fresh(last)
+            raise
+        n = len(b)
+        self._count(self._len, self._len + n)
+        self._len += n
+
+    def _append_pend(self, n):
+        """The record in self._buf[:n] appended to the pending file and synced."""
+        plen = self._plen + n
+        pages = (plen + _COMMIT + 255) >> 8
+        if self._pf is None or plen > _PEND_MAX or self._pages + pages > _PAGES:
+            # Slow: no idle moment came to fold (or, after a boot, to open
+            # the file): done now, with the erases that come with it.
+            self.fold()
+            plen = self._plen + n
+            pages = (plen + _COMMIT + 255) >> 8
+        f = self._pf
+        if self._pend is None:
+            self._pend = bytearray(_PEND_MAX)
+        self._pend[self._plen:plen] = self._mv[:n]
+        try:
             f.write(self._mv[:n])
             self.fs.sync(f)
         except Exception:
-            # A part of the record may be in the file: it is a torn tail now,
-            # so later records go to a fresh segment after the last good one.
-            self.close()
-            self._fresh(self.seq)
+            # Part of the record may be in the file: fold() rewrites it.
+            self._close_pend()
             raise
-        self._count(self._len, self._len + n)
-        self._len += n
-        self.seq += 1
-        if self._head is not None:
-            self._tail.append(bytes(ev))
-            if len(self._tail) >= _TAIL_MAX:
-                self.head   # settles the tail: a store that never snapshots keeps no long one
+        self._plen = plen
+        self._pages += pages
+        self.stats["meta"] += 1
+        self.stats["syncs"] += 1
+        self.stats["bytes"] += n
+
+    def pending(self):
+        """Events appended that fold() has not moved into a segment yet."""
+        return self.seq - self._lseq
+
+    def due(self):
+        """True when fold() should run at the next idle moment: the pending
+        directory's metadata block is filling up, or its file is not open
+        yet (after a boot, or a failed append)."""
+        return self._pmode and (self._pf is None or self._pages >= _PAGES_FOLD)
+
+    def fold(self):
+        """Move the pending records into the journal's segment (synced:
+        the segment's copy-on-write erase happens here, at idle), then
+        remove the pending file and directory and, for a store that appends
+        there, make them afresh, the file open and empty. A cut in between
+        leaves records in both: the boot passes over the copies the segment
+        holds."""
+        if self._plen:
+            self._write_seg(memoryview(self._pend)[:self._plen], self._lseq)
+            self._plen = 0
+        self._lseq = self.seq
+        self._close_pend()
+        fs = self.fs
+        d = self._p(PEND)
+        # A new directory is a metadata pair erased now, not in the middle
+        # of an append (littlefs compacts a full block on the commit that
+        # finds no room).
+        for op, p in ((fs.remove, self._p(PEND_FILE)), (fs.rmdir, d)):
+            try:
+                op(p)
+                self.stats["meta"] += 1
+            except OSError:
+                pass      # not there (a cut in the last fold, or the first one)
+        if self._pmode:
+            fs.mkdir(d)
+            self._pf = fs.open(self._p(PEND_FILE), "wb")
+            self._pages = _PAGES_FRESH
+            self.stats["meta"] += 2
+            self.stats["blocks"] += 1
+
+    def _close_pend(self):
+        f = self._pf
+        self._pf = None
+        if f is not None:
+            try:
+                f.close()
+            except Exception:
+                pass
 
     def snapshot(self, state, seq=None):
         """Write a snapshot of `state` (the state after event `seq`, which
@@ -360,6 +532,7 @@ class Store:
                              % (seq, self.seq))
         if self.snaps and self.snaps[-1] == seq:
             return False
+        self.settle()
         # The journal goes on in the current segment until it holds
         # SEG_ROLL bytes, then in a new one named after this snapshot; the
         # snapshot says where, so recovery reads no record it covers.
@@ -435,7 +608,7 @@ class Store:
         chain's head after seq (None: unknown)."""
         if self.seq or self.snaps:
             raise ValueError("start() needs an empty store")
-        self.seq = seq
+        self.seq = self._lseq = seq
         self._head, self._tail = head, []
         self._fresh(seq)
         self.snapshot(state, seq)
@@ -444,6 +617,7 @@ class Store:
 
     def first(self):
         """The oldest event seq the journal on flash still holds (seq + 1 if none)."""
+        self.settle()
         lo = self.seq
         for nm in self._logs():
             b = _parse(nm, "j", ".log")
@@ -454,6 +628,7 @@ class Store:
     def read(self, lo, hi):
         """The events numbered lo+1..hi, read from the journal on flash
         (fewer, the newest ones, if it no longer holds them all)."""
+        self.settle()
         out = []
         bases = self.segments()
         for i in range(len(bases)):
@@ -465,6 +640,7 @@ class Store:
 
     def segments(self):
         """Bases of the journal segments on flash, ascending."""
+        self.settle()
         return [b for b in (_parse(nm, "j", ".log") for nm in self._logs()) if b >= 0]
 
     def _logs(self):
@@ -479,6 +655,7 @@ class Store:
     def paging(self):
         """store/paging.py, the journal as the link pages it (loaded at
         the link's first page, not at boot)."""
+        self.settle()
         from . import paging
         return paging
 
@@ -486,7 +663,9 @@ class Store:
     def scrub_step(self):
         """Check one more journal segment, the oldest first, cycling: None
         while clean, else what is damaged, in words (store/scrub.py, loaded
-        on the first step, not at boot). Reads only."""
+        on the first step, not at boot). Reads only, once the pending
+        records are folded."""
+        self.settle()
         from .scrub import step
         return step(self)
 
@@ -494,8 +673,15 @@ class Store:
         """Appends go to a new segment, its first record event seq + 1."""
         self._seg, self._new, self._len = seq, True, 0
 
+    def settle(self):
+        """Fold the pending records, if any, so that the segments hold the
+        whole journal: before anything reads or compacts them."""
+        if self.seq != self._lseq:
+            self.fold()
+
     def close(self):
-        """Close the open segment (appends reopen it)."""
+        """Close the open segment and pending file (appends reopen them)."""
+        self._close_pend()
         if self._f is not None:
             f = self._f
             self._f = None
@@ -522,7 +708,9 @@ class Store:
         s["bytes"] += new - old
         s["syncs"] += 1
         s["meta"] += 1
-        if new > old:
+        if new > old and new > INLINE:
+            if old <= INLINE:
+                old = 0     # out of the metadata: every block is new
             s["blocks"] += (new - 1) // BLOCK - old // BLOCK + 1
 
     def erases(self):

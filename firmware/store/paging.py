@@ -10,7 +10,9 @@ HDR = journal.HDR       # a record's header, before its event
 
 def layout(st):
     """Changes whenever st.segments() may have: a new segment's name is
-    chosen (its file made at the next append), or one closes."""
+    chosen (its file made at the next append), or one closes. The pending
+    records are folded first: a page reads segments only."""
+    st.settle()
     return (st._seg, st._new)
 
 

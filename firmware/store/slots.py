@@ -32,9 +32,8 @@ finishes it instead (`numbers`).
 
 from . import journal
 from . import snapshot as snap
-from . import _parse, _split, BLOCK
+from . import _parse, _split, BLOCK, INLINE, PEND, PEND_FILE
 
-INLINE = 512   # littlefs inline_max on the rp2 port: files this small take no block of their own
 DIR_BLOCKS = 2  # a littlefs directory is a metadata pair
 
 
@@ -57,6 +56,13 @@ def usage(fs, path):
     n = 0
     blocks = DIR_BLOCKS
     for name in fs.listdir(path):
+        if name == PEND:
+            # The pending journal's directory; its file is inline.
+            blocks += DIR_BLOCKS
+            k = fs.size(path + "/" + PEND_FILE)
+            if k > 0:
+                n += k
+            continue
         k = fs.size(path + "/" + name)
         if k > 0:
             n += k
@@ -112,6 +118,25 @@ def _count(fs, path, logs, seq, seg, off):
         seq = r.seq
         if r.status != journal.OK:
             break
+    return _pending(fs, path, seq)
+
+
+def _pending(fs, path, seq):
+    """The last event, counting the pending journal's records after `seq`."""
+    p = path + "/" + PEND_FILE
+    try:
+        f = fs.open(p, "rb")
+        try:
+            h = f.read(6)
+        finally:
+            f.close()
+        first = h[2] | (h[3] << 8) | (h[4] << 16) | (h[5] << 24)
+        if 0 < first <= seq + 1:
+            r = journal.scan(fs, p, first - 1, _skip)
+            if r.seq > seq:
+                return r.seq
+    except (OSError, IndexError):
+        pass      # none, or unreadable: what the segments hold
     return seq
 
 
@@ -169,9 +194,19 @@ def delete(s, n, root):
 
 
 def purge(fs, path):
-    """Remove directory `path` and every file in it."""
-    for name in fs.listdir(path):
-        fs.remove(path + "/" + name)
+    """Remove directory `path` and everything in it."""
+    clear(fs, path)
     rmdir = getattr(fs, "rmdir", None)
     if rmdir is not None:
         rmdir(path)
+
+
+def clear(fs, path):
+    """Remove everything in directory `path`: files, and directories (a
+    store's pending journal) with what they hold."""
+    for name in fs.listdir(path):
+        p = path + "/" + name
+        try:
+            fs.remove(p)
+        except OSError:
+            purge(fs, p)   # a directory, not empty

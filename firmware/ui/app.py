@@ -47,6 +47,11 @@ LEVELS = (0, 8, 24, 48, 96)  # LED brightness caps of settings levels 0..4
 # Idle: one step of the journal's scrub (session.scrub: up to 160 records,
 # ~35 ms on a board) after this long without a key, then this often.
 SCRUB_MS = 5000
+# Idle: the flash work actions leave (session.tidy: a snapshot, the pending
+# journal folded, each up to ~60 ms of erase on a board) after this long
+# without a key and once the ring's animation is over, so that it never
+# delays a key's frame or the ring.
+TIDY_MS = 200
 
 
 class App:
@@ -70,6 +75,9 @@ class App:
         # The background scrub of the journal (a session without flash has none).
         self.scrub = getattr(session, "scrub", None)
         self.scrub_at = ticks_add(board.ticks_ms(), SCRUB_MS)
+        self.tidy = getattr(session, "tidy", None)
+        self.quiet_at = board.ticks_ms()   # idle work waits for this
+        self.warm = False                  # the roll's screens imported (idle())
         self.reset()
         if getattr(session, "new", False):
             self.start()
@@ -308,14 +316,29 @@ class App:
         if n:
             self.dispatch(n)
             self.scrub_at = ticks_add(now, SCRUB_MS)  # the scrub waits for SCRUB_MS without keys
+            self.quiet_at = ticks_add(now, TIDY_MS)
         if self.dirty:
             self.render()
-        elif not n and ticks_diff(now, self.scrub_at) >= 0 and self.scrub is not None:
-            self.scrubbed(now)
+        elif not n and self.anim < 0 and ticks_diff(now, self.quiet_at) >= 0:
+            self.idle(now)
         if self.anim >= 0 or self.ring_dirty:
             self.paint()
             return 1 if busy else _FRAME_MS
         return 1 if busy else IDLE_MS  # 1: answer the host's next request soon
+
+    def idle(self, now):
+        """Idle, no animation, no key for TIDY_MS: one piece of background
+        work per pass. The roll's screens are imported first (a boot does
+        not: it would cost the boot time; the first roll would wait for
+        them), then the flash work the session keeps for idle moments,
+        then, every SCRUB_MS, a step of the scrub."""
+        if not self.warm:
+            self.warm = True
+            from ui import result, keyin  # noqa: F401
+        elif self.tidy is not None and self.tidy():
+            pass
+        elif ticks_diff(now, self.scrub_at) >= 0 and self.scrub is not None:
+            self.scrubbed(now)
 
     def scrubbed(self, now):
         """Idle, and time for the next step of the journal's scrub: one

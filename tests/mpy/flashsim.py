@@ -22,13 +22,16 @@ so the store is proved not to depend on atomic rename-over.
 
 Wear: a littlefs-like model with 4096-byte erase blocks. A sync that grows a
 file copies its partly filled last block to a fresh block (copy-on-write)
-and writes any further blocks: one erase per block touched. Every metadata
+and writes any further blocks: one erase per block touched; a file of up to
+INLINE bytes lives in its directory's metadata (littlefs's inline files, the
+rp2 port's inline_max), so its sync is a metadata commit only. Every metadata
 commit (create, sync, rename, remove) takes one 256-byte program unit of a
 metadata block; a metadata block is erased every 16 commits.
 """
 
 BLOCK = 4096
 META_PER_BLOCK = 16
+INLINE = 512
 
 
 class PowerCut(Exception):
@@ -155,9 +158,12 @@ class FlashSim:
         return -1 if f is None else len(f)
 
     def mkdir(self, p):
+        """A directory: a commit in its parent's metadata, and a metadata
+        pair of its own, whose first block is erased when it is written."""
         if p not in self.dirs:
             self._meta()
             self.dirs.add(p)
+            self.blocks += 1
 
     def rmdir(self, p):
         """Remove an empty directory (one metadata commit)."""
@@ -209,7 +215,9 @@ class SimFile:
             return
         s._meta()
         s.synced[self.path] = new
-        if new > old:
+        if new > old and new > INLINE:
+            if old <= INLINE:
+                old = 0        # out of the metadata: every block is new
             s.blocks += (new - 1) // BLOCK - old // BLOCK + 1
 
     def readinto(self, buf):

@@ -54,6 +54,13 @@ def _files(fs, n):
     return [(p, len(d)) for p, d in fs.files.items() if p.startswith(pre)]
 
 
+def _dir_blocks(fs, n):
+    """Two blocks (a metadata pair) for slot n's directory and each one in
+    it (the pending journal's, store/__init__.py)."""
+    top = "/dicetray/c%d" % n
+    return 2 * len([d for d in fs.dirs if d == top or d.startswith(top + "/")])
+
+
 def test_the_slots_with_id_system_events_and_flash():
     fs = FlashSim()
     s = _two(fs)
@@ -63,7 +70,8 @@ def test_the_slots_with_id_system_events_and_flash():
     for t in got:
         files = _files(fs, t[0])
         assert t[4] == sum(k for _p, k in files)            # bytes: the sum of the sizes
-        assert t[5] == 2 + sum((k + BLOCK - 1) // BLOCK for _p, k in files if k > slots.INLINE)
+        assert t[5] == _dir_blocks(fs, t[0]) + sum((k + BLOCK - 1) // BLOCK
+                                                   for _p, k in files if k > slots.INLINE)
     # a page of one, then the rest
     assert s.campaigns(0, 1) == (got[:1], 2)
     assert s.campaigns(2, 1) == (got[1:], -1)
@@ -96,8 +104,10 @@ def test_delete_refuses_the_current_one_and_frees_the_others():
     raises(ValueError, s.delete, 7)
     held = _files(fs, 1)
     assert held
+    dirs = _dir_blocks(fs, 1)
+    assert dirs == 4                            # c1 and its pending journal's
     size, blocks = s.delete(1)
-    assert size == sum(k for _p, k in held) and blocks == 2   # each file under INLINE bytes
+    assert size == sum(k for _p, k in held) and blocks == dirs   # each file under INLINE bytes
     assert not [p for p in fs.files if p.startswith("/dicetray/c1/") or p.startswith("/dicetray/d1")]
     assert "/dicetray/c1" not in fs.dirs and "/dicetray/d1" not in fs.dirs
     assert [t[0] for t in s.campaigns()[0]] == [2] and s.c.nevents == 3

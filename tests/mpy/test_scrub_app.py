@@ -31,6 +31,8 @@ def _campaign_flash(n):
     s.st.roll = 3072   # segments of ~176 events (SEG_ROLL's are ~700): two in 200 events
     for k in range(n):
         s.do(cp.DICE, (6, 1 + k % 3))
+        while s.tidy():        # the app's idle moments: snapshots, folds
+            pass
     s.st.close()
     return fs
 
