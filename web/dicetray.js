@@ -13,7 +13,7 @@
 import { loadMicroPython } from "./micropython.mjs";
 
 export const KEY_BITS = { UP: 1, DOWN: 2, LEFT: 4, RIGHT: 8, OK: 16, BACK: 32, ROLL: 64 };
-const TAP_MS = 100;    // a tap is held this long at least (the firmware debounces 20 ms)
+const TAP_MS = 100;    // in virtual time a tap is held this long at least (the firmware debounces 20 ms there)
 const GAP_MS = 60;     // and let go this long before the same key goes down again
 const LONG_MS = 1000;  // a scripted long press
 const IO_KEYS = 0, IO_POWER = 1, IO_CONTRAST = 2, IO_INVERT = 3, IO_FRAME = 4, IO_RING = 5, IO_FLASH = 6;
@@ -155,10 +155,14 @@ class Flash {
 
 // --- keys held by the page ---------------------------------------------------
 // As host/dicetray/sim/script.py's Buttons: a press may lift by itself at a
-// time (scripts). A person's key (keyDown/keyUp) is held TAP_MS at least
-// and let go GAP_MS at least before it goes down again, so the firmware's
-// 20 ms debounce and 30 ms poll see every quick click and every fast
-// double tap: a press that comes too soon waits in a queue.
+// time (scripts). In real time a person's key goes down and up when the
+// event comes (press/release), and the tray steps the firmware at once on
+// each change (Tray.key): the board's keys are clean (webboard.py's
+// debounce = 0), so that step takes the key and draws its frame. In
+// virtual time (keyDown/keyUp) a key is held TAP_MS at least and let go
+// GAP_MS at least before it goes down again, so the firmware's 20 ms
+// debounce and 30 ms poll see every quick click and every fast double
+// tap: a press that comes too soon waits in a queue.
 class Held {
   constructor() { this.mask = 0; this.rel = new Map(); this.down = new Map(); this.freeAt = new Map(); this.queue = []; }
   press(bit, now, hold = null) {
@@ -343,7 +347,7 @@ class Tray {
   }
 
   // The real-time loop: a step, then a timer for the ms it returned (or
-  // the next timed key release, if sooner). A key wakes it at once.
+  // the next timed key release, if sooner). A key steps it at once (key).
   resume() {
     this.running = true;
     this.schedule(0);
@@ -364,12 +368,22 @@ class Tray {
     this.schedule(next);
   }
 
+  // A person's key (keyboard, on-page button, the API). In real time the
+  // firmware is stepped here and now: the key is taken (no debounce for
+  // clean keys) and its frame drawn before this returns, and every down
+  // and up is seen by a step of its own, however quick the tap.
   key(name, down) {
     const bit = KEY_BITS[name];
     const now = this.now();
+    $("k-" + name).classList.toggle("down", down);
+    if (!this.virtual) {
+      if (down) this.held.press(bit, now); else this.held.release(bit, now);
+      this.writeKeys();
+      if (this.running) this.loop();
+      return;
+    }
     if (down) this.held.keyDown(bit, now);
     else this.held.keyUp(bit, now);
-    $("k-" + name).classList.toggle("down", down);
     this.held.update(now);
     this.writeKeys();
     if (this.running) this.schedule(0);

@@ -8,7 +8,11 @@ simulator's; without it ids come from seed(), a board's hardware entropy);
 optionally unique_id() (the chip's id as text: the device id the link
 reports; without it the link keeps one on the flash);
 optionally steps(app) (a board whose host runs the loop, one App.step at a
-time: main.py hands it the app instead of calling App.run; the web page's).
+time: main.py hands it the app instead of calling App.run; the web page's);
+optionally debounce (ms a key's raw bit must hold still before ui/buttons.py
+takes it: 0 for keys that are clean events with no contact bounce, the web
+page's in real time; without it the buttons' 20 ms, as every board with
+switches: pico, macropad, the simulator's).
 
 `detect(name=None)` chooses, first match wins:
 1. `name` given by the caller;

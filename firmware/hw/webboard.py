@@ -7,7 +7,12 @@ reads and writes a few bytes at addresses it gets once (`Board.addrs()`),
 so a frame costs no call from Python to JavaScript at all.
 
 - Keys: the page writes the pressed-key mask (hw/keys.py bits) into
-  `io[IO_KEYS]`; `keys()` returns it.
+  `io[IO_KEYS]`; `keys()` returns it. A page's key is a clean event (a
+  keyboard or pointer event, no contact to bounce), and the page steps the
+  app at once on every change of the mask, so in real time the board says
+  `debounce = 0` (hw/board.py): the step that sees a key down takes it and
+  draws its frame. In virtual time it says nothing: the buttons' 20 ms, as
+  the desktop simulator's scripted runs, whose frames a script reproduces.
 - Display: the real SSD1306 driver (hw/ssd1306.py) over a bus that sends
   nothing anywhere (`PageI2C`); the page draws the driver's shadow of the
   panel RAM (exactly what the driver sent), when `io[IO_FRAME]` moved.
@@ -185,6 +190,8 @@ class Board:
         opts = _options()
         self.io = bytearray(IO_SIZE)
         self._virtual = bool(opts.get("virtual", False))
+        if not self._virtual:
+            self.debounce = 0  # clean keys, taken at the step that sees them
         self._now = 0
         self._seed = opts.get("seed")
         if self._seed is None:

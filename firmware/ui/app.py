@@ -60,6 +60,9 @@ class App:
         self.s = session
         self.fb = board.display
         self.buttons = Buttons()
+        # A board whose keys are clean events (the web page's) says so with
+        # `debounce` (ms); a board's switches keep the buttons' 20 ms.
+        self.buttons.debounce = getattr(board, "debounce", self.buttons.debounce)
         self.rgb = ring.new(board.leds.n)
         self.toast = ""
         self.fresh = False   # the toast came after the last key (the builder shows it then)

@@ -107,6 +107,47 @@ def test_keyboard_and_buttons_drive_it(driver, site, flash_name):
     shows(driver, lambda s: "Tension      1/3" in s and "Redone" in s, "Redone after a long OK")
 
 
+# Issue 27: the page's keys are clean events, so the page steps the firmware
+# in the key's own handler and the board takes the key with no debounce
+# (hw/webboard.py): the frame is drawn before the handler returns, and a
+# tap whose down and up come in the same millisecond is a press. One
+# synchronous script, so no timer of the page's loop runs in between.
+KEYS_NOW = """
+const t = dicetray.tray, out = {};
+const f0 = t.frames;
+t.key("DOWN", true);
+out.down = t.frames - f0;
+out.downFrame = dicetray.frame();
+t.key("DOWN", false);
+t.key("UP", true); t.key("UP", false);
+out.upFrame = dicetray.frame();
+t.key("OK", true); t.key("OK", false);
+out.okScreen = dicetray.state().screen;
+t.key("BACK", true); t.key("BACK", false);
+out.backScreen = dicetray.state().screen;
+out.frames = t.frames - f0;
+return out;
+"""
+
+
+def test_a_key_is_taken_and_drawn_in_its_own_handler(driver, site, flash_name):
+    from selenium.webdriver.common.keys import Keys
+    open_page(driver, site.url("?flash=" + flash_name))
+    shows(driver, lambda s: s[0].startswith("KEYS"), "the tour")
+    keys(driver, Keys.BACKSPACE)
+    shows(driver, lambda s: s[0].startswith("HUNT"), "home")
+    wait_for(lambda: driver.execute_script("return dicetray.tray.held.mask") == 0, what="no key held")
+    home = frame(driver)
+    got = driver.execute_script(KEYS_NOW)
+    assert got["down"] == 1                                  # Down drawn before key() returned
+    assert selected(bytes(got["downFrame"])) != selected(home)
+    assert bytes(got["upFrame"]) == home                      # a same-ms tap of Up: back on Roll
+    assert got["okScreen"] == "Builder"                       # OK (taken on release): the builder
+    assert got["backScreen"] == "Home"
+    assert got["frames"] == 4
+    assert driver.execute_script("return dicetray.stats().error") is None
+
+
 # The same key script in the desktop simulator and in the page: a fresh
 # flash, the tour skipped, home, the builder with a value changed, a roll
 # (shots during the comet and the flash too: virtual time makes them the
