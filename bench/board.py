@@ -116,6 +116,39 @@ class Board:
             s["flashNanos"] / NS,
         )
 
+    def wait_ms(self, ms):
+        """Let `ms` of emulated time go by."""
+        self.marks += 1
+        self.em.at([(ms * NS, None, "w%d" % self.marks)], base="now")
+        self.em.wait_mark("w%d" % self.marks)
+
+    def roll(self, key="ROLL", need=True):
+        """Tap `key` (Roll) and return the roll's run: (ms, CPU ms, bus ms,
+        flash ms, erases) of the first CPU run that drew after the key
+        (RuntimeError if none did and `need`, else None); its erases from
+        the harness's counter around the tap, when the run waited for the
+        flash long enough to hold one (the flash ms says)."""
+        e0 = self.em.stats()["erases"]
+        spans = self.tap(key, gap_ms=ROLL_GAP_MS)
+        if not spans:
+            if need:
+                raise RuntimeError("%s drew nothing" % key)
+            return None
+        erases = self.em.stats()["erases"] - e0 if spans[0]["flashNanos"] > 30 * NS else 0
+        return _run(spans[0], erases)
+
+    def keyed_roll(self):
+        """A result keyed in by hand: hold Roll (KeyIn), add faces with OK
+        until Roll applies them; returns roll()'s figures for that Roll
+        (the one that wrote to the flash: the others only add a face)."""
+        self.tap("ROLL", hold_ms=800)
+        for _ in range(40):
+            r = self.roll(need=False)
+            if r is not None and r[3] > 0:
+                return r
+            self.tap("OK")
+        raise RuntimeError("the keyed-in roll never applied")
+
     def idle_pass(self, ms=10000, after_ms=1000):
         """Busy cycles of one loop pass with nothing to do: the cycles over
         `ms` of quiet (from after_ms on, past the fast polls that follow a
@@ -242,9 +275,7 @@ def main(fuel=None):
     b.tap("OK")  # the builder, first open (imports)
     b.tap("DOWN")
     keys("hunt builder: skill 3<->0 (a key)", b, ["RIGHT", "LEFT"], "hunt")
-    # The roll itself: the event made durable on flash, then the result
-    # screen (the comet and flash animation follow, in later passes).
-    keys("hunt builder: Roll, to the result screen", b, ["ROLL"] * 3, None, 1500, then="BACK")
+    # The roll itself has rows of its own: roll_rows() below.
     row(
         "idle loop pass (no host yet, nothing to do)",
         format(int(idle), ","),
@@ -297,6 +328,10 @@ def main(fuel=None):
     e.close()
 
     print()
+    roll_rows(frozen)
+    print()
+    roll_rows(frozen, 1000000)
+    print()
     row("heap free after a collection", "bytes", "lowest")
     for label, free in boot_heap.items():
         row("after boot (the 10,031-event campaign): %s" % label, format(free, ","))
@@ -312,6 +347,92 @@ def main(fuel=None):
     )
     print()
     backup_rows()
+
+
+ROLL_GAP_MS = 1500  # between rolls: the ring's animation, then the idle moment (ui/app.py)
+
+
+def roll_rows(uf2_path, i2c_hz=None):
+    """Roll to result (issue 27): the CPU run of the Roll key's frame, from
+    the wake that takes the key (the event made durable on flash first) to
+    the wait after the result screen's frame, split into CPU, bus and the
+    flash wait, and the erases inside it; per system (the bench campaigns):
+    the first roll of a boot (a second after the home screen, as a player
+    presses it), a roll (the mean of five, ROLL_GAP_MS apart), a result
+    keyed in by hand (hold Roll, OK adds faces, Roll applies). Then the
+    erases an event over 48 rolls (wear()). `i2c_hz`: the OLED's clock
+    (/config.txt's i2c=, hw/pico.py), None for the default."""
+    why = available()
+    if why:
+        print("Roll rows skipped: " + why)
+        return
+    import device
+
+    clock = "%d kHz" % ((i2c_hz or 400000) // 1000)
+    row("roll to result, I2C at %s" % clock, "ms", "CPU ms", "bus ms", "flash ms", "erases")
+    cfg = {"/config.txt": ("i2c=%d\n" % i2c_hz).encode()} if i2c_hz else {}
+    if not os.path.isdir(os.path.join(ROOT, "build", "bench-flash")):
+        device.make_image(tail=31)  # main() made it already
+    device.make_image(300, 1, "bench-paths")
+    device.make_image(300, 2, "bench-exp", tail=31)
+    for label, name in (
+        ("hunt", "bench-flash"),
+        ("paths", "bench-paths"),
+        ("expedition", "bench-exp"),
+    ):
+        files = dict(campaign_files(name), **cfg)
+        b = Board(uf2_path, files)
+        b.em.spans(True)
+        b.wait_ms(1000)
+        first = b.roll()  # home -> result
+        b.tap("BACK")
+        b.tap("OK")  # the builder: each roll from there, back to it after
+        got = []
+        for _ in range(5):
+            got.append(b.roll())
+            b.tap("BACK")
+        keyed = b.keyed_roll()
+        b.close()
+        row("%s: first roll of a boot" % label, *_fmt(first))
+        row("%s: a roll (mean of 5)" % label, *_fmt([sum(g[i] for g in got) / 5 for i in range(5)]))
+        row("%s: a result keyed in" % label, *_fmt(keyed))
+    row("erases an event, 48 rolls (folds, snapshots)", "%.3f" % wear(uf2_path, cfg))
+
+
+def wear(uf2_path, cfg, n=48):
+    """Erases an event on the board: n rolls from the hunt builder (Back
+    after each), ROLL_GAP_MS apart, so the idle moments between them fold
+    and snapshot as at a table; counted from the first roll's key to the
+    idle moment after the last."""
+    b = Board(uf2_path, dict(campaign_files("bench-flash"), **cfg))
+    b.wait_ms(1000)
+    b.tap("OK")
+    e0 = b.em.stats()["erases"]
+    for _ in range(n):
+        b.tap("ROLL", gap_ms=ROLL_GAP_MS)
+        b.tap("BACK")
+    b.wait_ms(2000)
+    e = b.em.stats()["erases"] - e0
+    b.close()
+    return e / n
+
+
+def _run(s, erases):
+    """(ms, CPU ms, bus ms, flash ms, erases) of a span: the CPU's cycles
+    (waiting on the I2C bus is polling: cycles too) and the flash's stall
+    (interrupts off: no cycles)."""
+    busy = s["cycles"] * CYCLE_NS
+    return (
+        (busy + s["flashNanos"]) / NS,
+        (busy - s["i2cNanos"]) / NS,
+        s["i2cNanos"] / NS,
+        s["flashNanos"] / NS,
+        erases,
+    )
+
+
+def _fmt(r):
+    return ["%.1f" % r[0], "%.2f" % r[1], "%.2f" % r[2], "%.1f" % r[3], "%d" % r[4]]
 
 
 def backup_rows():

@@ -81,19 +81,25 @@ def make_image(events=10_000, system=0, name="bench-flash", tail=0):
         cycle = ((paths.TEST, (1, 2, 1, 0, 0, 2, 0)), (1, ()), (paths.TEST, (0, 3, 2, 0, 0, 3, 0)))
     else:
         cycle = ((ex.TURN, (0,)), (1, ()), (ex.TEST, (4, 3, 0, 0, 0, 0, 0, -1)))
+
+    def do(kind, args):
+        s.do(kind, args)
+        while s.tidy():  # an idle moment after each action, as on the device
+            pass
+
     k = 0
     while s.st.seq < events:
         kind, args = cycle[k % len(cycle)]
         k += 1
         try:
-            s.do(kind, args)
+            do(kind, args)
         except ValueError:
             pass
     if tail:
         while s.st.seq % SNAP_EVERY:  # up to the next snapshot...
-            s.do(*cycle[0])
+            do(*cycle[0])
         for _ in range(tail):  # ...then rolls only, no undo
-            s.do(*cycle[0])
+            do(*cycle[0])
     top = os.path.join(ROOT, "build", name)
     shutil.rmtree(top, ignore_errors=True)
     for d in sorted(b.fs.dirs):

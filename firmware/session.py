@@ -216,7 +216,7 @@ class Session:
             if self._snap:
                 self.snapshot()
             elif st.due():
-                st.fold()
+                st.fold_step()    # a step a call: each at most about one erase
             else:
                 return False
         except OSError:

@@ -8,6 +8,12 @@ pull-ups, a 12-LED WS2812 ring on GP22, an optional piezo on GP18.
     board=pico          (read by hw/board.py)
     display=sh1106      (default ssd1306: both answer at 0x3C, the bus
                          cannot tell them apart)
+    i2c=1000000         (the OLED's I2C clock in Hz, 100000..1000000;
+                         default 400000, the SSD1306's and SH1106's
+                         datasheet maximum. Most modules take 1 MHz, which
+                         sends a full frame in 9 ms instead of 22: a roll's
+                         result comes that much sooner. A value out of
+                         range or not a number is ignored: 400 kHz)
     leds=0              (no ring fitted: NullLeds)
 """
 
@@ -32,6 +38,16 @@ def config(key, default=None, opener=open):
     finally:
         f.close()
     return default
+
+
+def i2c_hz(text, default):
+    """The I2C clock /config.txt's i2c= asks for, if it is a number of Hz
+    from 100 kHz to 1 MHz (the RP2040's Fast-mode Plus), else `default`."""
+    try:
+        hz = int(text)
+    except (TypeError, ValueError):
+        return default
+    return hz if 100000 <= hz <= 1000000 else default
 
 
 class UsbSerial:
@@ -89,6 +105,7 @@ class Board:
 
     def _display(self, machine):
         bus, freq = pins.PICO_I2C
+        freq = i2c_hz(config("i2c"), freq)
         i2c = machine.I2C(bus, sda=machine.Pin(pins.gpio(self.PINS, "SDA")),
                           scl=machine.Pin(pins.gpio(self.PINS, "SCL")), freq=freq)
         found = i2c.scan()

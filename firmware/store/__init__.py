@@ -149,6 +149,7 @@ class Store:
         self._plen = 0          # bytes of records pending
         self._pf = None         # the pending file, open for appends
         self._pages = _PAGES    # pages of the pending directory's block taken (full: start afresh)
+        self._fstage = 0        # the next step of a fold (fold_step)
         self._buf = bytearray(journal.HDR + journal.MAX_REC)
         self._mv = memoryview(self._buf)
         # bytes: written; syncs/renames/removes: operations; blocks: data
@@ -170,6 +171,7 @@ class Store:
         fs = self.fs
         self.close()
         self._plen = 0
+        self._fstage = 0
         fs.mkdir(self.root)
         rep = Report(self.kind)
         events = []
@@ -483,34 +485,48 @@ class Store:
         return self._pmode and (self._pf is None or self._pages >= _PAGES_FOLD)
 
     def fold(self):
-        """Move the pending records into the journal's segment (synced:
-        the segment's copy-on-write erase happens here, at idle), then
-        remove the pending file and directory and, for a store that appends
-        there, make them afresh, the file open and empty. A cut in between
-        leaves records in both: the boot passes over the copies the segment
-        holds."""
-        if self._plen:
-            self._write_seg(memoryview(self._pend)[:self._plen], self._lseq)
-            self._plen = 0
-        self._lseq = self.seq
-        self._close_pend()
+        """Move the pending records into the journal's segment and start
+        the pending directory afresh: every step of fold_step()."""
+        while self.fold_step():
+            pass
+
+    def fold_step(self):
+        """One step of a fold, each at most about one erase, so that an
+        idle moment's work never holds the keys long; True while more
+        remain. 1: the pending records written to the segment and synced
+        (the segment's copy-on-write erase happens here, at idle). 2: the
+        pending file and directory removed. 3, for a store that appends
+        there: the directory made afresh (a new metadata pair, erased now,
+        not when a commit finds its block full: littlefs compacts a full
+        block on that commit, an erase inside an append) and its file
+        opened, empty. A cut between steps leaves records in both places:
+        the boot passes over the copies the segment holds."""
         fs = self.fs
-        d = self._p(PEND)
-        # A new directory is a metadata pair erased now, not in the middle
-        # of an append (littlefs compacts a full block on the commit that
-        # finds no room).
-        for op, p in ((fs.remove, self._p(PEND_FILE)), (fs.rmdir, d)):
-            try:
-                op(p)
-                self.stats["meta"] += 1
-            except OSError:
-                pass      # not there (a cut in the last fold, or the first one)
-        if self._pmode:
-            fs.mkdir(d)
-            self._pf = fs.open(self._p(PEND_FILE), "wb")
-            self._pages = _PAGES_FRESH
-            self.stats["meta"] += 2
-            self.stats["blocks"] += 1
+        stage = self._fstage
+        if stage == 0:
+            self._close_pend()        # an append now goes the slow way: fold() ends this
+            if self._plen:
+                self._write_seg(memoryview(self._pend)[:self._plen], self._lseq)
+                self._plen = 0
+            self._lseq = self.seq
+            self._fstage = 1
+            return True
+        if stage == 1:
+            for op, p in ((fs.remove, self._p(PEND_FILE)), (fs.rmdir, self._p(PEND))):
+                try:
+                    op(p)
+                    self.stats["meta"] += 1
+                except OSError:
+                    pass      # not there (a cut in the last fold, or the first one)
+            self._fstage = 2 if self._pmode else 0
+            return self._pmode
+        fs.mkdir(self._p(PEND))
+        self._pf = fs.open(self._p(PEND_FILE), "wb")
+        self._pages = _PAGES_FRESH
+        self._fstage = 0
+        self.stats["meta"] += 2
+        self.stats["blocks"] += 1
+        return False
 
     def _close_pend(self):
         f = self._pf

@@ -52,6 +52,10 @@ SCRUB_MS = 5000
 # without a key and once the ring's animation is over, so that it never
 # delays a key's frame or the ring.
 TIDY_MS = 200
+# ...and what the first roll would wait for (idle(): up to ~100 ms of the
+# journal read after a boot, which a key's tap could fall inside), this
+# much later again: a second after the boot or the last key.
+WARM_MS = 800
 
 
 class App:
@@ -80,7 +84,6 @@ class App:
         self.scrub_at = ticks_add(board.ticks_ms(), SCRUB_MS)
         self.tidy = getattr(session, "tidy", None)
         self.quiet_at = board.ticks_ms()   # idle work waits for this
-        self.warm = False                  # the roll's screens imported (idle())
         self.reset()
         if getattr(session, "new", False):
             self.start()
@@ -92,6 +95,7 @@ class App:
         """Start over on the home screen of the session's campaign."""
         self.c = self.s.c
         self.pool = None  # made on first use (need_pool): not part of boot
+        self.warm = False   # ...but at the first idle moment (idle())
         self.stack = []
         self.sel_tal = -1
         self.push(Home(self))
@@ -146,9 +150,11 @@ class App:
         self.push(S(self))
 
     # --- actions --------------------------------------------------------------
-    def act(self, kind, args=(), text="", faces=None):
+    def act(self, kind, args=(), text="", faces=None, refresh=True):
         """Apply an action through the session (durable when it returns);
-        a refusal is shown on screen. Returns the Outcome or None."""
+        a refusal is shown on screen. Returns the Outcome or None.
+        refresh=False: the screen on top is not refreshed (a roll pushes
+        its result over it; pop() refreshes it when it shows again)."""
         try:
             out = self.s.do(kind, args, text, faces)
         except ValueError as e:
@@ -158,7 +164,7 @@ class App:
             self.c = self.s.c
             self.push(Message(self, "FLASH ERROR", "not saved: %s" % e))
             return None
-        self.applied(kind, out)
+        self.applied(kind, out, refresh)
         return out
 
     def roll(self, faces=None):
@@ -174,7 +180,7 @@ class App:
         except ValueError as e:
             self.push(Message(self, "REFUSED", str(e)))
             return None
-        out = self.act(kind, args, text, faces)
+        out = self.act(kind, args, text, faces, False)
         if out is None:
             return None
         self.push(Result(self, out, what))
@@ -198,15 +204,16 @@ class App:
             self.fresh = True
         return out
 
-    def applied(self, kind, out):
+    def applied(self, kind, out, refresh=True):
         """An action applied through the session (here, or by the host over
-        the link): show it."""
+        the link): show it (refresh=False: see act())."""
         self.c = self.s.c
         self.toast = out.notes[-1] if out.notes else ""
         self.fresh = True
         if (kind == cp.UNDO or kind == cp.REDO) and self.pool is not None:
             self.pool.fix(self.c)
-        self.top().refresh()
+        if refresh:
+            self.top().refresh()
         self.dirty = self.ring_dirty = True
 
     def restored(self, word="Restored"):
@@ -322,8 +329,9 @@ class App:
             self.quiet_at = ticks_add(now, TIDY_MS)
         if self.dirty:
             self.render()
-        elif not n and self.anim < 0 and ticks_diff(now, self.quiet_at) >= 0:
-            self.idle(now)
+        elif not n and self.anim < 0 and ticks_diff(now, self.quiet_at) >= 0 \
+                and self.idle(now):
+            return 1  # work done (up to ~50 ms on a board): the keys polled again at once
         if self.anim >= 0 or self.ring_dirty:
             self.paint()
             return 1 if busy else _FRAME_MS
@@ -331,17 +339,27 @@ class App:
 
     def idle(self, now):
         """Idle, no animation, no key for TIDY_MS: one piece of background
-        work per pass. The roll's screens are imported first (a boot does
-        not: it would cost the boot time; the first roll would wait for
-        them), then the flash work the session keeps for idle moments,
-        then, every SCRUB_MS, a step of the scrub."""
-        if not self.warm:
+        work per pass. The flash work the session keeps for idle moments
+        first (each step at most about one erase), then, once a campaign,
+        what the first roll would wait for (a boot does not do it: it would
+        cost the boot time): the result screens imported and the builder's
+        pool made (from the newest roll: after a boot, read from the
+        journal); then, every SCRUB_MS, a step of the scrub. True when it
+        did one of the first two (there may be more: the next pass comes
+        at once)."""
+        if self.tidy is not None and self.tidy():
+            return True
+        if not self.warm and ticks_diff(now, self.quiet_at) >= WARM_MS:
             self.warm = True
             from ui import result, keyin  # noqa: F401
-        elif self.tidy is not None and self.tidy():
-            pass
-        elif ticks_diff(now, self.scrub_at) >= 0 and self.scrub is not None:
+            try:
+                self.need_pool()   # its first making reads the journal after a boot
+            except ValueError:
+                pass               # the roll will say why
+            return True
+        if ticks_diff(now, self.scrub_at) >= 0 and self.scrub is not None:
             self.scrubbed(now)
+        return False
 
     def scrubbed(self, now):
         """Idle, and time for the next step of the journal's scrub: one

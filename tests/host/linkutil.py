@@ -144,3 +144,17 @@ def wait_for(pred, timeout=10.0):
             return True
         time.sleep(0.02)
     return False
+
+
+def upto(t, end, limit=60.0):
+    """What transport `t` receives until the bytes `end` have come (the
+    prompt a REPL reply ends with), however slow a loaded machine makes
+    the simulator: a quiet spell is not taken for the end of the reply.
+    AssertionError, with what came, after `limit` seconds without it."""
+    got = b""
+    deadline = time.monotonic() + limit
+    while end not in got:
+        left = deadline - time.monotonic()
+        assert left > 0, "no %r from the device in %d s: got %r" % (end, limit, got[-200:])
+        got += t.read(min(left, 0.5))
+    return got

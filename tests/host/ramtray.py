@@ -264,8 +264,8 @@ class RamTray:
             roll = self.roll
 
             class Store(_BASE_STORE):
-                def __init__(self, fs, root, kind=None, keep=0, roll_=None):
-                    _BASE_STORE.__init__(self, fs, root, kind, keep, roll)
+                def __init__(self, fs, root, kind=None, keep=0, roll_=None, pend=False):
+                    _BASE_STORE.__init__(self, fs, root, kind, keep, roll, pend)
             store.Store = Store
         try:
             yield
@@ -305,11 +305,14 @@ class RamTray:
     # --- the table -------------------------------------------------------------
     def act(self, kind, args=(), text="", faces=None):
         """An action at the table, the way the keys and the link both go:
-        the session acts (on flash when it returns), the app shows it.
-        Returns the firmware's Outcome; ValueError: refused."""
+        the session acts (on flash when it returns), the app shows it,
+        then the idle moment that follows at a table writes what is due
+        (a snapshot, a fold of the pending journal). Returns the firmware's Outcome; ValueError: refused."""
         with self._tuned():
             out = self.s.do(kind, list(args), text, None if faces is None else bytes(faces))
             self.app.applied(kind, out)
+            while self.s.tidy():  # the idle moment after it (ui/app.py App.idle)
+                pass
         return out
 
     def press(self, *keys, long=False):

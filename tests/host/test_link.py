@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import linkutil  # noqa: E402
-from linkutil import Sim  # noqa: E402
+from linkutil import Sim, upto  # noqa: E402
 
 from dicetray.link import frame as fr  # noqa: E402
 from dicetray.link import ports  # noqa: E402
@@ -173,24 +173,26 @@ def test_repl_beside_the_app(tmp_path):
     try:
         dev = Device.open(sim.port)
         dev.end_session()                    # the app stops, the REPL takes the port
-        got = dev.t.drain(0.3, 3)
-        assert got.endswith(b">>> ")
+        # Each reply is read up to the prompt it ends with (linkutil.upto),
+        # not until a quiet spell: a loaded machine makes the simulator
+        # pause longer than any spell (a CI run saw an empty reply).
+        assert upto(dev.t, b">>> ").endswith(b">>> ")
         dev.t.write(b"6*7\r")
-        assert b"42\r\n>>> " in dev.t.drain(0.3, 3)
+        assert b"42\r\n>>> " in upto(dev.t, b"42\r\n>>> ")
         # The raw REPL, as mpremote drives it.
         dev.t.write(b"\r\x01")
-        assert dev.t.drain(0.3, 3).endswith(b"raw REPL; CTRL-B to exit\r\n>")
+        assert upto(dev.t, b"CTRL-B to exit\r\n>").endswith(b"raw REPL; CTRL-B to exit\r\n>")
         dev.t.write(b"print('hi', 1+1)\x04")
-        assert dev.t.drain(0.3, 3) == b"OKhi 2\r\n\x04\x04>"
+        assert upto(dev.t, b"\x04\x04>") == b"OKhi 2\r\n\x04\x04>"
         dev.t.write(b"\x02")
-        dev.t.drain(0.3, 3)
+        upto(dev.t, b">>> ")
         dev.close()
         with pytest.raises(AtRepl, match="REPL"):
             Device.open(sim.port, restart=False)
         dev = Device.open(sim.port)          # soft-reboots into the app
         assert dev.info()["events"] == 10
         dev.t.write(b"\x03")                 # Ctrl-C stops the app, as on a board
-        assert b">>> " in dev.t.drain(0.3, 3)
+        assert b">>> " in upto(dev.t, b">>> ")
         assert dev.hello()["events"] == 10   # noticed the REPL, restarted the app
         dev.close()
     finally:

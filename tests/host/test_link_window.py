@@ -548,9 +548,9 @@ def test_the_repl_and_mpremote_after_a_windowed_backup(sim3k):
     dev = Device.open(sim.port)
     assert dev.events(0) == c.events
     dev.end_session()                         # the app stops, the REPL takes the port
-    assert dev.t.drain(0.3, 3).endswith(b">>> ")
+    assert linkutil.upto(dev.t, b">>> ").endswith(b">>> ")
     dev.t.write(b"6*7\r")
-    assert b"42\r\n>>> " in dev.t.drain(0.3, 3)
+    assert b"42\r\n>>> " in linkutil.upto(dev.t, b"42\r\n>>> ")
     dev.close()
     dev = Device.open(sim.port)               # soft-reboots into the app
     assert dev.events(N - 200)[-1] == c.events[-1]

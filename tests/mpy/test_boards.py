@@ -305,6 +305,34 @@ def test_pico_display_drivers():
         f.restore()
 
 
+@micropython_only
+def test_pico_i2c_clock_from_config():
+    """i2c= in /config.txt sets the OLED's clock (issue 27: a roll's frame
+    in 9 ms at 1 MHz); anything but 100 kHz..1 MHz keeps 400 kHz."""
+    f = Fakes()
+    try:
+        got = []
+        for text in (None, "1000000", "100000", "2000000", "fast", "99999"):
+            import hw.pico as hp
+            old = hp.config
+            hp.config = lambda key, default=None, opener=None, t=text: t if key == "i2c" else default
+            try:
+                FakeMachine.log = []
+                make("pico", real_display=True)
+            finally:
+                hp.config = old
+            got.append([e[4] for e in FakeMachine.log if e[0] == "I2C"][-1])
+        assert got == [400000, 1000000, 100000, 400000, 400000, 400000], got
+    finally:
+        f.restore()
+
+
+def test_pico_i2c_clock_text():
+    from hw.pico import i2c_hz
+    assert i2c_hz("250000", 7) == 250000 and i2c_hz("", 7) == 7 and i2c_hz(None, 7) == 7
+    assert i2c_hz("1000001", 7) == 7 and i2c_hz(" 1000000 ", 7) == 1000000
+
+
 def test_config_reader():
     from hw.pico import config
 

@@ -5,7 +5,6 @@ appends, folds and snapshots loses no acknowledged event; damage in the
 pending file is named and set aside; every reader sees the pending events
 (runs on CPython and on MicroPython)."""
 import gc
-import sys
 
 from flashsim import FlashSim, PowerCut
 from store import Store, journal, slots, PEND_FILE
