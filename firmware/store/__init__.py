@@ -145,7 +145,7 @@ class Store:
         # Any store reads the pending file (a device's store opened by
         # anything else: the slots, a staging, the host).
         self._pmode = pend
-        self._pend = None       # the pending records (bytearray), once there are any
+        self._pend = bytearray()  # the pending records (_PEND_MAX bytes once there are any)
         self._plen = 0          # bytes of records pending
         self._pf = None         # the pending file, open for appends
         self._pages = _PAGES    # pages of the pending directory's block taken (full: start afresh)
@@ -325,7 +325,7 @@ class Store:
             rep.notes.append("pending journal: torn tail of %d bytes dropped" % r.tail)
         n = r.good - skip[1]
         if n > 0:
-            if self._pend is None:
+            if not self._pend:
                 self._pend = bytearray(_PEND_MAX)
             self._pend[0:n] = data[skip[1]:r.good]
             self._plen = n
@@ -458,7 +458,7 @@ class Store:
             plen = self._plen + n
             pages = (plen + _COMMIT + 255) >> 8
         f = self._pf
-        if self._pend is None:
+        if not self._pend:
             self._pend = bytearray(_PEND_MAX)
         self._pend[self._plen:plen] = self._mv[:n]
         try:

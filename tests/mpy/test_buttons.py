@@ -75,6 +75,27 @@ def test_debounce_waits_for_a_stable_contact():
     assert run(b, [(10, K_OK), (25, 0)], 200, step=5) == []
 
 
+def test_a_tap_the_busy_app_polled_once_is_not_lost():
+    # Issue 27: the app busy 80 ms between two polls (an idle moment's
+    # flash step): a tap seen down at one poll and up at the next is a tap.
+    b = Buttons()
+    assert b.update(0, 0) == 0
+    assert b.update(K_ROLL, 30) == 0          # down: not debounced yet
+    n = b.update(0, 110)                      # the next poll, 80 ms on: up
+    assert [b.q[i] for i in range(n)] == [event(K_ROLL, PRESS), event(K_ROLL, RELEASE)]
+    assert b.update(0, 140) == 0 and b.state == 0
+    # At the usual 30 ms the same down-then-up is a glitch: nothing.
+    b = Buttons()
+    assert b.update(K_ROLL, 30) == 0 and b.update(0, 60) == 0 and b.update(0, 90) == 0
+    # An arrow too; a key held across the gap is an ordinary press.
+    b = Buttons()
+    b.update(K_UP, 0)
+    n = b.update(0, 60)
+    assert [b.q[i] for i in range(n)] == [event(K_UP, PRESS), event(K_UP, RELEASE)]
+    assert run(Buttons(), [(0, K_OK), (200, 0)], 400, step=70) == [
+        (280, event(K_OK, PRESS)), (280, event(K_OK, RELEASE))]
+
+
 def test_short_press_fires_on_release():
     ev = run(Buttons(), [(0, K_OK), (150, 0)], 400)
     assert ev == [(170, event(K_OK, PRESS)), (170, event(K_OK, RELEASE))], ev
