@@ -213,7 +213,9 @@ class Session:
         if self._held:
             return False
         try:
-            if self._snap:
+            if self._snap and st.pending():
+                st.fold_step()    # the snapshot folds first, a step a call
+            elif self._snap:
                 self.snapshot()
             elif st.due():
                 st.fold_step()    # a step a call: each at most about one erase

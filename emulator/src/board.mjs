@@ -266,8 +266,10 @@ export class Board {
 
   // The CPU waits for the flash (interrupts are off meanwhile on this port).
   _stall(ns) {
+    const t0 = this.now();
     this.stats.flashNanos += ns;
     this.mcu.clock.tick(ns);
+    this.lastStall = [t0, this.now()];   // a mark due inside it says so (main.mjs)
   }
 
   /** A power cut at emulated time `nanos`; with restart the power comes
@@ -301,7 +303,9 @@ export class Board {
     outer:
     while (Date.now() < end) {
       for (let i = 0; i < 20000; i++) {
-        if (this.timers.length && this.timers[0][0] <= this.now()) {
+        // Every timer due now, before the next instruction: after a flash
+        // stall, the marks due inside it see the parts as the stall left them.
+        while (this.timers.length && this.timers[0][0] <= this.now()) {
           this.timers.shift()[1]();
           if (this.stopped) return;
         }

@@ -120,7 +120,10 @@ const commands = {
     for (const step of c.steps) {
       const fn = () => {
         if (step.keys !== undefined) board.setKeys(step.keys);
-        if (step.mark !== undefined) emit({ ev: 'mark', id: step.mark, t: board.now(), stats: stats() });
+        if (step.mark !== undefined) {
+          emit({ ev: 'mark', id: step.mark, t: board.now(), stats: stats(),
+                 stall: board.lastStall || null });
+        }
       };
       if (base === 'app') board.atApp(step.t, fn);
       else board.at(base === 'now' ? now + step.t : step.t, fn);

@@ -207,6 +207,12 @@ def check_text(board, name, frame, rows):
     return bad
 
 
+def _in_stall(mark, due):
+    """The mark was due inside the last flash stall and fired as it ended."""
+    s = mark.get("stall")
+    return bool(s) and s[0] <= due and mark["t"] == s[1]
+
+
 # --- the test ----------------------------------------------------------------------
 @pytest.mark.parametrize("system", ["hunt", "paths", "expedition"])
 def test_rp2_frames_equal_the_simulators(system, tmp_path):
@@ -222,8 +228,12 @@ def test_rp2_frames_equal_the_simulators(system, tmp_path):
                   seed=seed)
         assert sim.run() == 0, "the simulator failed:\n" + sim.output[-3000:]
         em.wait_mark("end", timeout=120)
+    # A mark due while the CPU waited for the flash (interrupts off: an
+    # idle moment's erase, issue 27) fires when the wait ends, before the
+    # next instruction: the parts are as they were when it was due.
     late = ["%s %.3f ms late" % (name, (em.marks[mid]["t"] - em.app_t) / NS - t)
-            for t, mid, name in marks if em.marks[mid]["t"] > em.app_t + (t + 1) * NS]
+            for t, mid, name in marks if em.marks[mid]["t"] > em.app_t + (t + 1) * NS
+            and not _in_stall(em.marks[mid], em.app_t + t * NS)]
     assert not late, "the harness took screenshots late: %s" % late
     got = {name: (m["display"], m["leds"], m["contrast"], m["power"])
            for _t, mid, name in marks for m in [em.marks[mid]]}

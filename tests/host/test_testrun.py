@@ -97,6 +97,8 @@ def test_a_failed_stage_stops_the_rest_and_the_table_names_it(monkeypatch, tmp_p
                     ("web", "print('never')", None))
     code, out = _run(monkeypatch, tmp_path, capsys, table)
     assert code == 1
+    # The first line names the stages it runs, in order (issue 30, item 2).
+    assert out.splitlines()[0].startswith("== make test: lint, pytest, micropython, web; up to 1 ")
     assert "boom: the failure shown" in out                      # its output, not swallowed
     assert "never" not in out
     end = out[out.index("== FAILED: pytest in "):].splitlines()

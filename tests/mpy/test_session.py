@@ -61,6 +61,7 @@ def test_an_undo_is_snapshotted_at_the_next_idle_moment():
     _play(s, 5)
     s.do(cp.UNDO)
     assert s.st.snaps[-1] == 0 and s.st.seq == 6   # the action itself writes no snapshot
+    assert s.tidy() and s.st.pending() == 0 and s.st.snaps[-1] == 0   # its event folded first
     assert s.tidy() and s.st.snaps[-1] == s.st.seq == 6
     again = session.Session(Board(fs))   # nothing left to replay
     assert again.c.events == [] and cp.encode_state(again.c) == cp.encode_state(s.c)
