@@ -57,6 +57,7 @@ class Session:
         self.bright = 3
         self.st = None
         self._snap = False  # a snapshot is due (tidy() writes it)
+        self._cpt = False   # ...and its compaction, a step of its own
         self._held = False  # tidy() failed: it waits for the next action
         self.fs.mkdir(ROOT)
         saved = self._load_settings()
@@ -112,7 +113,7 @@ class Session:
             self.st.close()
         self.st = store.Store(self.fs, "%s/c%d" % (ROOT, self.n), self.kind, store.JOURNAL_KEEP,
                               pend=True)
-        self._snap = False
+        self._snap = self._cpt = False
         state, events, rep = self.st.open()
         errs = list(rep.errors)
         c = None
@@ -216,7 +217,12 @@ class Session:
             if self._snap and st.pending():
                 st.fold_step()    # the snapshot folds first, a step a call
             elif self._snap:
-                self.snapshot()
+                self._snap = False
+                st.snapshot(cp.encode_snapshot(self.c), st.seq, False)
+                self._cpt = True
+            elif self._cpt:
+                self._cpt = False
+                st.compact()
             elif st.due():
                 st.fold_step()    # a step a call: each at most about one erase
             else:

@@ -537,10 +537,12 @@ class Store:
             except Exception:
                 pass
 
-    def snapshot(self, state, seq=None):
+    def snapshot(self, state, seq=None, compact=True):
         """Write a snapshot of `state` (the state after event `seq`, which
         must be the last event appended) and compact. Returns False if a
-        snapshot of this seq is already the newest."""
+        snapshot of this seq is already the newest. compact=False leaves
+        the compaction to a later compact() (an idle moment's next step:
+        each about one erase at most)."""
         if seq is None:
             seq = self.seq
         if seq != self.seq:
@@ -569,11 +571,17 @@ class Store:
         if roll:
             self.close()
             self._fresh(seq)
-        self._compact()
+        if compact:
+            self._compact()
         if roll:
             from .anchors import keep
             keep(self, seq)         # the new segment's head (and the scrub's) on flash
         return True
+
+    def compact(self):
+        """The compaction a snapshot(compact=False) left (also safe any
+        time: it keeps the two newest snapshots and what they need)."""
+        self._compact()
 
     def _compact(self):
         # Keep the two newest generations; the journal from the older one on

@@ -331,6 +331,7 @@ class App:
             self.render()
         elif not n and self.anim < 0 and ticks_diff(now, self.quiet_at) >= 0 \
                 and self.idle(now):
+            self.buttons.busy = True  # a tap that ended meanwhile is still one (ui/buttons.py)
             return 1  # work done (up to ~50 ms on a board): the keys polled again at once
         if self.anim >= 0 or self.ring_dirty:
             self.paint()

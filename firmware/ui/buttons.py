@@ -20,12 +20,10 @@ Events are small ints `key | kind << 8`. Two kinds of key:
 
 Debounce: a key's debounced state changes only after its raw bit has been
 stable for `debounce` ms (contact bounce of tact switches is 1-10 ms). A
-poll slower than that still sees every stable change. One exception: a
-key seen down at one poll and up at the next, `gap_ms` (50) or more
-later, is a tap (PRESS, RELEASE): polls that far apart mean the app was
-busy in between (an idle moment's flash work, ui/app.py), and a tap that
-fell inside would be lost otherwise; a bounce is over long before, and
-polls are 30 to 40 ms apart when the app is not busy.
+poll slower than that still sees every stable change. One exception:
+when the app says it was busy since the last poll (`busy = True`: an idle
+moment's flash work, ui/app.py), a key seen down at that poll and up at
+this one is a tap (PRESS, RELEASE), which would be lost otherwise.
 
 Time is compared with ticks_diff only, so the 2**30 ms wrap of
 time.ticks_ms() (12.4 days) is harmless. update() allocates nothing.
@@ -87,11 +85,11 @@ class Buttons:
     """Debounced key events from raw masks (see the module docstring)."""
 
     def __init__(self, debounce=20, long_ms=600, repeat_delay=400, repeat_every=120,
-                 repeat_keys=0x0F, qlen=16, gap_ms=50):
+                 repeat_keys=0x0F, qlen=16):
         if debounce < 0 or long_ms < 0 or repeat_delay <= 0 or repeat_every <= 0:
             raise ValueError("button timings must be >= 0 ms (repeat > 0)")
         self.debounce = debounce
-        self.gap_ms = gap_ms
+        self.busy = False        # the app was busy since the last poll (set by it, one poll)
         self.long_ms = long_ms
         self.repeat_delay = repeat_delay
         self.repeat_every = repeat_every
@@ -119,12 +117,13 @@ class Buttons:
         raw &= 0x7F
         changed = raw ^ self._raw
         self._raw = raw
+        busy = self.busy
+        self.busy = False
         edge = self._edge
         for i in range(_NKEYS):
             bit = 1 << i
             if changed & bit:
-                if not raw & bit and not self.state & bit and \
-                        ticks_diff(now, edge[i]) >= self.gap_ms:
+                if busy and not raw & bit and not self.state & bit:
                     self._put(bit | PRESS << 8)    # a tap the busy app polled once
                     self._put(bit | RELEASE << 8)
                 edge[i] = now
