@@ -49,8 +49,9 @@ LEVELS = (0, 8, 24, 48, 96)  # LED brightness caps of settings levels 0..4
 SCRUB_MS = 5000
 # Idle: the flash work actions leave (session.tidy: a snapshot, the pending
 # journal folded, each up to ~60 ms of erase on a board) after this long
-# without a key and once the ring's animation is over, so that it never
-# delays a key's frame or the ring.
+# without a key, once the ring's animation is over and while no host is
+# talking (the link's quiet time), so that it never delays a key's frame,
+# the ring or a host's answer.
 TIDY_MS = 200
 # ...and what the first roll would wait for (idle(): up to ~100 ms of the
 # journal read after a boot, which a key's tap could fall inside), this
@@ -329,7 +330,7 @@ class App:
             self.quiet_at = ticks_add(now, TIDY_MS)
         if self.dirty:
             self.render()
-        elif not n and self.anim < 0 and ticks_diff(now, self.quiet_at) >= 0 \
+        elif not n and not busy and self.anim < 0 and ticks_diff(now, self.quiet_at) >= 0 \
                 and self.idle(now):
             self.buttons.busy = True  # a tap that ended meanwhile is still one (ui/buttons.py)
             return 1  # work done (up to ~50 ms on a board): the keys polled again at once
