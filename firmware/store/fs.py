@@ -50,6 +50,15 @@ class OsFs:
             return -1
 
     def mkdir(self, p):
+        # Only when missing: on littlefs a mkdir, even of a directory that
+        # is there, first finishes what a power cut left half done in the
+        # filesystem's own metadata (lfs_fs_forceconsistency), a write; a
+        # boot that only opens its store writes nothing (docs/store.md).
+        try:
+            os.stat(p)
+            return
+        except OSError:
+            pass
         try:
             os.mkdir(p)
         except OSError:
