@@ -99,9 +99,27 @@ class Board:
         self.serial = UsbSerial()
 
     def _setup_keys(self, Pin, keymap):
-        """Inputs with pull-ups; keys() reads them (active low)."""
+        """Inputs with pull-ups; keys() reads them (active low). Each also
+        notes its falling edge (a press) for fell(): a tap the app could
+        not poll because it was busy (ui/buttons.py)."""
         self._kpins = tuple(Pin(g, Pin.IN, Pin.PULL_UP) for g, _b in keymap)
         self._kbits = tuple(b for _g, b in keymap)
+        self._fell = 0
+        irq = getattr(Pin, "IRQ_FALLING", None)
+        if irq is not None:
+            for i in range(len(self._kpins)):
+                self._kpins[i].irq(self._noter(self._kbits[i]), irq)
+
+    def _noter(self, bit):
+        def fell(pin):
+            self._fell |= bit    # a soft IRQ: runs between bytecodes, allocates nothing
+        return fell
+
+    def fell(self):
+        """The keys pressed (a falling edge) since the last call, then 0."""
+        m = self._fell
+        self._fell = 0
+        return m
 
     def _display(self, machine):
         bus, freq = pins.PICO_I2C

@@ -84,6 +84,7 @@ class App:
         self.scrub = getattr(session, "scrub", None)
         self.scrub_at = ticks_add(board.ticks_ms(), SCRUB_MS)
         self.tidy = getattr(session, "tidy", None)
+        self.fell = getattr(board, "fell", None)  # presses noted as they happen (hw/pico.py)
         self.quiet_at = board.ticks_ms()   # idle work waits for this
         self.reset()
         if getattr(session, "new", False):
@@ -323,6 +324,8 @@ class App:
         """
         busy = self.link is not None and self.link.poll()
         now = self.b.ticks_ms()
+        if self.buttons.busy and self.fell is not None:
+            self.buttons.fell = self.fell()
         n = self.buttons.update(self.b.keys(), now)
         if n:
             self.dispatch(n)
@@ -330,10 +333,12 @@ class App:
             self.quiet_at = ticks_add(now, TIDY_MS)
         if self.dirty:
             self.render()
-        elif not n and not busy and self.anim < 0 and ticks_diff(now, self.quiet_at) >= 0 \
-                and self.idle(now):
-            self.buttons.busy = True  # a tap that ended meanwhile is still one (ui/buttons.py)
-            return 1  # work done (up to ~50 ms on a board): the keys polled again at once
+        elif not n and not busy and self.anim < 0 and ticks_diff(now, self.quiet_at) >= 0:
+            if self.fell is not None:
+                self.fell()           # the presses noted from here on are the work's
+            if self.idle(now):
+                self.buttons.busy = True  # a tap meanwhile is still one (ui/buttons.py)
+                return 1  # work done (up to ~50 ms on a board): the keys polled again at once
         if self.anim >= 0 or self.ring_dirty:
             self.paint()
             return 1 if busy else _FRAME_MS

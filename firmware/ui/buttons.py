@@ -23,7 +23,10 @@ stable for `debounce` ms (contact bounce of tact switches is 1-10 ms). A
 poll slower than that still sees every stable change. One exception:
 when the app says it was busy since the last poll (`busy = True`: an idle
 moment's flash work, ui/app.py), a key seen down at that poll and up at
-this one is a tap (PRESS, RELEASE), which would be lost otherwise.
+this one is a tap (PRESS, RELEASE), which would be lost otherwise; and so
+is a key in `fell` (set by the app from a board that notes its keys'
+presses as they happen: hw/pico.py `fell()`) that is up now and was up at
+the last poll: a tap that began and ended while the app was busy.
 
 Time is compared with ticks_diff only, so the 2**30 ms wrap of
 time.ticks_ms() (12.4 days) is harmless. update() allocates nothing.
@@ -90,6 +93,7 @@ class Buttons:
             raise ValueError("button timings must be >= 0 ms (repeat > 0)")
         self.debounce = debounce
         self.busy = False        # the app was busy since the last poll (set by it, one poll)
+        self.fell = 0            # ...and the keys pressed meanwhile (the board's fell())
         self.long_ms = long_ms
         self.repeat_delay = repeat_delay
         self.repeat_every = repeat_every
@@ -116,13 +120,18 @@ class Buttons:
         self._n = 0
         raw &= 0x7F
         changed = raw ^ self._raw
+        unseen = self.fell & ~raw & ~self._raw if self.busy else 0
         self._raw = raw
         busy = self.busy
         self.busy = False
+        self.fell = 0
         edge = self._edge
         for i in range(_NKEYS):
             bit = 1 << i
-            if changed & bit:
+            if unseen & bit and not self.state & bit:
+                self._put(bit | PRESS << 8)        # a tap the busy app never polled
+                self._put(bit | RELEASE << 8)
+            elif changed & bit:
                 if busy and not raw & bit and not self.state & bit:
                     self._put(bit | PRESS << 8)    # a tap the busy app polled once
                     self._put(bit | RELEASE << 8)

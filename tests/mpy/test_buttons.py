@@ -101,6 +101,28 @@ def test_a_tap_the_busy_app_polled_once_is_not_lost():
     assert b.update(K_OK, 60) == 0 and b.state == K_OK    # debounced: held
 
 
+def test_a_tap_the_busy_app_never_polled_is_not_lost_either():
+    # The whole tap inside the busy step: the board noted its press as it
+    # happened (hw/pico.py fell(), a falling edge), and the key is up at
+    # both polls.
+    b = Buttons()
+    assert b.update(0, 0) == 0
+    b.busy, b.fell = True, K_ROLL
+    n = b.update(0, 120)
+    assert [b.q[i] for i in range(n)] == [event(K_ROLL, PRESS), event(K_ROLL, RELEASE)]
+    assert b.fell == 0 and not b.busy and b.update(0, 150) == 0
+    # Not busy: a press noted between two ordinary polls is a glitch.
+    b = Buttons()
+    b.update(0, 0)
+    b.fell = K_ROLL
+    assert b.update(0, 30) == 0
+    # A key still down after the busy step goes the ordinary way (debounced).
+    b = Buttons()
+    b.update(0, 0)
+    b.busy, b.fell = True, K_OK
+    assert b.update(K_OK, 60) == 0 and b.update(K_OK, 90) == 0 and b.state == K_OK
+
+
 def test_short_press_fires_on_release():
     ev = run(Buttons(), [(0, K_OK), (150, 0)], 400)
     assert ev == [(170, event(K_OK, PRESS)), (170, event(K_OK, RELEASE))], ev
