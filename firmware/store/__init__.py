@@ -317,7 +317,7 @@ class Store:
             got = r.seq if r is not None and r.seq > seq else seq
             rep.errors.append("pending journal damaged after event %d (%s): set aside"
                               % (got, why))
-            self._aside_pend(rep)
+            self._aside(PEND_FILE, rep, "pend")
             if r is None:
                 return seq
         elif r.status == journal.TORN:
@@ -331,16 +331,6 @@ class Store:
             self._plen = n
             return r.seq
         return seq
-
-    def _aside_pend(self, rep):
-        names = self.fs.listdir(self.root)
-        k = 1
-        new = "pend.bad"
-        while new in names:
-            k += 1
-            new = "pend.bad%d" % k
-        self.fs.rename(self._p(PEND_FILE), self._p(new))
-        rep.aside.append((PEND_FILE, new))
 
     def _scan(self, nm, b, after, at, out, buf, rep):
         """Scan segment nm (base b) for the events after seq `after`,
@@ -397,13 +387,15 @@ class Store:
         else:
             self._aside(nm, rep)
 
-    def _aside(self, nm, rep):
+    def _aside(self, nm, rep, stem=None):
+        """Rename nm to STEM.bad (STEM.badN if taken; STEM: nm's seq part)."""
         names = self.fs.listdir(self.root)
-        new = nm[:9] + ".bad"
+        stem = stem or nm[:9]
+        new = stem + ".bad"
         k = 1
         while new in names:
             k += 1
-            new = nm[:9] + ".bad%d" % k
+            new = stem + ".bad%d" % k
         self._rename(nm, new)
         rep.aside.append((nm, new))
 
