@@ -199,9 +199,11 @@ class Session:
                 None if st.head is None else hexlify(st.head).decode(),
                 getattr(st, "scrubbed", None))
 
-    def snapshot(self):
+    def snapshot(self, compact=True):
+        """Snapshot the campaign now (compact=False: its compaction is
+        left to the next idle step, tidy())."""
         self._snap = False
-        self.st.snapshot(cp.encode_snapshot(self.c), self.st.seq)
+        self.st.snapshot(cp.encode_snapshot(self.c), self.st.seq, compact)
 
     def tidy(self):
         """The flash work actions leave for an idle moment (the app calls
@@ -217,8 +219,7 @@ class Session:
             if self._snap and st.pending():
                 st.fold_step()    # the snapshot folds first, a step a call
             elif self._snap:
-                self._snap = False
-                st.snapshot(cp.encode_snapshot(self.c), st.seq, False)
+                self.snapshot(False)
                 self._cpt = True
             elif self._cpt:
                 self._cpt = False
