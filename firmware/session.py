@@ -205,19 +205,22 @@ class Session:
         self._snap = False
         self.st.snapshot(cp.encode_snapshot(self.c), self.st.seq, compact)
 
-    def tidy(self):
+    def tidy(self, settle=False):
         """The flash work actions leave for an idle moment (the app calls
         this when no key came for a while): the snapshot due, else a fold
-        of the pending journal when it is due. True when it did some (call
-        again: there may be more), False when none was due or the flash
-        refused (the next idle moment tries again; nothing is lost: the
-        events are on flash already)."""
+        of the pending journal when it is due, or whenever there are
+        pending records with `settle` (the app is about to read the
+        journal: the scrub, the builder's pool). True when it did some
+        (call again: there may be more), False when none was due or the
+        flash refused (the next idle moment tries again; nothing is lost:
+        the events are on flash already)."""
         st = self.st
         if self._held:
             return False
         try:
-            if self._snap and st.pending():
-                st.fold_step()    # the snapshot folds first, a step a call
+            if (self._snap or settle) and st.pending():
+                st.fold_step()    # a fold before a read, a step a call: the
+                # reader's own settle() would do it all at once (~3 erases)
             elif self._snap:
                 self.snapshot(False)
                 self._cpt = True

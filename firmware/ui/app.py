@@ -324,8 +324,13 @@ class App:
         """
         busy = self.link is not None and self.link.poll()
         now = self.b.ticks_ms()
-        if self.buttons.busy and self.fell is not None:
-            self.buttons.fell = self.fell()
+        if self.fell is not None:
+            # The presses noted since the last poll, read before the keys
+            # (a press after this read is down at it, or noted for the
+            # next): they count only if that was busy with idle work.
+            f = self.fell()
+            if self.buttons.busy:
+                self.buttons.fell = f
         n = self.buttons.update(self.b.keys(), now)
         if n:
             self.dispatch(n)
@@ -334,8 +339,6 @@ class App:
         if self.dirty:
             self.render()
         elif not n and not busy and self.anim < 0 and ticks_diff(now, self.quiet_at) >= 0:
-            if self.fell is not None:
-                self.fell()           # the presses noted from here on are the work's
             if self.idle(now):
                 self.buttons.busy = True  # a tap meanwhile is still one (ui/buttons.py)
                 return 1  # work done (up to ~50 ms on a board): the keys polled again at once
@@ -352,11 +355,15 @@ class App:
         cost the boot time): the result screens imported and the builder's
         pool made (from the newest roll: after a boot, read from the
         journal); then, every SCRUB_MS, a step of the scrub. True when it
-        did one of the first two (there may be more: the next pass comes
-        at once)."""
-        if self.tidy is not None and self.tidy():
+        did any (the keys' next poll knows it was busy, ui/buttons.py; the
+        next pass comes at once: there may be more)."""
+        warm = not self.warm and ticks_diff(now, self.quiet_at) >= WARM_MS
+        scrub = self.scrub is not None and ticks_diff(now, self.scrub_at) >= 0
+        # Before a step that reads the journal, its pending records are
+        # folded a step a pass (the read's own fold would be all of it).
+        if self.tidy is not None and self.tidy(warm or scrub):
             return True
-        if not self.warm and ticks_diff(now, self.quiet_at) >= WARM_MS:
+        if warm:
             self.warm = True
             from ui import result, keyin  # noqa: F401
             try:
@@ -364,8 +371,9 @@ class App:
             except ValueError:
                 pass               # the roll will say why
             return True
-        if ticks_diff(now, self.scrub_at) >= 0 and self.scrub is not None:
+        if scrub:
             self.scrubbed(now)
+            return True
         return False
 
     def scrubbed(self, now):
