@@ -302,7 +302,7 @@ class Store:
             f.close()
         if len(data) < journal.HDR:
             return seq
-        first = data[2] | (data[3] << 8) | (data[4] << 16) | (data[5] << 24)
+        first = journal.first_seq(data)
         skip = [0, 0]         # records, bytes the segments hold already
 
         def take(ev):

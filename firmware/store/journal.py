@@ -49,6 +49,12 @@ def pack(buf, seq, ev):
     return HDR + n
 
 
+def first_seq(b):
+    """The seq in the record header at the start of `b` (a file's first
+    6 bytes at least): where a pending file's records start."""
+    return b[2] | (b[3] << 8) | (b[4] << 16) | (b[5] << 24)
+
+
 def _check(b, i):
     return (_SEED ^ b[i] ^ b[i + 1] ^ b[i + 2] ^ b[i + 3] ^ b[i + 4]
             ^ b[i + 5] ^ b[i + 6] ^ b[i + 7] ^ b[i + 8] ^ b[i + 9])

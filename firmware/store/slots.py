@@ -130,7 +130,7 @@ def _pending(fs, path, seq):
             h = f.read(6)
         finally:
             f.close()
-        first = h[2] | (h[3] << 8) | (h[4] << 16) | (h[5] << 24)
+        first = journal.first_seq(h)
         if 0 < first <= seq + 1:
             r = journal.scan(fs, p, first - 1, _skip)
             if r.seq > seq:
