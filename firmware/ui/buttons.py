@@ -26,7 +26,11 @@ moment's flash work, ui/app.py), a key seen down at that poll and up at
 this one is a tap (PRESS, RELEASE), which would be lost otherwise; and so
 is a key in `fell` (set by the app from a board that notes its keys'
 presses as they happen: hw/pico.py `fell()`) that is up now and was up at
-the last poll: a tap that began and ended while the app was busy.
+the last poll: a tap that began and ended while the app was busy. A key
+in `fell` that is down now is pressed at once, without the debounce's
+wait: its press began during the work, so it has lasted through it, and
+the next poll, an idle poll later, may come after the release (a tap
+that began inside an erase and ended 27 ms after it was lost so).
 
 Time is compared with ticks_diff only, so the 2**30 ms wrap of
 time.ticks_ms() (12.4 days) is harmless. update() allocates nothing.
@@ -121,6 +125,7 @@ class Buttons:
         raw &= 0x7F
         changed = raw ^ self._raw
         unseen = self.fell & ~raw & ~self._raw if self.busy else 0
+        seen = self.fell & raw if self.busy else 0   # pressed during the work, still down
         self._raw = raw
         busy = self.busy
         self.busy = False
@@ -138,7 +143,7 @@ class Buttons:
                 edge[i] = now
             down = self.state & bit
             if (raw & bit) != down:
-                if ticks_diff(now, edge[i]) >= self.debounce:
+                if seen & bit or ticks_diff(now, edge[i]) >= self.debounce:
                     self.state ^= bit
                     if down:
                         self._release(bit)

@@ -4,6 +4,9 @@ every 25th and 50th from the keys through the UI (a roll with its
 animation and result screen, a long-Back undo); after every 100 the
 device collects and reports its free heap (INFO "gc")."""
 
+import os
+import sys
+
 from dicetray.link.client import Device
 from dicetray.rules import campaign as cp
 from dicetray.rules import hunt
@@ -20,12 +23,20 @@ class KeyMissed(AssertionError):
 
 
 def keyed(em, dev, mask, hold_ms, settle_ms, mark):
-    """An action from the keys; KeyMissed unless it made exactly one event."""
+    """An action from the keys; KeyMissed unless it made exactly one event
+    (naming the screen after it)."""
     before = dev.info()["events"]
     em.tap(mask, hold_ms, settle_ms, mark)
     after = dev.info()["events"]
     if after != before + 1:
-        raise KeyMissed("%s made %d events" % (mark, after - before))
+        raise KeyMissed("%s made %d events; %s" % (mark, after - before, _around(em, mark)))
+
+
+def _around(em, mark):
+    """The screen at `mark` (after the key), in text."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host"))
+    import fbtext
+    return "the screen after it: %s" % " | ".join(fbtext.lines(em.marks[mark]["display"]))
 
 
 def play(em, actions=ACTIONS, every=EVERY):
