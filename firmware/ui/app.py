@@ -325,12 +325,10 @@ class App:
         busy = self.link is not None and self.link.poll()
         now = self.b.ticks_ms()
         if self.fell is not None:
-            # The presses noted since the last poll, read before the keys
-            # (a press after this read is down at it, or noted for the
-            # next): they count only if that was busy with idle work.
-            f = self.fell()
-            if self.buttons.busy:
-                self.buttons.fell = f
+            # The presses noted since the last poll, read before the keys (a
+            # press after this read is down at it, or noted for the next);
+            # the buttons count them only after busy work.
+            self.buttons.fell = self.fell()
         n = self.buttons.update(self.b.keys(), now)
         if n:
             self.dispatch(n)

@@ -24,8 +24,9 @@ poll slower than that still sees every stable change. One exception:
 when the app says it was busy since the last poll (`busy = True`: an idle
 moment's flash work, ui/app.py), a key seen down at that poll and up at
 this one is a tap (PRESS, RELEASE), which would be lost otherwise; and so
-is a key in `fell` (set by the app from a board that notes its keys'
-presses as they happen: hw/pico.py `fell()`) that is up now and was up at
+is a key in `fell` (set by the app at every poll from a board that notes
+its keys' presses as they happen: hw/pico.py `fell()`; counted only after
+busy work) that is up now and was up at
 the last poll: a tap that began and ended while the app was busy. A key
 in `fell` that is down now is pressed at once, without the debounce's
 wait: its press began during the work, so it has lasted through it, and
@@ -97,7 +98,7 @@ class Buttons:
             raise ValueError("button timings must be >= 0 ms (repeat > 0)")
         self.debounce = debounce
         self.busy = False        # the app was busy since the last poll (set by it, one poll)
-        self.fell = 0            # ...and the keys pressed meanwhile (the board's fell())
+        self.fell = 0            # keys the board noted pressed since the last poll (fell())
         self.long_ms = long_ms
         self.repeat_delay = repeat_delay
         self.repeat_every = repeat_every
@@ -124,8 +125,9 @@ class Buttons:
         self._n = 0
         raw &= 0x7F
         changed = raw ^ self._raw
-        unseen = self.fell & ~raw & ~self._raw if self.busy else 0
-        seen = self.fell & raw if self.busy else 0   # pressed during the work, still down
+        fell = self.fell if self.busy else 0   # noted between ordinary polls: a glitch
+        unseen = fell & ~raw & ~self._raw
+        seen = fell & raw                      # pressed during the work, still down
         self._raw = raw
         busy = self.busy
         self.busy = False
