@@ -4,31 +4,43 @@ it (the session loads this module only then, not at every boot)."""
 from rules import campaign as cp
 
 
-def campaign(session, events, rep, errs):
-    """The empty Campaign the journal's `events` are replayed onto: its rule
-    system and id from a damaged snapshot's header (the store set it
-    aside), else the system from the journal's rule events (kinds 32..,
-    a block of 32 per system) and a new id; what was done is added to
-    `errs` (the boot's STORE DAMAGE screen)."""
-    system = cid = -1
-    for old, nm in rep.aside:
-        if nm[0] == "s" and cid < 0:
-            try:
-                system, cid = _peek(session.fs, session.st.root + "/" + nm)
-            except (OSError, ValueError, IndexError):
-                pass
-    if system < 0:
-        for ev in events:
-            if 32 <= ev[0] < 128:
-                system = (ev[0] - 32) >> 5
-                break
-    if cid < 0:
-        cid = session._cid()
-    if rep.snap < 0 and (events or rep.aside):
-        errs.append("no snapshot readable: the campaign is rebuilt from its journal as %s%s"
-                    % (("hunt", "paths", "expedition")[max(0, system)],
-                       "" if system >= 0 else " (nothing names its rule system)"))
-    return cp.Campaign(max(0, system), cid, cp.UNDO_DEPTH)
+class Rebuild:
+    """The empty Campaign the journal is replayed onto: its rule system and
+    id from a damaged snapshot's header (the store set it aside), else the
+    system from the journal's first rule event (kinds 32.., a block of 32
+    per system: see(), handed the events of a first pass over the
+    journal, when `need`) and a new id."""
+
+    def __init__(self, session, rep):
+        self.s = session
+        self.snap = rep.snap
+        self.aside = bool(rep.aside)
+        self.system = self.cid = -1
+        self.seen = 0
+        for old, nm in rep.aside:
+            if nm[0] == "s" and self.cid < 0:
+                try:
+                    self.system, self.cid = _peek(session.fs, session.st.root + "/" + nm)
+                except (OSError, ValueError, IndexError):
+                    pass
+        self.need = self.system < 0
+
+    def see(self, ev):
+        """An event of the first pass (the store's replay hands it)."""
+        self.seen += 1
+        if self.system < 0 and 32 <= ev[0] < 128:
+            self.system = (ev[0] - 32) >> 5
+
+    def campaign(self, errs):
+        """The Campaign; what was done is added to `errs` (the boot's
+        STORE DAMAGE screen)."""
+        system = self.system
+        cid = self.cid if self.cid >= 0 else self.s._cid()
+        if self.snap < 0 and (self.seen or self.aside):
+            errs.append("no snapshot readable: the campaign is rebuilt from its journal as %s%s"
+                        % (("hunt", "paths", "expedition")[max(0, system)],
+                           "" if system >= 0 else " (nothing names its rule system)"))
+        return cp.Campaign(max(0, system), cid, cp.UNDO_DEPTH)
 
 
 def _peek(fs, path):

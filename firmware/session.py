@@ -22,14 +22,19 @@ from rules.dice import Dice
 import store
 
 ROOT = "/dicetray"
-# Boot replays at most SNAP_EVERY - 1 events (each ~280,000 fuel); a
-# snapshot writes ~1.3 KB: 16 keeps boot within ~4 M fuel of replay for
-# 3.6 % more flash wear than 32 (docs/store.md, docs/performance.md). An
-# undo is snapshotted soon: replaying one refolds up to UNDO_DEPTH events,
-# ten times the cost of another event. Snapshots, and folding the pending
-# journal into its segment, wait for an idle moment (tidy()): an action
-# costs one metadata commit, no erase (docs/store.md, "Pending journal").
+# A snapshot is due every SNAP_EVERY events (each replayed at boot costs
+# ~280,000 fuel; a snapshot writes ~1.3 KB: 16 keeps boot within ~4 M fuel
+# of replay for 3.6 % more flash wear than 32: docs/store.md,
+# docs/performance.md) and after an undo (replaying one refolds up to
+# UNDO_DEPTH events). Snapshots, and folding the pending journal into its
+# segment, wait for an idle moment (tidy()): an action costs one metadata
+# commit, no erase (docs/store.md, "Pending journal"). A host that never
+# pauses gives none: at SNAP_MAX events since the last snapshot the action
+# writes it itself, so a boot replays fewer than SNAP_MAX (plus any a
+# power cut caught inside that write).
 SNAP_EVERY = 16
+SNAP_MAX = 2 * SNAP_EVERY
+REPLAY_STEP = 16   # events a boot's replay hands over between the board's spare() calls
 BLOCK = store.BLOCK   # the flash's erase block: what a slot holds, in blocks
 KEEP_EVENTS = 64   # events kept in RAM for the log after a snapshot
 
@@ -65,7 +70,7 @@ class Session:
         if self.n == 0:
             self.new_campaign(0)
         else:
-            self.load()
+            self.load(getattr(board, "spare", None))
         # New only on a blank flash: campaign 1, nothing done in it yet,
         # and no settings file, which the tour's end writes. Existing
         # names only, and nothing stored on a used flash: both would
@@ -107,36 +112,89 @@ class Session:
         from store import slots
         return slots.delete(self, n, ROOT)
 
-    def load(self):
-        """Open campaign n's store and rebuild the campaign from it."""
+    def load(self, spare=None):
+        """Open campaign n's store and rebuild the campaign: the newest
+        snapshot that reads, then the journal after it streamed onto it
+        REPLAY_STEP events at a time, `spare()` (the board's, at boot)
+        between steps: a backlog costs time, never memory. A replay of
+        SNAP_MAX events or more is snapshotted at once."""
         if self.st is not None:
             self.st.close()
         self.st = store.Store(self.fs, "%s/c%d" % (ROOT, self.n), self.kind, store.JOURNAL_KEEP,
                               pend=True)
         self._snap = self._cpt = False
-        state, events, rep = self.st.open()
-        errs = list(rep.errors)
-        c = None
+        self._errs = []
+        if not self._begin():
+            self._salvage(spare)
+        # This frame and the ones below it stay small: spare() may collect
+        # garbage (the simulator's collector frees a big frame: hw/simboard.py).
+        while self.st.replay(self._apply, REPLAY_STEP):
+            if spare is not None:
+                spare()
+        self._loaded()
+
+    def _begin(self):
+        """Recover the store; the campaign from its snapshot (self.c);
+        False when none reads."""
+        state, self._rep = self.st.recover()
+        self._nrep = 0
         if state is not None:
             try:
-                c = cp.decode_snapshot(state, cp.UNDO_DEPTH, True)
+                self.c = cp.decode_snapshot(state, cp.UNDO_DEPTH, True)
+                return True
             except ValueError as e:
-                errs.append("snapshot unreadable: %s" % e)
-        if c is None:   # no snapshot read: salvage.py, loaded only then
-            from salvage import campaign
-            c = campaign(self, events, rep, errs)
-        for k in range(len(events)):
-            try:
-                c.apply(events[k])
-            except ValueError as e:
-                errs.append("event %d not replayed: %s" % (rep.seq - len(events) + k + 1, e))
-        self.c = c
+                self._errs.append("snapshot unreadable: %s" % e)
+        return False
+
+    def _salvage(self, spare):
+        """No snapshot reads: salvage.py (loaded only then) makes the
+        campaign; when no header names its rule system, a first pass over
+        the journal finds it, then the store is recovered again."""
+        from salvage import Rebuild
+        r = Rebuild(self, self._rep)
+        if r.need:
+            while self.st.replay(r.see, REPLAY_STEP) and r.system < 0:
+                if spare is not None:
+                    spare()
+            first = self._rep
+            self._begin()
+            self._rep.errors[0:0] = first.errors   # what the first pass set aside
+        self.c = r.campaign(self._errs)
+
+    def _apply(self, ev):
+        """One replayed event onto the campaign (the store's replay hands it)."""
+        c = self.c
+        self._nrep += 1
+        try:
+            c.apply(ev)
+        except ValueError as e:
+            self._errs.append("event %d not replayed: %s"
+                              % (max(0, self._rep.snap) + self._nrep, e))
+        if len(c.events) > 2 * KEEP_EVENTS:
+            del c.events[:KEEP_EVENTS]
+
+    def _loaded(self):
+        """The end of load(): what recovery found on the screen, and a long
+        replay snapshotted (the next boot replays none of it)."""
         self._topped = False  # recent() has not read the journal yet
+        errs = self._rep.errors + self._errs
         if errs:
             self.warnings.append(("STORE DAMAGE", "\n".join(errs)))
-        for n in rep.notes:
+        for n in self._rep.notes:
             if "not littlefs" in n:
                 self.warnings.append(("FILESYSTEM", n))
+        self._rep = self._errs = None
+        if self._nrep >= SNAP_MAX:
+            self._snapshot_now()
+
+    def _snapshot_now(self):
+        """The snapshot due, written now, not at an idle moment (none came,
+        or a boot replayed a long journal); a flash that refuses it leaves
+        it due (the events are on flash already)."""
+        try:
+            self.snapshot()
+        except OSError:
+            self._snap = True
 
     def _cid(self):
         """A new campaign id (< 2**29: encodable): the board's entropy()
@@ -168,6 +226,8 @@ class Session:
         self._held = False
         if self.st.seq % SNAP_EVERY == 0 or kind == cp.UNDO:
             self._snap = True
+        if self._snap and self.st.backlog() >= SNAP_MAX:
+            self._snapshot_now()  # no idle moment came (a host that never pauses)
         if len(c.events) > 2 * KEEP_EVENTS:
             del c.events[:KEEP_EVENTS]  # RAM: the log shows the recent ones
         return out

@@ -31,6 +31,11 @@ TICKS_MASK = (1 << 30) - 1  # time.ticks_ms() wraps at TICKS_PERIOD = 2**30
 # level, App.run, Board.idle); the headroom is far more than one loop pass
 # allocates. A board has a sound collector and does not need this.
 GC_HEADROOM = 256 * 1024
+# The most bytes one host call carries (a file read, a serial write): its
+# base64 and JSON texts are the simulator's biggest allocations, and a
+# heap fragmented by a long session may have no hole for a 4 KB journal
+# page's (a backup of 2,400 events after 800 did not, at 123 KB free).
+CHUNK = 1024
 
 
 def call(name, *args):
@@ -98,9 +103,16 @@ class SimFile:
         return data if self._bin else data.decode()
 
     def readinto(self, buf):
-        data = binascii.a2b_base64(call("f_read", self._fd, len(buf)))
-        buf[:len(data)] = data
-        return len(data)
+        """Fill buf (a bytearray or memoryview) in CHUNK pieces: no
+        allocation bigger than one (see CHUNK)."""
+        k = 0
+        while k < len(buf):
+            data = binascii.a2b_base64(call("f_read", self._fd, min(CHUNK, len(buf) - k)))
+            if not data:
+                break
+            buf[k:k + len(data)] = data
+            k += len(data)
+        return k
 
     def readline(self):
         data = binascii.a2b_base64(call("f_readline", self._fd))
@@ -206,9 +218,11 @@ class SimSerial:
         return len(data)
 
     def write(self, b):
-        """Send bytes to the host side of the port (dropped if nobody reads)."""
-        if b:
-            call("serial_write", _b64(b))
+        """Send bytes to the host side of the port (dropped if nobody reads),
+        in CHUNK pieces."""
+        mv = memoryview(b)
+        for i in range(0, len(b), CHUNK):
+            call("serial_write", _b64(mv[i:i + CHUNK]))
         return len(b)
 
 
@@ -243,9 +257,15 @@ class Board:
     def idle(self, ms):
         """Wait until the next poll: the host draws, reads the terminal and
         the pty, and in virtual time advances the clock by ms."""
-        if gc.mem_free() < GC_HEADROOM:
-            gc.collect()  # here, never inside a big frame (see GC_HEADROOM)
+        self.spare()
         self._now = call("idle", ms) & TICKS_MASK
+
+    def spare(self):
+        """A moment when only small frames are active (the app loop; a
+        boot's replay between steps: session.py load): collect garbage
+        if the free heap runs low (see GC_HEADROOM)."""
+        if gc.mem_free() < GC_HEADROOM:
+            gc.collect()
 
     def seed(self):
         """An int < 2**30 for the PRNG (fixed by --seed or in scripted runs)."""

@@ -99,8 +99,8 @@ class Link:
         self._pages = -1       # ...and how many it may (-1: not counted yet)
         self._scr = None       # fr.Page for SCREEN answers, made on the first
         self._later = []       # (seq, payload, type, text): what waits for the next pass
-        # The simulator's port pays per write (a host call), a board's per
-        # byte: a line goes in one piece there, as '#' and text here.
+        # The simulator's heap is collected between passes only: its pages
+        # a pass are counted from the free heap (_page_room).
         self._sim = app.b.name == "sim"
 
     # --- the loop ---------------------------------------------------------------
@@ -225,11 +225,8 @@ class Link:
         b[k + 3:k + 3 + n] = d.buffer
         b[k + 3 + n:len(b) - fr.CRC] = rgb
         text = pg.text(fr.SCREEN | fr.ANSWER, seq, 3 + n + len(rgb))
-        if self._sim:
-            self.port.write(b"#" + text)
-        else:
-            self.port.write(b"#")
-            self.port.write(text)
+        self.port.write(b"#")
+        self.port.write(text)
 
     def _err(self, seq, msg):
         return fr.encode(fr.ERR, seq, msg.encode()[:fr.MAX_ANS_PAYLOAD])
@@ -516,11 +513,8 @@ class Link:
         self._paged += 1
         n = self._read_page(b, off)
         text = self._page.text(LOG_ANSWER, seq, n)
-        if self._sim:
-            self.port.write(b"#" + text)
-        else:
-            self.port.write(b"#")
-            self.port.write(text)
+        self.port.write(b"#")
+        self.port.write(text)
         return -1
 
     def _read_page(self, b, off):

@@ -49,7 +49,7 @@ SEG_ROLL = 15872
 META_PER_BLOCK = 16  # littlefs metadata commits (256-byte prog units) per erase
 INLINE = 512         # littlefs inline_max on the rp2 port: files this small take no block of their own
 ZERO = bytes(32)     # the chain's head before event 1 (chain.ZERO: store/chain.py)
-_TAIL_MAX = const(32)        # events appended before the chain is carried over them
+TAIL_MAX = const(32)        # events appended before the chain is carried over them
 # The pending journal (Store(pend=True), the device's): records appended
 # since the last fold, in one small file of a directory of its own. littlefs
 # keeps a file of up to 512 bytes inline in its directory's metadata, so
@@ -167,22 +167,24 @@ class Store:
         Never raises for anything found on flash: damage is put in
         report.errors and the damaged file is renamed aside. If `each` is
         given, it is called with every event instead of collecting them.
+        recover() and replay() are the same in steps (a boot's).
         """
+        events = []
+        state, rep = self.recover()
+        self.replay(each if each is not None else events.append)
+        return state, events, rep
+
+    def recover(self):
+        """Recovery's first part: the newest snapshot that reads (damaged
+        ones set aside) and where the journal after it starts; returns
+        (state bytes or None, Report). replay() then hands out the events
+        after it and ends the recovery."""
         fs = self.fs
         self.close()
         self._plen = 0
         self._fstage = 0
         fs.mkdir(self.root)
         rep = Report(self.kind)
-        events = []
-        keep = each if each is not None else events.append
-        # The replayed events go on the chain when its head is first asked
-        # for (boot hashes nothing: a SHA-256 an event is ~45,000 fuel).
-        tail = []
-
-        def out(ev):
-            tail.append(ev)
-            keep(ev)
         logs, snaps, tmps = _split(fs.listdir(self.root))
         # A repaired segment (.tmp) is complete once its damaged original
         # has been moved aside: finish that rename, else drop the copy.
@@ -231,34 +233,110 @@ class Store:
         low = _name("j", seg, "log")
         while k and logs[k - 1] >= low:
             k -= 1
-        segs = [b for b in (_parse(nm, "j", ".log") for nm in logs[k:]) if b >= 0]
-        seq = seg
-        buf = bytearray(journal.CHUNK)
-        r = None
-        cur = None
-        for i in range(len(segs)):
-            b = segs[i]
+        # The replay's cursor: the segments, the next one's index, the
+        # byte it goes on at in it (-1: not begun), the last event seq
+        # read; the snapshot's seq and offset; the chain's head after
+        # event _rh, the events after it not hashed yet.
+        self._rsegs = [b for b in (_parse(nm, "j", ".log") for nm in logs[k:]) if b >= 0]
+        self._ri = 0
+        self._rat = -1
+        self._rseq = seg
+        self._rbase = base
+        self._roff = off
+        self._rhead = head
+        self._rh = base
+        self._rtail = []
+        self._rscan = None   # the last segment's Scan, and its base
+        self._rcur = None
+        self._rbuf = bytearray(journal.CHUNK)
+        self._rep = rep
+        return state, rep
+
+    def replay(self, each, most=0):
+        """Hand the events after the recovered snapshot to each(event),
+        oldest first: `most` of them (0: all) a call; True while more
+        remain (call again). The call that reaches the end finishes the
+        recovery: damage set aside or repaired, the pending journal read,
+        where appends go. Memory stays bounded however long the journal:
+        nothing is kept but the events not hashed into the chain yet
+        (fewer than TAIL_MAX)."""
+        segs = self._rsegs
+        if segs is None:
+            return False
+        rep = self._rep
+        self._each = each
+        self._most = most
+        self._n = 0
+        while self._ri < len(segs):
+            b = segs[self._ri]
             nm = _name("j", b, "log")
-            if b != seq:
-                rep.errors.append("journal %s should start after event %d: events %d..%d missing"
-                                  % (nm, seq, min(seq, b) + 1, max(seq, b)))
-                for b2 in segs[i:]:
-                    self._aside(_name("j", b2, "log"), rep)
-                r = None
-                break
-            r = self._scan(nm, b, base if i == 0 else b, off if i == 0 else 0, out, buf, rep)
-            seq = r.seq
-            cur = b
+            if self._rat < 0:
+                if b != self._rseq:
+                    seq = self._rseq
+                    rep.errors.append("journal %s should start after event %d: events %d..%d "
+                                      "missing" % (nm, seq, min(seq, b) + 1, max(seq, b)))
+                    for b2 in segs[self._ri:]:
+                        self._aside(_name("j", b2, "log"), rep)
+                    self._rscan = None
+                    break
+                first = self._ri == 0
+                r = self._scan(nm, b, self._rbase if first else b, self._roff if first else 0,
+                               self._out, self._rbuf, rep)
+            else:
+                try:
+                    r = journal.scan(self.fs, self._p(nm), self._rseq, self._out, self._rbuf,
+                                     self._rat)
+                except OSError as e:
+                    r = journal.Scan(self._rseq)
+                    r.good = self._rat
+                    r.status = journal.BAD
+                    r.why = "unreadable: %s" % e
+            self._rseq = r.seq
+            self._rscan = r
+            self._rcur = b
+            if r.status == journal.MORE:
+                self._rat = r.good
+                return True
+            self._rat = -1
+            self._ri += 1
             if r.status == journal.TORN:
                 rep.torn += r.tail
                 rep.notes.append("%s: torn tail of %d bytes dropped" % (nm, r.tail))
             elif r.status == journal.BAD:
                 rep.errors.append("journal %s damaged after event %d (%s): later events kept aside"
-                                  % (nm, seq, r.why))
+                                  % (nm, r.seq, r.why))
                 self._repair(nm, r.good, rep)
-                for b2 in segs[i + 1:]:
+                for b2 in segs[self._ri:]:
                     self._aside(_name("j", b2, "log"), rep)
                 break
+        self._recovered()
+        return False
+
+    def _out(self, ev):
+        """The replay's out(): the event to its taker and onto the chain's
+        tail, hashed in once the tail is long (a long replay keeps no
+        event); true once this step has handed out its `most`."""
+        if self._rhead is not None:
+            t = self._rtail
+            t.append(ev)
+            if len(t) >= TAIL_MAX:
+                from .chain import over
+                self._rhead = over(self._rhead, self._rh + 1, t)
+                self._rh += len(t)
+                self._rtail = []
+        self._each(ev)
+        self._n += 1
+        return self._n == self._most
+
+    def _recovered(self):
+        """The end of a replay: the pending journal, the chain, where
+        appends go."""
+        rep = self._rep
+        seq = self._rseq
+        base = self._rbase
+        r = self._rscan
+        self._rsegs = None
+        self._rbuf = None
         if seq < base:
             # The journal ends inside what the snapshot covers (damage: those
             # records were synced before it was written). The state is
@@ -268,22 +346,24 @@ class Store:
             seq = base
             r = None
         self._lseq = seq
-        seq = self._recover_pend(seq, out, rep)
+        self._most = 0
+        seq = self._recover_pend(seq, self._out, rep)
         self.seq = seq
         # A journal with no snapshot may start past event 1 (damage): no chain then.
-        if head is not None and base + len(tail) == seq:
-            self._head, self._tail = head, tail
+        if self._rhead is not None and self._rh + len(self._rtail) == seq:
+            self._head, self._tail = self._rhead, self._rtail
         else:
             self._head, self._tail = None, []
+        self._rtail = []
         rep.seq = seq
+        self._rep = None
         # Where appends go: continue a segment that ends cleanly, else start
         # a segment after the last good event ("wb" also clears a segment
         # that holds nothing committed).
         if r is not None and (r.status == journal.OK or (r.status == journal.BAD and r.good)):
-            self._seg, self._new, self._len = cur, False, r.good
+            self._seg, self._new, self._len = self._rcur, False, r.good
         else:
             self._fresh(self._lseq)
-        return state, events, rep
 
     def _recover_pend(self, seq, out, rep):
         """The pending records after event `seq` (the segments' last):
@@ -355,13 +435,13 @@ class Store:
 
     def _range(self, b, lo, hi, out):
         """Scan segment b from its start, handing out the events numbered
-        lo+1..hi; returns the Scan."""
+        lo+1..hi (stopping where out() says: journal.MORE); returns the Scan."""
         at = [b]
 
         def take(ev):
             at[0] += 1
             if lo < at[0] <= hi:
-                out(ev)
+                return out(ev)
         return journal.scan(self.fs, self._p(_name("j", b, "log")), b, take)
 
     def _repair(self, nm, good, rep):
@@ -413,7 +493,7 @@ class Store:
             self._lseq = self.seq
         if self._head is not None:
             self._tail.append(bytes(ev))
-            if len(self._tail) >= _TAIL_MAX:
+            if len(self._tail) >= TAIL_MAX:
                 self.head   # settles the tail: a store that never snapshots keeps no long one
 
     def _write_seg(self, b, last):
@@ -465,6 +545,10 @@ class Store:
         self.stats["meta"] += 1
         self.stats["syncs"] += 1
         self.stats["bytes"] += n
+
+    def backlog(self):
+        """Events appended since the newest snapshot (what a boot replays)."""
+        return self.seq - (self.snaps[-1] if self.snaps else 0)
 
     def pending(self):
         """Events appended that fold() has not moved into a segment yet."""

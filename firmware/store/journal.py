@@ -17,6 +17,8 @@ Scanning tells three endings apart:
   cut during an append leaves; the record was never committed;
 - BAD: a complete header or record that fails its check, CRC or sequence
   number. A power cut cannot produce that: it is damage.
+A fourth, MORE, is the reader's own: its `out` asked to stop (a boot's
+replay goes a step at a time, store/__init__.py `replay`).
 """
 
 from binascii import crc32
@@ -31,6 +33,7 @@ _SEED = 0xA5
 OK = 0
 TORN = 1
 BAD = 2
+MORE = 3   # out() returned true: stopped after that record, more may follow
 
 
 def pack(buf, seq, ev):
@@ -75,7 +78,8 @@ def scan(fs, path, base, out, buf=None, at=0):
     """Read segment `path` whose first record must be seq base+1.
 
     Calls out(event_bytes) for every good record in order and stops at the
-    first record that is not good. Returns a Scan (its `good` counts from
+    first record that is not good, or after a record whose out() returned
+    true (status MORE: scan on from `good` and `seq`). Returns a Scan (its `good` counts from
     the start of the file). `buf` is an optional bytearray(CHUNK) to reuse.
     `at`: start at this byte offset, where record base+1 begins (a
     snapshot says where its events end); the bytes before it are read past
@@ -91,16 +95,14 @@ def scan(fs, path, base, out, buf=None, at=0):
     pos = at             # file offset of buf[lo]
     f = fs.open(path, "rb")
     try:
-        while at > 0:    # read past, in C: no record is parsed
-            got = f.readinto(mv[:at if at < CHUNK else CHUNK])
-            if not got:
-                break
-            at -= got
-        if at > 0:
-            r.status = BAD   # shorter than what was synced before the snapshot
-            r.why = "segment ends %d bytes before its snapshot's offset" % at
-            r.good = pos - at
-            return r
+        if at > 0:       # a seek, not a read past: a replay resumes far into a long segment
+            end = f.seek(0, 2)
+            if end < at:
+                r.status = BAD   # shorter than what was synced before the snapshot
+                r.why = "segment ends %d bytes before its snapshot's offset" % (at - end)
+                r.good = end
+                return r
+            f.seek(at)
         while True:
             if hi - lo < HDR:
                 lo, hi = _fill(f, buf, mv, lo, hi)
@@ -138,13 +140,16 @@ def scan(fs, path, base, out, buf=None, at=0):
                 r.status = BAD
                 r.why = "record %d fails its CRC" % want
                 break
-            out(ev)
+            stop = out(ev)
             pos += end - lo
             lo = end
             r.seq = want
             want += 1
+            if stop:
+                r.status = MORE
+                break
         r.good = pos
-        if r.status != OK:
+        if r.status == TORN or r.status == BAD:
             r.tail = hi - lo
             blank = _blank(buf, lo, hi)
             while True:

@@ -118,9 +118,18 @@ def write_session(sim, n, snap_every=SNAP_EVERY):
     return done, False
 
 
-def reopen(sim):
+def reopen(sim, step=0):
+    """Open the store on `sim` as a host does (open(): every event at
+    once), or with `step` as a boot does (recover(), then replay() that
+    many events a call): the same events, report and store either way."""
     st = Store(sim, ROOT, roll=ROLL)
-    state, evs, rep = st.open()
+    if not step:
+        state, evs, rep = st.open()
+        return st, state, evs, rep
+    evs = []
+    state, rep = st.recover()
+    while st.replay(evs.append, step):
+        pass
     return st, state, evs, rep
 
 
@@ -129,7 +138,7 @@ def check_cut(n, cut, keep_unsynced, tally, cont=True):
     sim = FlashSim(cut, keep_unsynced)
     done, flying = write_session(sim, n)
     sim.revive()
-    st, state, evs, rep = reopen(sim)
+    st, state, evs, rep = reopen(sim, cut % 5)   # whole (0) or a boot's steps of 1..4
     assert rep.ok(), (cut, rep.errors)
     got = fold(state, evs)
     rec = st.seq
@@ -276,7 +285,7 @@ def test_bit_flip_mid_journal_is_reported_and_kept_aside():
     original = bytes(img)
     off = _offsets(img)
     img[off[12] + journal.HDR] ^= 0x10  # inside record 13's event
-    st, state, evs, rep = reopen(sim)
+    st, state, evs, rep = reopen(sim, 5)   # a boot's steps: the damage inside the third
     assert not rep.ok() and "13" in rep.errors[0] and "CRC" in rep.errors[0], rep.errors
     assert st.seq == 12 and fold(state, evs) == STATES[12]
     assert rep.aside == [("j00000000.log", "j00000000.bad")]
@@ -293,7 +302,7 @@ def test_bit_flip_in_a_length_is_damage_not_a_torn_tail():
     sim, st = _flash_with_records(30)
     img = sim.files[ROOT + "/j00000000.log"]
     img[_offsets(img)[20] + 1] ^= 0x40  # length field: record would run past the end
-    st, state, evs, rep = reopen(sim)
+    st, state, evs, rep = reopen(sim, 4)
     assert not rep.ok() and "header" in rep.errors[0], rep.errors
     assert st.seq == 20 and fold(state, evs) == STATES[20]
 
@@ -318,7 +327,7 @@ def test_truncated_journal_drops_tail_quietly():
     # Cut inside record 30's event, inside record 26's event, in its header.
     for cut, k in ((off[29] + journal.HDR + 1, 29), (off[25] + journal.HDR + 1, 25), (off[25] + 3, 25)):
         sim.files[path] = sim.files[path][:cut]
-        st, state, evs, rep = reopen(sim)
+        st, state, evs, rep = reopen(sim, k % 3)
         assert rep.ok() and rep.torn == cut - off[k] and rep.notes, rep.errors
         assert st.seq == k and fold(state, evs) == STATES[k]
 
@@ -335,7 +344,7 @@ def test_damaged_snapshot_falls_back_to_the_previous_generation():
     sim = FlashSim()
     write_session(sim, 85)  # snapshots 40 and 80
     sim.files[ROOT + "/s00000050.snp"][20] ^= 0xFF
-    st, state, evs, rep = reopen(sim)
+    st, state, evs, rep = reopen(sim, 2)
     assert not rep.ok() and "s00000050.snp" in rep.errors[0]
     assert rep.snap == 40 and st.seq == 85 and fold(state, evs) == STATES[85]
     assert ROOT + "/s00000050.bad" in sim.files
@@ -348,7 +357,7 @@ def test_missing_segment_is_reported():
     sim.remove(ROOT + "/j00000050.log")  # events 81..85
     sim.files[ROOT + "/j00000060.log"] = bytearray()  # a stray later segment
     sim.synced[ROOT + "/j00000060.log"] = 0
-    st, state, evs, rep = reopen(sim)
+    st, state, evs, rep = reopen(sim, 3)
     assert not rep.ok() and "missing" in rep.errors[0], rep.errors
     assert st.seq == 80 and fold(state, evs) == STATES[80]
 
