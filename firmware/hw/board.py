@@ -12,7 +12,10 @@ time: main.py hands it the app instead of calling App.run; the web page's);
 optionally debounce (ms a key's raw bit must hold still before ui/buttons.py
 takes it: 0 for keys that are clean events with no contact bounce, the web
 page's in real time; without it the buttons' 20 ms, as every board with
-switches: pico, macropad, the simulator's).
+switches: pico, macropad, the simulator's);
+optionally spare() (a moment when only small interpreter frames are
+active, between the steps of a boot's replay of the journal: the
+simulator collects garbage there; a board's collector runs by itself).
 
 `detect(name=None)` chooses, first match wins:
 1. `name` given by the caller;
