@@ -67,7 +67,7 @@ def image(stock=False):
 class Board:
     """An emulated board on a flash image made from host files."""
 
-    def __init__(self, uf2_path, files, seed=1):
+    def __init__(self, uf2_path, files, seed=1, boot_s=120):
         from dicetray.sim import lfsimage
         from dicetray.sim.rp2040 import Emulator
 
@@ -75,7 +75,7 @@ class Board:
         flash = os.path.join(self.dir, "flash.bin")
         lfsimage.install(flash, files)
         self.em = Emulator(uf2_path, flash, seed=seed).start()
-        self.em.wait_app()
+        self.em.wait_app(boot_s)
         self.marks = 0
 
     def close(self):
@@ -347,6 +347,8 @@ def main(fuel=None):
     )
     print()
     backup_rows()
+    print()
+    journal_rows()
 
 
 ROLL_GAP_MS = 1500  # between rolls: the ring's animation, then the idle moment (ui/app.py)
@@ -521,3 +523,67 @@ def raw_rate(em, kb=64):
 
 if __name__ == "__main__":
     main()
+
+
+def journal_rows():
+    """Long journals (docs/store.md, "Boot replays"): a campaign of
+    JOURNAL_KEEP events with only the empty snapshot (a boot replays every
+    event, then snapshots), the same with every snapshot damaged (rebuilt
+    from the journal), and a backup of 2,400 new events after 3,200; on the
+    emulated board (the boot's emulated ms: the replay, then the home
+    screen; the free heap after a collection once it is done) and on the
+    desktop simulator (the lowest free heap right after one of its
+    collections, INFO heap_low: its heap is collected only at safe points)."""
+    import linkutil
+    import store
+    from dicetray.link.client import Device
+    from dicetray.sim import lfsimage
+
+    full = store.JOURNAL_KEEP
+    tmp = tempfile.mkdtemp(prefix="dicetray-bench-")
+    try:
+        flashes = []
+        for label, snap, damage in (
+            ("boot, %d events after the empty snapshot" % full, linkutil.NO_SNAPSHOT, False),
+            ("rebuild, %d events, every snapshot damaged" % full, 32, True),
+        ):
+            d = os.path.join(tmp, "d%d" % len(flashes))
+            linkutil.write_flash(d, full, snap_every=snap)
+            if damage:
+                linkutil.damage_snapshots(d)
+            flashes.append((label, d))
+        why = available()
+        if why:
+            print("Long journal board rows skipped: " + why)
+        else:
+            row("long journals, emulated board", "ms", "CPU ms", "flash ms", "heap free")
+            for label, d in flashes:
+                b = Board(image(), lfsimage.files_of(d), boot_s=900)
+                ms, cpu, _bus, fl = b.boot()
+                with Device.open(b.em.port, timeout=10.0) as dev:
+                    free = dev.info(collect=True)["heap_free"]
+                b.close()
+                row(label, "%.0f" % ms, "%.0f" % cpu, "%.0f" % fl, format(free, ","))
+        row("long journals, desktop simulator", "", "", "", "lowest free")
+        for label, d in flashes:
+            sim = linkutil.Sim(d, home=os.path.join(tmp, "home"))  # after the board: d as written
+            with Device.open(sim.port) as dev:
+                low = dev.info(heap=True)["heap_low"]
+            sim.stop()
+            row(label, "", "", "", format(low, ","))
+        d = os.path.join(tmp, "live")
+        linkutil.write_flash(d, 3200)
+        sim = linkutil.Sim(d, home=os.path.join(tmp, "home"))
+        with Device.open(sim.port) as dev:
+            from dicetray.backup import BackupStore
+
+            db = BackupStore(os.path.join(tmp, "backups.sqlite3"))
+            db.take(dev)
+            for k in range(2400):
+                dev.act(10, (6, 1 + k % 10))  # DICE, live: the heap as a long session leaves it
+            db.take(dev)
+            low = dev.info(heap=True)["heap_low"]
+        sim.stop()
+        row("backup of 2,400 live events after 3,200", "", "", "", format(low, ","))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -230,6 +230,7 @@ class Board:
     """The simulator board (see hw/board.py for the interface)."""
 
     name = "sim"
+    low = -1   # the lowest free heap after one of spare()'s collections (-1: none yet)
 
     def __init__(self):
         gc.disable()  # collections at idle() only (GC_HEADROOM)
@@ -266,6 +267,9 @@ class Board:
         if the free heap runs low (see GC_HEADROOM)."""
         if gc.mem_free() < GC_HEADROOM:
             gc.collect()
+            free = gc.mem_free()
+            if self.low < 0 or free < self.low:
+                self.low = free   # the link's INFO heap_low: make bench's lowest free heap
 
     def seed(self):
         """An int < 2**30 for the PRNG (fixed by --seed or in scripted runs)."""

@@ -341,6 +341,9 @@ class Link:
         if heap and _FREE is not None:  # MicroPython's gc; CPython's (host tests) has none
             d["heap_free"] = _FREE()
             d["heap_used"] = gc.mem_alloc()
+            low = getattr(self.app.b, "low", -1)   # a board that watches its collections
+            if low >= 0:
+                d["heap_low"] = low
         return json.dumps(d).encode()
 
     def device_id(self):

@@ -23,8 +23,7 @@ import linkutil  # noqa: E402
 import store  # noqa: E402  (firmware/, on the path through linkutil)
 
 FULL = store.JOURNAL_KEEP
-NEVER = 10**9   # write_flash's snap_every: no snapshot after the empty one
-BOOT_S = 600    # wall seconds a long replay may take on a loaded machine
+BOOT_S = 600  # wall seconds a long replay may take on a loaded machine
 
 
 def install(tmp_path, n, snap_every=32, damage=False):
@@ -33,20 +32,18 @@ def install(tmp_path, n, snap_every=32, damage=False):
     host = tmp_path / ("host%d" % n)
     c = linkutil.write_flash(str(host), n, snap_every=snap_every)
     if damage:
-        root = host / "dicetray" / "c1"
-        for nm in os.listdir(root):
-            if nm.endswith(".snp"):
-                b = bytearray((root / nm).read_bytes())
-                b[-3] ^= 0xFF          # the state's body: its headers still name it
-                (root / nm).write_bytes(bytes(b))
+        linkutil.damage_snapshots(str(host))  # the state's body: its headers still name it
     flash = tmp_path / "flash.bin"
     lfsimage.install(str(flash), lfsimage.files_of(str(host)))
     return c, flash
 
 
 def snaps(flash):
-    return sorted(int(p[-12:-4], 16) for p in lfsimage.read(str(flash))
-                  if p.startswith("/dicetray/c1/") and p.endswith(".snp"))
+    return sorted(
+        int(p[-12:-4], 16)
+        for p in lfsimage.read(str(flash))
+        if p.startswith("/dicetray/c1/") and p.endswith(".snp")
+    )
 
 
 def state_of(dev):
@@ -54,17 +51,19 @@ def state_of(dev):
 
 
 def test_a_full_journal_after_the_empty_snapshot_boots(tmp_path):
-    c, flash = install(tmp_path, FULL, NEVER)
+    c, flash = install(tmp_path, FULL, linkutil.NO_SNAPSHOT)
     with boards.board(flash, seed=2) as em:
         ns = em.wait_app(BOOT_S)
         with Device.open(em.port, timeout=10.0) as dev:
             info = dev.info(collect=True)
             assert info["events"] == FULL and "damage" not in info
             assert state_of(dev) == cp.encode_state(c)
-    print("\nboot with %d events to replay: %.0f ms emulated, heap free after it %d"
-          % (FULL, ns / 1e6, info["heap_free"]))
-    assert snaps(flash)[-1] == FULL                 # snapshotted at boot
-    with boards.board(flash, seed=3) as em:         # the next boot replays nothing
+    print(
+        "\nboot with %d events to replay: %.0f ms emulated, heap free after it %d"
+        % (FULL, ns / 1e6, info["heap_free"])
+    )
+    assert snaps(flash)[-1] == FULL  # snapshotted at boot
+    with boards.board(flash, seed=3) as em:  # the next boot replays nothing
         em.wait_app()
         with Device.open(em.port, timeout=10.0) as dev:
             assert dev.info()["events"] == FULL and state_of(dev) == cp.encode_state(c)
@@ -79,8 +78,10 @@ def test_every_snapshot_damaged_a_full_journal_is_rebuilt(tmp_path):
             assert info["events"] == FULL and info["campaign"] == c.cid
             assert any("rebuilt from its journal as hunt" in d for d in info["damage"]), info
             assert state_of(dev) == cp.encode_state(c)
-    print("\nrebuild of %d events: %.0f ms emulated, heap free after it %d"
-          % (FULL, ns / 1e6, info["heap_free"]))
+    print(
+        "\nrebuild of %d events: %.0f ms emulated, heap free after it %d"
+        % (FULL, ns / 1e6, info["heap_free"])
+    )
     assert snaps(flash)[-1] == FULL
 
 
@@ -90,7 +91,7 @@ def test_an_incremental_backup_of_2400_events_after_3200(tmp_path, monkeypatch, 
     with boards.board(flash, seed=2) as em:
         em.wait_app()
         assert cli.main(["backup", "--port", em.port]) == 0
-    c, flash = install(tmp_path, 5600)              # the same campaign, 2,400 events on
+    c, flash = install(tmp_path, 5600)  # the same campaign, 2,400 events on
     with boards.board(flash, seed=2) as em:
         em.wait_app()
         capsys.readouterr()

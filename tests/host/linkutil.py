@@ -59,6 +59,26 @@ def write_flash(flash, n, seed=7, slot=1, snap_every=32, roll=None):
     return c
 
 
+NO_SNAPSHOT = 10**9   # write_flash's snap_every: none after the empty one (a backlog)
+
+
+def damage_snapshots(flash, slot=1, at=-3):
+    """Flip byte `at` of every snapshot of campaign `slot` on a simulator
+    flash dir (-3: the state's body, its headers still read); how many."""
+    root = os.path.join(flash, "dicetray", "c%d" % slot)
+    n = 0
+    for nm in os.listdir(root):
+        if nm.endswith(".snp"):
+            p = os.path.join(root, nm)
+            with open(p, "rb") as f:
+                b = bytearray(f.read())
+            b[at] ^= 0xFF
+            with open(p, "wb") as f:
+                f.write(bytes(b))
+            n += 1
+    return n
+
+
 def write_campaign(flash, c, slot=1, snap_every=32, roll=None):
     """Campaign `c` (its events) onto a simulator flash dir as slot `slot`,
     a snapshot every `snap_every` events; `roll`: the journal segments'

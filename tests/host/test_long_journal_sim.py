@@ -24,7 +24,6 @@ import session  # noqa: E402  (firmware/, on the path through linkutil)
 import store  # noqa: E402
 
 FULL = store.JOURNAL_KEEP
-NEVER = 10**9   # write_flash's snap_every: no snapshot after the empty one
 
 
 def snaps(flash):
@@ -38,7 +37,7 @@ def state_of(dev):
 
 def test_a_full_journal_after_the_empty_snapshot_boots(tmp_path):
     flash = str(tmp_path / "flash")
-    c = linkutil.write_flash(flash, FULL, snap_every=NEVER)
+    c = linkutil.write_flash(flash, FULL, snap_every=linkutil.NO_SNAPSHOT)
     assert snaps(flash) == [0]
     sim = Sim(flash)
     try:
@@ -46,8 +45,8 @@ def test_a_full_journal_after_the_empty_snapshot_boots(tmp_path):
             info = dev.info()
             assert info["events"] == FULL and "damage" not in info
             assert state_of(dev) == cp.encode_state(c)
-        assert snaps(flash)[-1] == FULL      # the boot snapshotted its long replay
-        sim.kill()                           # a power cut: the next boot replays nothing
+        assert snaps(flash)[-1] == FULL  # the boot snapshotted its long replay
+        sim.kill()  # a power cut: the next boot replays nothing
         sim = Sim(flash)
         with Device.open(sim.port) as dev:
             assert dev.info()["events"] == FULL and state_of(dev) == cp.encode_state(c)
@@ -58,16 +57,7 @@ def test_a_full_journal_after_the_empty_snapshot_boots(tmp_path):
 def test_every_snapshot_damaged_a_full_journal_is_rebuilt(tmp_path):
     flash = str(tmp_path / "flash")
     c = linkutil.write_flash(flash, FULL)
-    root = os.path.join(flash, "dicetray", "c1")
-    damaged = 0
-    for nm in os.listdir(root):
-        if nm.endswith(".snp"):
-            p = os.path.join(root, nm)
-            b = bytearray(open(p, "rb").read())
-            b[-3] ^= 0xFF                    # the state's body: its headers still name it
-            open(p, "wb").write(bytes(b))
-            damaged += 1
-    assert damaged == 2
+    assert linkutil.damage_snapshots(flash) == 2  # their headers still name it
     sim = Sim(flash)
     try:
         with Device.open(sim.port) as dev:
@@ -86,7 +76,7 @@ def test_a_host_that_never_pauses_leaves_a_short_replay(tmp_path):
     try:
         with Device.open(sim.port) as dev:
             for k in range(4 * session.SNAP_MAX):
-                dev.act(cp.DICE, (6, 1 + k % 5))     # back to back: no idle moment
+                dev.act(cp.DICE, (6, 1 + k % 5))  # back to back: no idle moment
             want = state_of(dev)
         sim.kill()
         assert snaps(flash)[-1] > 4 * session.SNAP_MAX - session.SNAP_MAX
@@ -106,7 +96,7 @@ def test_an_incremental_backup_of_2400_live_events_after_3200(tmp_path, monkeypa
         port = ["--port", sim.port]
         assert cli.main(["backup"] + port) == 0
         with Device.open(sim.port) as dev:
-            for k in range(2400):            # a long session: the heap as it leaves it
+            for k in range(2400):  # a long session: the heap as it leaves it
                 dev.act(cp.DICE, (6, 1 + k % 10))
         capsys.readouterr()
         assert cli.main(["backup"] + port) == 0, capsys.readouterr().err
