@@ -22,7 +22,6 @@ from rules import campaign as cp  # noqa: E402
 
 def boot():
     """Find the board, rebuild the campaign; returns the app, ready to run."""
-    from session import Session
     from ui.app import App
     from link.waiting import Waiting
     board = detect()
@@ -30,9 +29,18 @@ def boot():
         # OK held at power-on: the builder's self-test (every key, LED, pixel).
         from ui import selftest
         selftest.run(board)
-    app = App(board, Session(board))
+    app = App(board, _session(board))
     app.link = Waiting(app)  # the host link on the board's serial port (docs/protocol.md)
     return app
+
+
+def _session(board):
+    """The campaign on the board's flash; a long replay of its journal says
+    so on the screen (ui/replay.py). This frame and boot's stay small: the
+    simulator collects garbage under them (hw/simboard.py spare)."""
+    from session import Session, REPLAY_STEP
+    from ui.replay import Replaying
+    return Session(board, Replaying(board, REPLAY_STEP))
 
 
 def _ended(app):

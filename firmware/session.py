@@ -51,7 +51,9 @@ class Session:
 
     new = False  # a new tray (blank flash): the first run's tour shows
 
-    def __init__(self, board):
+    def __init__(self, board, spare=None):
+        """The campaign on `board`'s flash; `spare`: called between the
+        steps of a long replay (load()), the board's spare() without it."""
         self.board = board
         fs = board.fs
         self.fs = store_fs(fs)
@@ -70,7 +72,7 @@ class Session:
         if self.n == 0:
             self.new_campaign(0)
         else:
-            self.load(getattr(board, "spare", None))
+            self.load(spare if spare is not None else getattr(board, "spare", None))
         # New only on a blank flash: campaign 1, nothing done in it yet,
         # and no settings file, which the tour's end writes. Existing
         # names only, and nothing stored on a used flash: both would

@@ -21,7 +21,7 @@ if MPY:
     gc.disable()   # see test_store.py: these tests stay inside the VM's heap
 # Events in the long journals: on MicroPython what its heap holds (every
 # test of this file in one VM, nothing collected), still several steps.
-LONG = 48 if MPY else 300
+LONG = 40 if MPY else 300
 
 
 class Board:
@@ -68,7 +68,7 @@ def _backlog(n, system=0):
 def test_a_host_that_never_pauses_still_leaves_a_snapshot_every_snap_max():
     fs = FlashSim()
     s = session.Session(Board(fs))
-    for k in range((3 if MPY else 5) * session.SNAP_MAX):
+    for k in range((2 if MPY else 5) * session.SNAP_MAX):
         s.do(cp.DICE, (6, 1 + k % 3))       # no idle moment between them
         assert s.st.backlog() < session.SNAP_MAX, k
     again = session.Session(Board(fs))
@@ -121,15 +121,20 @@ def test_every_snapshot_damaged_rebuilds_in_steps_from_the_journal():
     assert cp.encode_state(again.c) == cp.encode_state(s.c) and not again.warnings
 
 
-def test_the_store_keeps_no_long_tail_while_it_replays():
-    fs, want, evs = _backlog(LONG)
-    st = store.Store(fs, session.ROOT + "/c1", None, store.JOURNAL_KEEP, pend=True)
-    state, rep = st.recover()
-    longest = [0]
+def test_a_long_replay_says_so_on_the_screen_and_a_short_one_does_not():
+    from fakefb import FakeFB
+    from ui import replay
 
-    def each(ev):
-        longest[0] = max(longest[0], len(st._rtail))
-    while st.replay(each, 7):
-        pass
-    assert longest[0] < store.TAIL_MAX and st.seq == LONG
-    assert st.head == chain.over(store.ZERO, 1, evs)
+    replay.SAY = 1   # a word every step here (8 on a board): a journal this test's heap holds
+    for n, said in ((40, True), (session.REPLAY_STEP - 1, False)):
+        fs, want, evs = _backlog(n)
+        b = Board(fs, spare=True)
+        b.display = FakeFB()
+        s = session.Session(b, replay.Replaying(b, session.REPLAY_STEP))
+        assert cp.encode_state(s.c) == want
+        assert b.spares >= n // session.REPLAY_STEP - 1   # the board's spare() still called
+        if said:   # the count every SAY steps, the last one left on the screen
+            assert b.display.rows[4] == "%d events read" % (b.spares * session.REPLAY_STEP)
+            assert "Keep the power" in b.display.rows
+        else:
+            assert b.display.shows == 0
