@@ -126,7 +126,7 @@ class _Leds:
 
 
 class _File:
-    """An open file of _RamFs: its bytes (shared with the fs) and a position."""
+    """An open file of RamFs: its bytes (shared with the fs) and a position."""
 
     def __init__(self, data, pos, text):
         self.data = data
@@ -161,7 +161,7 @@ class _File:
     close = flush
 
 
-class _RamFs:
+class RamFs:
     """The store's fs interface (firmware/store/fs.py) in memory: the
     flash of a walk, copied whole for each of reach's probes."""
 
@@ -172,7 +172,7 @@ class _RamFs:
         self.dirs = dirs if dirs is not None else {"/"}
 
     def copy(self):
-        return _RamFs({p: bytearray(b) for p, b in self.files.items()}, set(self.dirs))
+        return RamFs({p: bytearray(b) for p, b in self.files.items()}, set(self.dirs))
 
     @staticmethod
     def _n(p):
@@ -292,7 +292,7 @@ class Walk:
     def __init__(self, system):
         session_m, app_m, _buttons, self.codec = _firmware()
         self.system = system
-        self.fs = _RamFs()
+        self.fs = RamFs()
         self.b = _Board(self.fs)
         self.b.keys()  # main.boot's look for OK held at power-on
         self.s = session_m.Session(self.b)

@@ -19,7 +19,9 @@ def register(sub):
         description="Every event the rule system's core applies (the table in "
         "dicetray.rules.events, checked against the rules themselves): its kind "
         "number, name, arguments with their ranges ([...] optional), the dice it "
-        "draws and what it changes. No device needed.",
+        "draws, what it changes and, where the device's keys cannot make it yet, why "
+        "(host only). --keys prints instead a script for the simulator that makes "
+        "every other one on the device's keys. No device needed.",
     )
     p.add_argument("system", metavar="SYSTEM", help="hunt, paths or expedition")
     out = p.add_mutually_exclusive_group()
@@ -42,7 +44,11 @@ def _run_rules(args):
     except ValueError as e:
         raise UsageError(str(e), RULES)
     if args.keys:
-        return _keys(s)
+        try:
+            sys.stdout.write(keyscript.script(s))
+        except keyscript.KeyPathError as e:
+            raise Fail("no key script: %s" % e)
+        return 0
     m = systems.get(s)
     evs = events.listing(s)
     host_only = keyscript.host_only(s)
@@ -73,18 +79,6 @@ def _run_rules(args):
         if "host_only" in e:
             lines.append("      host only: %s" % e["host_only"])
     print("\n".join(lines))
-    return 0
-
-
-def _keys(system):
-    """Print the key script of system 0..2 (dicetray/keyscript.py)."""
-    from .. import keyscript
-
-    try:
-        text = keyscript.script(system)
-    except keyscript.KeyPathError as e:
-        raise Fail("no key script: %s" % e)
-    sys.stdout.write(text)
     return 0
 
 
