@@ -7,7 +7,8 @@ a run that skips it, divided by R), heap bytes allocated per operation
 (gc.mem_alloc() delta with gc disabled, after one warm-up call), and
 CPython wall time per operation (timeit, best of 5). The firmware runs
 compiled to .mpy, as on a board. Then the encoded size of a reference
-campaign and the host's exact odds tables against icepool.
+campaign and the host's exact odds tables against icepool. First, the
+presses each procedure of the key script takes (counted, not measured).
 """
 
 import os
@@ -327,7 +328,30 @@ def store_boot():
     print("  snapshot at 9,900 + 100 records: %s fuel" % format(fs, ","))
 
 
+def key_script():
+    """The presses each procedure of each system's key script takes
+    (`dicetray rules SYSTEM --keys`: walked on the firmware on CPython,
+    the presses counted, not timed), from home and back home; the first
+    skips the tour and starts the campaign. A procedure's presses include
+    what it sets up (DOWN_OUT: the damage that puts a character down)."""
+    from dicetray import keyscript
+    from dicetray.rules.systems import NAMES
+
+    print("Key script: presses a procedure takes on the keys, from home and back home")
+    for system, name in enumerate(NAMES):
+        _w, rows = keyscript.walk(system)
+        print(
+            "%s: %d procedures, %d presses; %d kinds not on the keys yet (host only)"
+            % (name, len(rows), sum(p for _n, p, _m in rows), len(keyscript.host_only(system)))
+        )
+        cells = ["%-18s %3d" % (n, p) for n, p, _m in rows]
+        for i in range(0, len(cells), 3):
+            print("  " + "    ".join(cells[i : i + 3]))
+
+
 def main():
+    key_script()
+    print()
     compile_firmware(os.path.join(ROOT, MPY_DIR))
     # The bench board stands in for a board profile, which a board runs as
     # .mpy like the rest: compiled too (found before bench/benchboard.py).

@@ -419,20 +419,34 @@ class Args(tuple):
         return [v for v in (getattr(self, n) for n in names) if v is not None]
 
 
-def named(system, kind, values):
-    """Args of event `kind` in system 0..2 (the entry whose first
-    argument's range holds values[0] where several share the kind: FOE's
-    ops); positions only (no names) for a kind the table does not list."""
+def _entry_of(system, kind, values):
+    """The entry of a recorded event `kind` with arguments `values` in
+    system 0..2: where several share the kind (FOE's ops), the one whose
+    first argument's range holds values[0]; None if the table has none."""
     found = None
     for e in CORE if kind < 32 else TABLES[system]:
         if e[0] == kind:
             found = found or e
             spec = e[2]
             if spec and values and spec[0][1] <= values[0] <= spec[0][2]:
-                found = e
-                break
+                return e
+    return found
+
+
+def named(system, kind, values):
+    """Args of event `kind` in system 0..2 (the entry whose first
+    argument's range holds values[0] where several share the kind: FOE's
+    ops); positions only (no names) for a kind the table does not list."""
+    found = _entry_of(system, kind, values)
     names = [a[0] for a in found[2]] if found else []
     return Args(names, values)
+
+
+def name(system, kind, values):
+    """The name of a recorded event as the table gives it ("ROLL", "FOE
+    hit"), or "kind N" for one it does not list."""
+    found = _entry_of(system, kind, values)
+    return found[1] if found else "kind %d" % kind
 
 
 # --- Labels: the trackers in the rules' words (issue 30 item 5) -------------

@@ -1,8 +1,12 @@
-"""`dicetray rules SYSTEM`: a rule system's events, from rules/events.py."""
+"""`dicetray rules SYSTEM`: a rule system's events, from rules/events.py;
+which of them the device's keys cannot make yet (firmware/ui/keypaths.py);
+with --keys, the key script that makes the others (dicetray/keyscript.py)."""
 
 import json
+import sys
 
 from .. import odds
+from .common import Fail, _wrap
 from .words import PROG, UsageError
 
 RULES = PROG + " rules"
@@ -15,22 +19,42 @@ def register(sub):
         description="Every event the rule system's core applies (the table in "
         "dicetray.rules.events, checked against the rules themselves): its kind "
         "number, name, arguments with their ranges ([...] optional), the dice it "
-        "draws and what it changes. No device needed.",
+        "draws, what it changes and, where the device's keys cannot make it yet, why "
+        "(host only). --keys prints instead a script for the simulator that makes "
+        "every other one on the device's keys. No device needed.",
     )
     p.add_argument("system", metavar="SYSTEM", help="hunt, paths or expedition")
-    p.add_argument("--json", action="store_true", help="one JSON object")
-    p.set_defaults(run=_run_rules)
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="one JSON object")
+    out.add_argument(
+        "--keys",
+        action="store_true",
+        help="a script for `dicetray sim --headless --script` that, from a fresh flash, "
+        "starts a campaign of SYSTEM on Settings and makes every event the keys can make",
+    )
+    p.set_defaults(run=_wrap("rules", _run_rules))
 
 
 def _run_rules(args):
+    from .. import keyscript
     from ..rules import events, systems
 
     try:
         s = odds.system_number(args.system)
     except ValueError as e:
         raise UsageError(str(e), RULES)
+    if args.keys:
+        try:
+            sys.stdout.write(keyscript.script(s))
+        except keyscript.KeyPathError as e:
+            raise Fail("no key script: %s" % e)
+        return 0
     m = systems.get(s)
     evs = events.listing(s)
+    host_only = keyscript.host_only(s)
+    for e in evs:
+        if e["name"] in host_only:
+            e["host_only"] = host_only[e["name"]]
     if args.json:
         print(json.dumps({"system": m.NAME, "kinds": list(m.KINDS), "events": evs}))
         return 0
@@ -52,6 +76,8 @@ def _run_rules(args):
         if e["dice"]:
             lines.append("      dice: %s" % e["dice"])
         lines.append("      changes: %s" % e["changes"])
+        if "host_only" in e:
+            lines.append("      host only: %s" % e["host_only"])
     print("\n".join(lines))
     return 0
 
