@@ -202,6 +202,63 @@ def test_only_http_urls_are_taken():
         assert "\n" not in str(e.value) and "--forward" in str(e.value)
 
 
+def test_urls_that_could_never_deliver_are_refused_at_start():
+    """Issue 35, item 7: a space, a CR LF (which urlsplit drops, so the
+    post went to another path) or a character beyond ASCII in a --forward
+    URL was taken and could never deliver; now one line at start, the URL
+    shown escaped."""
+    from dicetray.hub.forward import check
+    for bad, said in (("http://example.org/my hook", r"http://example.org/my hook"),
+                      ("http://example.org/ho\r\nok", r"http://example.org/ho\r\nok"),
+                      ("http://example.org/h\u00e9", r"http://example.org/h\xe9")):
+        with pytest.raises(ValueError) as e:
+            check(bad)
+        msg = str(e.value)
+        assert "\n" not in msg and "\r" not in msg and said in msg, msg
+        assert "percent-encode" in msg, msg
+
+
+def test_credentials_in_the_url_are_sent_as_basic_auth(tmp_path, rx):
+    """Issue 35, item 7: `--forward http://user:pw@host/...` never sent its
+    credentials (every record 401, then skipped); they go as Basic auth,
+    percent-decoded, and are never shown."""
+    import base64
+    from dicetray.hub.forward import label
+    host = rx.url.split("//", 1)[1]
+    url = "http://hook%20user:p%40ss@" + host
+    assert label(url) == "http://%s/..." % host.split("/")[0]
+    f = Forwarder([url], str(tmp_path / "q.db")).start()
+    try:
+        f.put(rec(1))
+        assert wait_for(lambda: rx.ids() == ["dev:1:1"])
+        assert rx.auth == ["Basic " + base64.b64encode(b"hook user:p@ss").decode()]
+    finally:
+        f.stop()
+
+
+def test_a_receiver_slower_than_the_deadline_is_told_on_the_terminal(tmp_path, rx, capsys):
+    """Issue 35, item 7: a receiver that answers 2xx after the deadline
+    takes each record again and again while the queue never moves (the
+    deadline is documented); the error on the terminal now says so."""
+    from dicetray.hub.command import _SayForward
+    rx.mode = "slow"
+    rx.trickle_s = 1.0
+    f = Forwarder([rx.url], str(tmp_path / "q.db"), timeout=0.5, backoff=(0.02, 0.1))
+    _SayForward(f)
+    f.start()
+    try:
+        f.put(rec(1))
+        assert wait_for(lambda: len(rx.got) >= 2, 20)     # the same record, again
+        assert rx.ids()[:2] == ["dev:1:1", "dev:1:1"] and f.stats()[rx.url]["pending"] == 1
+        err = f.stats()[rx.url]["last_error"]
+        assert err.startswith("no whole answer within 0.5 s"), err
+        assert "the receiver may have the record" in err and "gets it again" in err, err
+    finally:
+        f.stop()
+    assert "not delivered: no whole answer within 0.5 s (the receiver may have" in (
+        capsys.readouterr().out)
+
+
 def test_a_sinks_state_is_shown_without_its_secret(tmp_path, rx):
     """What the terminal and the page show: the queue, the last delivery,
     the last error; a webhook's path (its secret) never."""

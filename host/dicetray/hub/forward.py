@@ -24,6 +24,7 @@ once it takes them (HELD_MAX at most; past that a campaign's records are
 read from its tray again, from its mark, which moves only with a commit).
 """
 
+import base64
 import http.client
 import json
 import os
@@ -32,7 +33,7 @@ import socket
 import sqlite3
 import threading
 import time
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 SCHEMA = "dicetray.event/1"
 GIVE_UP = 5  # attempts at a record a receiver refuses for good (4xx) before skipping it
@@ -45,6 +46,14 @@ HELD_MAX = 2000  # records held in memory while the queue file refuses them
 
 def check(url):
     """`url` if the hub can post to it; ValueError saying why not (one line)."""
+    if any(ch <= " " or ch >= "\x7f" for ch in url):
+        # urlsplit drops a CR, an LF or a tab (the post would go elsewhere), and
+        # http.client refuses a space or a character beyond ASCII at every post
+        raise ValueError(
+            "--forward %s: a URL holds no space, control character or character beyond "
+            "ASCII: percent-encode them (%%20 for a space; a host name in its xn-- form)"
+            % ascii(url)[1:-1]
+        )
     try:
         u = urlsplit(url)
         u.port  # noqa: B018 (a port that is not a number raises here)
@@ -120,8 +129,13 @@ def post(url, data, deadline):
     """POST `data` (JSON) to `url`; returns when the receiver answered 2xx
     within `deadline` seconds, from connecting to its status and headers
     (one byte a second never holds a post longer); NotDelivered otherwise.
-    Its body is not read. Redirects are not followed."""
+    Its body is not read. Redirects are not followed. A user and password
+    in the URL are sent as Basic auth."""
     u = urlsplit(url)
+    headers = {"Content-Type": "application/json", "User-Agent": "dicetray-hub"}
+    if u.username is not None:  # user:password@ in the URL: Basic auth (RFC 7617)
+        cred = "%s:%s" % (unquote(u.username), unquote(u.password or ""))
+        headers["Authorization"] = "Basic " + base64.b64encode(cred.encode("utf-8")).decode()
     cls = http.client.HTTPSConnection if u.scheme == "https" else http.client.HTTPConnection
     conn = cls(u.hostname, u.port, timeout=deadline)
     late = threading.Event()
@@ -139,18 +153,17 @@ def post(url, data, deadline):
     timer.start()
     try:
         path = (u.path or "/") + ("?" + u.query if u.query else "")
-        conn.request(
-            "POST",
-            path,
-            body=data,
-            headers={"Content-Type": "application/json", "User-Agent": "dicetray-hub"},
-        )
+        conn.request("POST", path, body=data, headers=headers)
         r = conn.getresponse()
         status, reason = r.status, r.reason
         retry = r.getheader("Retry-After")
     except (OSError, http.client.HTTPException, ValueError) as e:
         if late.is_set() or isinstance(e, TimeoutError):
-            raise NotDelivered("no whole answer within %g s" % deadline) from None
+            raise NotDelivered(
+                "no whole answer within %g s (the receiver may have the record, and "
+                "gets it again at each try while the queue waits: a receiver must answer "
+                "within %g s)" % (deadline, deadline)
+            ) from None
         raise NotDelivered(str(e) or type(e).__name__) from None
     finally:
         timer.cancel()
