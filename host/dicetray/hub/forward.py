@@ -204,6 +204,7 @@ class Forwarder:
         self.held = []  # (record, snap) the queue file refused, in order
         self.behind = {}  # (device, campaign) -> first seq not held: read from the tray again
         self.refused = None  # when the queue file last refused a write (monotonic)
+        self.dropped = 0  # held records past HELD_MAX of no tray campaign (none from a tray)
         self.told = False  # the stats changed under the lock: tell the listeners
         self.stat = {
             u: {
@@ -336,6 +337,8 @@ class Forwarder:
             key = _key(record)
             if key is not None:
                 self.behind.setdefault(key, record["seq"])
+            else:  # no tray campaign to read it from again: said, never silent
+                self.dropped += 1
         del self.held[HELD_MAX:]
         for u in self.urls:
             self.stat[u]["held"] = len(self.held)
@@ -349,6 +352,11 @@ class Forwarder:
                 why += "; the records of %s are read from the tray when it does" % ", ".join(
                     "tray campaign %s:%s%s" % (d, c, "" if n is None else " from event %d" % n)
                     for (d, c), n in sorted(self.behind.items())
+                )
+            if self.dropped:
+                why += "; %d records of no tray campaign dropped (past %d held)" % (
+                    self.dropped,
+                    HELD_MAX,
                 )
             for u in self.urls:
                 self._note(u, why)
