@@ -206,6 +206,55 @@ def test_a_new_campaign_through_the_hub(two, home):
     assert code == 2 and "unknown rule system 'chess'" in err
 
 
+def test_watch_through_the_hub_follows_a_restore_of_the_same_campaign(two, home):
+    """Issue 35, item 7: a restore through the hub took campaign C from
+    event 8 back to 5, and 5 new rolls followed; `watch` through the hub
+    heard 9 and 10 only (the hub sent nothing up to its own 8), spliced
+    onto the old 6..8, and never showed the new 6..8. The hub marks the
+    restore to its watchers, and watch reads the state again and shows
+    every new event."""
+    import threading
+    from dicetray import restore
+    from dicetray.backup import BackupStore
+    hub, sims = two
+    dev = hubclient.HubDevice(hubclient.find(), tray="a")
+    try:
+        for _ in range(5):
+            dev.act(*ROLL)
+        st = BackupStore(os.path.join(home, "b.sqlite3"))
+        bid = st.take(dev).backup                            # campaign C at event 5
+        for _ in range(3):
+            dev.act(*ROLL)
+        heard = []
+        sub = hubclient.HubDevice(hubclient.find(), tray="a")
+        t = threading.Thread(target=lambda: heard.extend(sub.subscribe(timeout=5)), daemon=True)
+        t.start()
+        w = dicetray(home, "watch", "--tray", "a")
+        lines = []
+        threading.Thread(target=lambda: lines.extend(iter(w.stdout.readline, "")),
+                         daemon=True).start()
+        try:
+            assert wait_for(lambda: len(hub.trays["a"].listeners) == 2 and lines, 30), lines
+            assert lines[0].startswith("watching campaign") and "from event 8" in lines[0]
+            restore.apply(restore.plan(st, bid, dev), dev)   # back to event 5
+            new = [dev.act(*ROLL) for _ in range(5)]         # the new 6..10
+            assert [a["seq"] for a in new] == [6, 7, 8, 9, 10]
+            t.join(60)
+            assert [(s, e is None) for s, e in heard] == [(5, True)] + [
+                (n, False) for n in range(6, 11)], heard
+            assert wait_for(lambda: any(ln.startswith("   10  ") for ln in lines), 30), lines
+        finally:
+            w.terminate()
+            w.communicate(timeout=30)
+        at = lines.index(next(ln for ln in lines if "campaign was replaced" in ln))
+        assert lines[at].startswith("    5  (the tray's campaign was replaced"), lines
+        assert [ln[:5] for ln in lines[at + 1:]] == ["    %d" % n if n < 10 else "   %d" % n
+                                                   for n in range(6, 11)], lines
+        sub.close()
+    finally:
+        dev.close()
+
+
 def test_the_token_is_needed_and_one_hub_runs(two, home):
     hub, sims = two
     reg = hubclient.find()

@@ -90,11 +90,12 @@ class _SayForward:
                 return
             self.said[url] = now
             print(
-                "%s: %s; %d queued, last delivered %s"
+                "%s: %s; %d queued%s, last delivered %s"
                 % (
                     self.names[url],
                     "not delivered: %s" % now if now else "delivering again",
                     st["pending"],
+                    ", %d held in memory" % st["held"] if st["held"] else "",
                     _when(st["last_success"]),
                 ),
                 flush=True,

@@ -256,14 +256,16 @@ class Emulator(Shown):
     # -- life --
 
     def hold(self, what=None):
-        """Lock the flash image (<image>.lock beside it) for this board:
-        flashlock.InUse naming the simulator that has it, FlashError when
-        its folder cannot be one. start() takes it if not held yet; `what`:
-        the flash in the message (default: the image)."""
+        """Lock the flash image for this board (its folder's lock, and
+        <image>.lock beside it naming the holder): flashlock.InUse naming
+        the simulator that has it, FlashError when its folder cannot be
+        one. start() takes it if not held yet; `what`: the flash in the
+        message (default: the image)."""
         if self.lock is None and self.flash is not None:
             flash = os.path.abspath(self.flash)
             flashlock.folder(os.path.dirname(flash))
             self.lock = flashlock.Lock(
+                os.path.dirname(flash),
                 os.path.splitext(flash)[0] + ".lock",
                 what or "flash image %s" % self.flash,
                 "dicetray sim --rp2040",
