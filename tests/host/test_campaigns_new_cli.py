@@ -76,7 +76,7 @@ def test_what_is_wrong_is_refused_cleanly(env, capsys, monkeypatch):
         "dicetray campaigns: error: unknown rule system 'chess': choose hunt, paths or expedition")
     code, out, err = run(env, capsys, "campaigns", "new", "hunt", "--name", "A name too long",
                          "--yes")
-    assert code == 2 and "--name: a name is 1 to 12 characters" in err and "has 15" in err
+    assert code == 2 and "--name: a name is 1 to 12 characters" in err and "'A name too long' has 15 characters" in err
     code, out, err = run(env, capsys, "campaigns", "new", "hunt", "--name", "caf\u00e9", "--yes")
     assert code == 2 and "the screen cannot draw it" in err
     monkeypatch.setattr(sys, "stdin", open(os.devnull))

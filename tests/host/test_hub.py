@@ -630,3 +630,16 @@ def test_the_terminal_says_when_a_webhook_stops_and_starts_delivering(tmp_path, 
         p.terminate()
         p.communicate(timeout=30)
         rx.close()
+
+
+def test_the_hubs_line_for_a_tray_coming_up_counts_its_events_in_words(capsys):
+    from types import SimpleNamespace
+    from dicetray.hub.command import _Say
+    say = _Say()
+    for n in (1, 2):
+        info = {"device": "sim-1", "system": "hunt", "campaign": 7, "events": n}
+        say.state(SimpleNamespace(name="t%d" % n, port="/dev/pts/9", state="up", why=None,
+                                  info=info))
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["tray t1: up on /dev/pts/9 (device sim-1, hunt campaign 7, 1 event)",
+                   "tray t2: up on /dev/pts/9 (device sim-1, hunt campaign 7, 2 events)"], out

@@ -128,6 +128,8 @@ def _stats(args):
         if d["small_sample"]:
             print("  * " + d["warning"])
     print("success rates (every roll, undone ones too):")
+    if not rep["characters"]:
+        print("  no rolls yet")
     for ch in rep["characters"]:
         print(
             "  %-12s %4d rolls  %4d successes  %s"
