@@ -60,7 +60,8 @@ def parser():
         "--seed",
         type=int,
         metavar="N",
-        help="the board's PRNG seed (default: random; 1 with --script/--headless)",
+        help="the board's dice seed, fixed (default: drawn afresh at each start; 1 with "
+        "--script, so a script replays)",
     )
     p.add_argument(
         "--firmware",
