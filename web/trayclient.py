@@ -124,17 +124,19 @@ class _Segment:
 
 
 def status_lines(info):
-    """What `dicetray status` prints (host/dicetray/commands.py), from info."""
+    """What `dicetray status -v` prints (host/dicetray/cli/status.py) of
+    the device's info: its campaign and journal in the same words; the
+    device's own numbers (the page knows no port and no backup database)."""
+    last = info.get("events") or 0
     out = ["device    %s (firmware %s, protocol %s, schema %s)" % (
         info.get("device"), info.get("firmware"), info.get("protocol"), info.get("schema")),
-        "campaign  %s (%s)" % (info.get("campaign"), info.get("system"))]
+        "campaign  %s%s (%s), %d event%s" % (
+            info.get("campaign"), " " + info["name"] if info.get("name") else "",
+            info.get("system"), last, "" if last == 1 else "s")]
     first = info.get("first", 1)
-    last = info.get("events")
-    more = ""
     if first > 1:
-        more = " (it holds %d..%s: %s compacted)" % (
-            first, last, "event 1 was" if first == 2 else "events 1..%d were" % (first - 1))
-    out.append("events    %s%s" % (last, more))
+        out.append("journal   it holds events %d..%s: %s compacted" % (
+            first, last, "event 1 was" if first == 2 else "events 1..%d were" % (first - 1)))
     if "heap_free" in info:
         out.append("heap      %d bytes free, %d used" % (info["heap_free"], info["heap_used"]))
     for line in info.get("damage", ()):

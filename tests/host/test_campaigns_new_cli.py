@@ -57,7 +57,7 @@ def test_a_new_campaign_from_the_host(env, capsys):
     assert lines[2].split()[:5] == ["*", "2", str(c.cid), "expedition", "1"]
     assert lines[2].split()[-1] == "Westmarch"
     code, out, err = run(env, capsys, "status")
-    assert "campaign  %d Westmarch (expedition)" % c.cid in out
+    assert "campaign  %d Westmarch (expedition), 1 event" % c.cid in out
     tray.boot()                                                   # a power cycle keeps it
     assert (tray.s.n, tray.c.name, tray.c.nevents) == (2, "Westmarch", 1)
     code, out, err = run(env, capsys, "campaigns", "switch", "1")  # and the old one is whole

@@ -35,6 +35,45 @@ def test_status_json(env, capsys):
     assert d["head"] == env["dev"].head.hex() and d["device"] == "ram-1"
 
 
+def test_status_says_campaign_events_last_backup_and_health_in_words(env, capsys):
+    # Issue 40 item 5: status is for people; the internals (a chain head of
+    # hex, the scrub's verdict, heap bytes, protocol and schema numbers)
+    # only under -v and --json.
+    code, out, err = run(env, capsys, "status")
+    lines = out.splitlines()
+    assert code == 0 and [x.split()[0] for x in lines] == ["device", "campaign", "backup", "health"]
+    assert lines[0] == "device    ram-1: on ram:ram-1"
+    assert lines[1] == "campaign  4242 (hunt), 40 events"
+    assert lines[2] == "backup    none of this campaign yet: `dicetray backup` takes one"
+    assert lines[3].startswith("health    good")
+    head = env["dev"].head.hex()
+    for internal in (head, "scrub", "heap", "protocol", "schema", "when idle it is"):
+        assert internal not in out, internal
+    assert run(env, capsys, "backup")[0] == 0
+    code, out, err = run(env, capsys, "status")
+    assert "backup    backup 1, taken " in out and "(just now): it holds every event the device has" in out
+    play(env["dev"], 2, seed=5)
+    code, out, err = run(env, capsys, "status")
+    assert "the device has 2 events since: `dicetray backup` takes them" in out
+    code, out, err = run(env, capsys, "status", "-v")
+    assert "chain     %s" % env["dev"].head.hex() in out and "firmware  0.1.0 (protocol" in out
+    assert "scrub     " in out
+    code, out, err = run(env, capsys, "status", "--json")
+    d = json.loads(out)
+    assert d["health"] == "good" and d["last_backup"]["backup"] == 1 and d["last_backup"]["last"] == 40
+    assert d["head"] == env["dev"].head.hex() and d["events"] == 42
+
+
+def test_status_health_words():
+    from dicetray.cli.status import health_words
+    assert health_words({"scrub": {"cycles": 0}})[1].startswith("good so far: nothing damaged found")
+    assert health_words({"scrub": {"cycles": 1, "chain": [1, 9]}})[1].endswith("(once since it booted)")
+    word, said = health_words({"scrub": {"cycles": 3, "broken": True}})
+    assert word == "damaged" and "does not hold its hash chain" in said and "restoring" in said
+    word, said = health_words({"damage": ["events 3..4 of the journal are damaged"]})
+    assert word == "damaged" and "(below)" in said
+
+
 def test_backup_then_list_show_diff(env, capsys):
     assert run(env, capsys, "backup")[0] == 0
     code, out, _ = run(env, capsys, "backup")
@@ -253,6 +292,21 @@ def test_ports_lists_running_simulators(tmp_path, monkeypatch, capsys):
     assert cli.main(["ports", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert [(p["port"], p["kind"]) for p in got] == [(str(pty), "sim")]
+    # Issue 40 item 7: each says what it is and where its flash is.
+    flash = tmp_path / "boardflash"
+    ports.register_sim(str(pty), os.getpid(), "board", str(flash))
+    ports.register_sim("http://127.0.0.1:8017/", os.getppid(), "web")   # a live pid of another
+    assert cli.main(["ports"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert sorted(out) == sorted([
+        "%-20s sim  emulated RP2040 board (pid %d), flash folder %s" % (pty, os.getpid(), flash),
+        "http://127.0.0.1:8017/ web  web page simulator (pid %d): its firmware and flash are in "
+        "the browser that opened it" % os.getppid()]), out
+    assert cli.main(["ports", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert sorted((p["kind"], p["simulator"], p["flash"]) for p in got) == [
+        ("sim", "emulated RP2040 board", str(flash)), ("web", "web page simulator", None)]
+    assert [p.device for p in ports.find() if p.kind != "usb"] == [str(pty)]   # no command reaches a page
 
 
 def test_restore_longer_than_the_device_keeps(env, capsys):

@@ -143,6 +143,12 @@ def test_ports_lists_the_trays_and_a_tray_must_be_named(two, home):
     assert code == 0, err
     at = {p["tray"]: p for p in json.loads(out) if p["kind"] == "hub"}
     assert set(at) == {"a", "b"} and at["a"]["port"] == sims[0].port
+    assert at["a"]["simulator"] == "desktop simulator" and at["a"]["flash"].endswith("fa")
+    assert "; a desktop simulator (pid %d), flash folder " % sims[0].p.pid in at["a"]["description"]
+    code, out, err = done(dicetray(home, "status", "--tray", "a"))
+    assert code == 0 and out.splitlines()[0].endswith(
+        ": tray a at the hub, a desktop simulator (pid %d), flash folder %s" % (
+            sims[0].p.pid, at["a"]["flash"])), out
     code, out, err = done(dicetray(home, "status"))
     assert code == 1 and "several trays (a, b): choose one with --tray" in err
     code, out, err = done(dicetray(home, "status", "--tray", "zz"))

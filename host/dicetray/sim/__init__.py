@@ -238,10 +238,11 @@ def main(argv=None):
 
     virtual = bool(args.script or args.headless)
     term = None if args.headless else Terminal()
+    flash = args.flash or default_dir()
     try:  # first: the flash folder's lock (another simulator on it: one line, exit 1)
         sim = Simulator(
             args.firmware,
-            args.flash or default_dir(),
+            flash,
             script=script,
             virtual=virtual,
             paced=not (args.headless and args.script),
@@ -279,7 +280,7 @@ def main(argv=None):
     from ..link.ports import announced
 
     try:
-        with announced(serial.path):  # `dicetray` finds the simulator by it
+        with announced(serial.path, "desktop", flash):  # `dicetray` finds the simulator by it
             if term is not None:
                 with term:
                     code = sim.run()

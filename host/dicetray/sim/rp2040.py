@@ -601,7 +601,7 @@ def run(args, err):
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     code = 0
     try:
-        with announced(em.port):  # `dicetray` finds the board by it
+        with announced(em.port, "board", flash_dir):  # `dicetray` finds the board by it
             if term is not None:
                 with term:
                     code = _interactive(em, term, Buttons(), events, stop)
