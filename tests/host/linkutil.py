@@ -50,11 +50,11 @@ def damage_record(img, base, seq, at):
     img[i + at] ^= 0x04
 
 
-def write_flash(flash, n, seed=7, slot=1, snap_every=32, roll=None):
-    """Put a campaign of n events on a simulator flash dir as campaign
+def write_flash(flash, n, seed=7, slot=1, snap_every=32, roll=None, cid=12345):
+    """Put campaign `cid` of n events on a simulator flash dir as campaign
     `slot` (session.py's layout; `roll`: as write_campaign's); returns
     the host Campaign."""
-    c = make_events(n, seed)
+    c = make_events(n, seed, cid=cid)
     write_campaign(flash, c, slot, snap_every, roll)
     return c
 

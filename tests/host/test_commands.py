@@ -204,6 +204,55 @@ def test_restore_safety_and_verification(env, capsys, monkeypatch, tmp_path):
     assert "its events 1..40 differ from the backup's" in err
 
 
+def _slots(tray):
+    """The tray's slot table: (slot, campaign id, system, events), the current one starred."""
+    return [(n, cid, sysno, events, "*" if n == tray.s.n else "")
+            for n, cid, sysno, events, _b, _k, _name in tray.s.campaigns()[0]]
+
+
+def test_restore_says_what_it_does_to_each_slot_and_does_it(env, capsys):
+    # Issue 40 item 1: the restore said the device's campaign "goes" while it
+    # stayed, and a campaign already on the device appeared in two slots.
+    # Now: the restored campaign becomes the current one in the next slot;
+    # its copies go (never a duplicate); every other campaign keeps its slot.
+    assert run(env, capsys, "backup")[0] == 0           # backup 1: campaign 4242, 40 events
+    t = env["t"] = RamTray(system=0, cid=77)           # slot 1: campaign 77, no events
+    assert run(env, capsys, "restore", "1", "--port", "t", "--yes")[0] == 0
+    assert _slots(t) == [(1, 77, 0, 0, ""), (2, 4242, 0, 40, "*")]
+    t.b._cid = 99                                       # the tray's next new campaign id
+    assert run(env, capsys, "campaigns", "new", "expedition", "--port", "t", "--yes")[0] == 0
+    before = [(1, 77, 0, 0, ""), (2, 4242, 0, 40, ""), (3, 99, 2, 0, "*")]
+    assert _slots(t) == before
+    # the issue's case: a hunt backup onto a tray running expedition, whose slot 2
+    # holds the same campaign
+    code, out, err = run(env, capsys, "restore", "1", "--port", "t", "--dry-run", "--force-system")
+    assert code == 0 and _slots(t) == before, err
+    assert "the restored campaign becomes the device's current one, in slot 4" in out
+    assert ("slot 2 holds another copy of campaign 4242 (40 events): the restore replaces it"
+            in out)
+    assert ("the device's current campaign 99 (expedition, 0 events) stays on the device in "
+            "slot 3 (`dicetray campaigns switch 3` goes back to it)" in out)
+    assert "slot 1 keeps its campaign" in out
+    assert " go (" not in out and "go (a different campaign)" not in out
+    code, out, err = run(env, capsys, "restore", "1", "--port", "t", "--yes", "--force-system")
+    assert code == 0, err
+    assert _slots(t) == [(1, 77, 0, 0, ""), (3, 99, 2, 0, ""), (4, 4242, 0, 40, "*")]
+    assert ("slots: the restored campaign is the current one, in slot 4; the copy it replaced "
+            "in slot 2 is deleted; campaign 77 (hunt, 0 events) stays in slot 1; campaign 99 "
+            "(expedition, 0 events) stays in slot 3\n") in out
+    # the device's own campaign restored (played on after the backup): its
+    # current copy is replaced, the three events after the backup discarded
+    dev = env["dev"]
+    play(dev, 3, seed=6)
+    code, out, err = run(env, capsys, "restore", "1", "--dry-run")
+    assert "slot 1 holds the device's current copy of campaign 4242 (43 events): the restore " \
+        "replaces it" in out
+    assert "the device's 3 events after event 40 are not in backup 1 and would be discarded" in out
+    assert "warning: the device's current campaign is in no backup" in out
+    assert run(env, capsys, "restore", "1", "--yes")[0] == 0
+    assert _slots(dev) == [(2, 4242, 0, 40, "*")] and dev.c.nevents == 40
+
+
 def test_watch_plain_lines_and_ctrl_c(env, capsys):
     dev = env["dev"]
     # While the watcher waits, the table rolls three times (the tray pushes
@@ -363,7 +412,8 @@ def test_restore_dry_run_names_the_events_it_would_discard(env, capsys):
     assert "nothing sent, the device is unchanged" in out and dev.c.nevents == 42
     env["other"] = play(RamTray(system=0, cid=77), 5)
     code, out, err = run(env, capsys, "restore", "1", "--port", "other", "--dry-run")
-    assert code == 0 and "the device's campaign 77 and its 5 events go" in out
+    assert code == 0 and "the device's current campaign 77 (hunt, 5 events) stays on the " \
+        "device in slot 1" in out
 
 
 def test_rename_and_the_name_limits_said_up_front(env, capsys):
