@@ -231,6 +231,7 @@ def apply(p: Plan, dev: Device, progress: Progress = _quiet) -> Done:
                 back = dev.events(held - 1, cb)
             if [bytes(e) for e in back] != p.events[held - first :]:
                 errs.append("its events %d..%d differ from the backup's" % (held, last))
+        after = dev.campaigns()  # its slots now: the copies the device replaced
     except KeyboardInterrupt:
         raise Interrupted(
             "the restore took (the device answered that it swapped backup %d in); reading "
@@ -241,7 +242,7 @@ def apply(p: Plan, dev: Device, progress: Progress = _quiet) -> Done:
             "restore of backup %d did not verify: the device %s; the backup is "
             "unchanged: restore again or onto another device" % (b.id, "; ".join(errs))
         )
-    return Done(p, held, bool(new.get("head") and b.head), dev.campaigns())
+    return Done(p, held, bool(new.get("head") and b.head), after)
 
 
 def cut_short(p: Plan, dev: Device) -> str:
@@ -337,8 +338,8 @@ def _copy(t, b):
 
 
 def _what(t):
-    return "campaign %d%s (%s, %s)" % (
-        t["campaign"],
+    return "campaign %s%s (%s, %s)" % (
+        t["campaign"] if t["campaign"] >= 0 else "unreadable",
         " " + t["name"] if t.get("name") else "",
         t["system"] or "unknown system",
         ex.plural(t["events"], "event"),

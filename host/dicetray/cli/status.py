@@ -5,7 +5,7 @@ what the device says of itself, in words a keeper reads (the internals:
 import time
 
 from .. import backup as bk
-from ..export import plural
+from ..export import article, plural
 from .common import _Dev, _db, _json, _port, _print_json, _store, adder
 
 
@@ -41,7 +41,7 @@ def _hub_tray(t, reg, sim):
         said += " (%s)" % t["why"]
     d = {"port": t["port"], "kind": "hub", "tray": t["tray"], "state": t["state"]}
     if sim is not None:
-        said += "; a " + sim.description
+        said += "; " + article(sim.description)
         d.update(simulator=sim.as_dict()["simulator"], flash=sim.flash)
     d["description"] = said
     return d
@@ -65,7 +65,7 @@ def _where(dev, info):
     sim = port and ports.simulator_at(port)
     if sim:
         d.update(simulator=sim.as_dict()["simulator"], flash=sim.flash)
-        d["description"] = "%sa %s" % (via, sim.description)
+        d["description"] = via + article(sim.description)
         return d
     usb = [p for p in ports.usb() if p.device == port]
     d["description"] = "%s%son %s" % (via, usb[0].description + " " if usb else "", port)
