@@ -64,8 +64,14 @@ def test_status_says_campaign_events_last_backup_and_health_in_words(env, capsys
     assert d["head"] == env["dev"].head.hex() and d["events"] == 42
 
 
-def test_status_health_words():
-    from dicetray.cli.status import health_words
+def test_status_words():
+    from dicetray.cli.status import backup_words, health_words
+    b = {"backup": 3, "last": 40, "created": 1767300000}
+    assert backup_words(b, 41, now=1767300000 + 7200).endswith(
+        "(2 hours ago): the device has 1 event since: `dicetray backup` takes it")
+    assert backup_words(b, 12, now=1767300000 + 3 * 86400).endswith(
+        "(3 days ago): it holds 40 events, more than the device's 12 (an older backup restored "
+        "onto it)")
     assert health_words({"scrub": {"cycles": 0}})[1].startswith("good so far: nothing damaged found")
     assert health_words({"scrub": {"cycles": 1, "chain": [1, 9]}})[1].endswith("(once since it booted)")
     word, said = health_words({"scrub": {"cycles": 3, "broken": True}})

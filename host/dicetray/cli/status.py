@@ -120,9 +120,9 @@ def backup_words(b, events, now=None):
             plural(n, "event"),
             "it" if n == 1 else "them",
         )
-    return (
-        said + "it holds %d events, the device %d (the device went back: a restore, or undone "
-        "events compacted away)" % (b["last"], events)
+    return said + "it holds %s, more than the device's %d (an older backup restored onto it)" % (
+        plural(b["last"], "event"),
+        events,
     )
 
 
