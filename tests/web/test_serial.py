@@ -347,7 +347,7 @@ def test_a_tray_at_the_repl_is_restarted(page, sims):
                  or "failed" in s["page"], what="the connection")
     try:
         assert st["connected"], st["page"]
-        assert "events    %d" % EVENTS in st["status"]
+        assert "(hunt), %d events" % EVENTS in st["status"]
     finally:
         disconnect(page, br)
 
