@@ -42,7 +42,7 @@ def _hub_tray(t, reg, sim):
     d = {"port": t["port"], "kind": "hub", "tray": t["tray"], "state": t["state"]}
     if sim is not None:
         said += "; " + article(sim.description)
-        d.update(simulator=sim.as_dict()["simulator"], flash=sim.flash)
+        d.update(simulator=sim.simulator, flash=sim.flash)
     d["description"] = said
     return d
 
@@ -64,7 +64,7 @@ def _where(dev, info):
     d = {"port": port}
     sim = port and ports.simulator_at(port)
     if sim:
-        d.update(simulator=sim.as_dict()["simulator"], flash=sim.flash)
+        d.update(simulator=sim.simulator, flash=sim.flash)
         d["description"] = via + article(sim.description)
         return d
     usb = [p for p in ports.usb() if p.device == port]

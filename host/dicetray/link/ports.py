@@ -48,6 +48,10 @@ class Port:
         self.description = description
         self.what = what
         self.flash = flash
+        # what a simulator is, in words (None: a board)
+        self.simulator = (
+            SIM_WORDS.get(what or "", "Dicetray simulator") if kind in ("sim", "web") else None
+        )
 
     def __repr__(self) -> str:
         return "Port(%r, %r, %r)" % (self.device, self.kind, self.description)
@@ -58,10 +62,8 @@ class Port:
             "kind": self.kind,
             "description": self.description,
         }
-        if self.kind in ("sim", "web"):
-            d.update(
-                simulator=SIM_WORDS.get(self.what or "", "Dicetray simulator"), flash=self.flash
-            )
+        if self.simulator is not None:
+            d.update(simulator=self.simulator, flash=self.flash)
         return d
 
 
