@@ -76,3 +76,40 @@ def test_dicetray_sim_rp2040_runs_a_script(tmp_path):
     shots = [png.decode((tmp_path / n).read_bytes()) for n in ("home.png", "builder.png", "end.png")]
     assert shots[0][2] != shots[1][2] and shots[1][2] == shots[2][2]
     assert (tmp_path / "flash" / "rp2040-flash.bin").stat().st_size == 2 * 1024 * 1024
+
+
+def test_ports_and_status_say_an_emulated_board_and_its_flash_folder(tmp_path):
+    """Issue 40 item 7: `dicetray ports` and `status` labelled every
+    simulator "Dicetray simulator (pid N)", the emulated RP2040 included;
+    `dicetray sim --rp2040` now announces what it is and its flash folder."""
+    import json
+    import time
+    boards.node()
+    env = dict(os.environ, DICETRAY_HOME=str(tmp_path / "home"))
+    flash = str(tmp_path / "flash")
+    p = subprocess.Popen([sys.executable, "-m", "dicetray", "sim", "--rp2040", "--uf2",
+                          boards.image(), "--headless", "--flash", flash],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+    def tool(*argv):
+        return subprocess.run([sys.executable, "-m", "dicetray"] + list(argv), env=env,
+                              capture_output=True, text=True, timeout=120)
+    try:
+        line = p.stdout.readline()
+        assert line.startswith("serial: /dev/"), line + p.stderr.read()
+        port = line.split()[1]
+        said = "emulated RP2040 board (pid %d), flash folder %s" % (p.pid, flash)
+        end = time.monotonic() + 60
+        while True:                                  # announced once its port serves
+            got = json.loads(tool("ports", "--json").stdout)
+            if got or time.monotonic() > end:
+                break
+            time.sleep(0.2)
+        assert [(x["port"], x["kind"], x["simulator"], x["flash"], x["description"])
+                for x in got] == [(port, "sim", "emulated RP2040 board", flash, said)], got
+        r = tool("status", "--port", port)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.splitlines()[0].endswith(": an " + said), r.stdout
+    finally:
+        p.terminate()
+        p.wait(60)

@@ -1,5 +1,5 @@
 """Issue 30 item 3: every emulated board draws its own campaign id. On
-main two `dicetray sim --rp2040 --headless` boards (seed 1, the default
+main two `dicetray sim --rp2040 --headless` boards (seed 1, then the default
 there) made the same campaign id, so their backups collided as one
 campaign's lineages; now the id is drawn per flash, as the desktop
 simulator's is: the firmware mixes the flash chip's unique id (a new one

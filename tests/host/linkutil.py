@@ -50,11 +50,11 @@ def damage_record(img, base, seq, at):
     img[i + at] ^= 0x04
 
 
-def write_flash(flash, n, seed=7, slot=1, snap_every=32, roll=None):
-    """Put a campaign of n events on a simulator flash dir as campaign
+def write_flash(flash, n, seed=7, slot=1, snap_every=32, roll=None, cid=12345):
+    """Put campaign `cid` of n events on a simulator flash dir as campaign
     `slot` (session.py's layout; `roll`: as write_campaign's); returns
     the host Campaign."""
-    c = make_events(n, seed)
+    c = make_events(n, seed, cid=cid)
     write_campaign(flash, c, slot, snap_every, roll)
     return c
 
@@ -101,9 +101,10 @@ def write_campaign(flash, c, slot=1, snap_every=32, roll=None):
 class Sim:
     """`python -m dicetray.sim --headless --flash DIR` as a subprocess
     (`extra`: more of its options, e.g. ["--tcp"]), returned once the app
-    answers a handshake."""
+    answers a handshake. `seed`: the tests' fixed dice, `--seed 1` unless
+    told; None gives none, as a person starts it (its own dice each start)."""
 
-    def __init__(self, flash, home=None, seed=None, extra=()):
+    def __init__(self, flash, home=None, seed=1, extra=()):
         env = dict(os.environ)
         env["DICETRAY_HOME"] = home or os.path.join(flash, "..", "home")
         env["PYTHONPATH"] = os.path.join(ROOT, "host") + os.pathsep + env.get("PYTHONPATH", "")

@@ -143,6 +143,12 @@ def test_ports_lists_the_trays_and_a_tray_must_be_named(two, home):
     assert code == 0, err
     at = {p["tray"]: p for p in json.loads(out) if p["kind"] == "hub"}
     assert set(at) == {"a", "b"} and at["a"]["port"] == sims[0].port
+    assert at["a"]["simulator"] == "desktop simulator" and at["a"]["flash"].endswith("fa")
+    assert "; a desktop simulator (pid %d), flash folder " % sims[0].p.pid in at["a"]["description"]
+    code, out, err = done(dicetray(home, "status", "--tray", "a"))
+    assert code == 0 and out.splitlines()[0].endswith(
+        ": tray a at the hub, a desktop simulator (pid %d), flash folder %s" % (
+            sims[0].p.pid, at["a"]["flash"])), out
     code, out, err = done(dicetray(home, "status"))
     assert code == 1 and "several trays (a, b): choose one with --tray" in err
     code, out, err = done(dicetray(home, "status", "--tray", "zz"))
@@ -679,3 +685,16 @@ def test_the_terminal_says_when_a_webhook_stops_and_starts_delivering(tmp_path, 
         p.terminate()
         p.communicate(timeout=30)
         rx.close()
+
+
+def test_the_hubs_line_for_a_tray_coming_up_counts_its_events_in_words(capsys):
+    from types import SimpleNamespace
+    from dicetray.hub.command import _Say
+    say = _Say()
+    for n in (1, 2):
+        info = {"device": "sim-1", "system": "hunt", "campaign": 7, "events": n}
+        say.state(SimpleNamespace(name="t%d" % n, port="/dev/pts/9", state="up", why=None,
+                                  info=info))
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["tray t1: up on /dev/pts/9 (device sim-1, hunt campaign 7, 1 event)",
+                   "tray t2: up on /dev/pts/9 (device sim-1, hunt campaign 7, 2 events)"], out

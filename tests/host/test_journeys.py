@@ -447,19 +447,8 @@ def test_a_flash_with_a_campaign_never_shows_the_tour(tmp_path):
 # The README's screenshot (docs/img/sim.png), made by the simulator's own
 # --screenshot after these keys on a fresh flash (docs/ui.md): the tour
 # skipped, Tension slashed four times (one carries into Pressure), home.
-README_SCRIPT = """\
-300  BACK
-600  DOWN
-900  DOWN
-1200 OK
-1500 DOWN
-1800 RIGHT
-2100 RIGHT
-2400 RIGHT
-2700 RIGHT
-3000 BACK
-3600 quit
-"""
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from docshots import SIM_SCRIPT as README_SCRIPT  # noqa: E402  (what `make docs` plays)
 
 
 def test_the_readme_screenshot_is_what_the_simulator_draws(tmp_path):
@@ -476,7 +465,7 @@ def test_the_readme_screenshot_is_what_the_simulator_draws(tmp_path):
                          "Sin          0/9", "Roll"]
     committed = os.path.join(ROOT, "docs", "img", "sim.png")
     assert shot.read_bytes() == open(committed, "rb").read(), \
-        "docs/img/sim.png is stale: regenerate it with the command in docs/ui.md"
+        "docs/img/sim.png is stale: regenerate it with `make docs`"
 
 
 def test_rename_a_talisman_on_the_keys_and_it_stays_renamed(tmp_path):

@@ -19,6 +19,7 @@ import threading
 import time
 
 from ..datadir import home
+from ..export import plural
 from .autobackup import AutoBackup
 from .client import HubDevice
 from .forward import Forwarder, check, label
@@ -43,14 +44,14 @@ class _Say:
         if tray.state == "up":
             i = tray.info or {}
             print(
-                "tray %s: up on %s (device %s, %s campaign %s, %s events)"
+                "tray %s: up on %s (device %s, %s campaign %s, %s)"
                 % (
                     tray.name,
                     tray.port,
                     i.get("device"),
                     i.get("system"),
                     i.get("campaign"),
-                    i.get("events"),
+                    plural(i.get("events") or 0, "event"),
                 ),
                 flush=True,
             )

@@ -26,7 +26,7 @@ from ..panel import SH1106, SSD1306, Panel
 from . import flashlock
 from .parts import Shown
 from .pty import SerialPty
-from .script import KEY_BITS, LONG_MS, TAP_MS
+from .script import KEY_BITS, LONG_MS, TAP_MS, dice_seed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
@@ -555,11 +555,7 @@ def run(args, err):
     uf2 = args.uf2 or default_uf2()
     flash_dir = args.flash or default_flash_dir()
     events = args.events
-    seed = (
-        args.seed
-        if args.seed is not None
-        else (1 if (args.script or args.headless) else int.from_bytes(os.urandom(4), "little"))
-    )
+    seed = args.seed if args.seed is not None else dice_seed(args.script)
     board = args.board or "pico"
     term = None
     if not args.headless:
@@ -607,7 +603,7 @@ def run(args, err):
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     code = 0
     try:
-        with announced(em.port):  # `dicetray` finds the board by it
+        with announced(em.port, "board", flash_dir):  # `dicetray` finds the board by it
             if term is not None:
                 with term:
                     code = _interactive(em, term, Buttons(), events, stop)
