@@ -4,6 +4,7 @@
 //
 //   node emulator/src/main.mjs --uf2 FILE --flash FILE --profile JSON
 //        [--serial-fd N] [--seed N] [--paced] [--cut-at NS] [--unique-id HEX]
+//        [--no-xip-cache]
 //
 // stdout: one JSON event a line (boot, usb, app, i2c, spi, leds, mark,
 //         stats, reset, cut, exit); stdin: one JSON command a line (keys,
@@ -20,7 +21,7 @@ import { Board } from './board.mjs';
 
 function parseArgs(argv) {
   const o = { uf2: null, flash: null, profile: null, serialFd: null, seed: 1, paced: false, cutAt: null,
-              uniqueId: new Uint8Array(8) };
+              uniqueId: new Uint8Array(8), xip: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = () => {
@@ -34,6 +35,7 @@ function parseArgs(argv) {
     else if (a === '--seed') o.seed = Number(v()) & 0x3fffffff;
     else if (a === '--paced') o.paced = true;
     else if (a === '--cut-at') o.cutAt = Number(v());
+    else if (a === '--no-xip-cache') o.xip = false;
     else if (a === '--unique-id') {
       const hex = v();
       if (!/^[0-9a-fA-F]{16}$/.test(hex)) fail('--unique-id takes 16 hex digits');
@@ -70,7 +72,7 @@ try {
 
 let serial = null;
 const board = new Board({
-  profile: opts.profile, flash, seed: opts.seed, paced: opts.paced, cutAt: opts.cutAt, emit,
+  profile: opts.profile, flash, seed: opts.seed, paced: opts.paced, cutAt: opts.cutAt, emit, xip: opts.xip,
   uniqueId: opts.uniqueId,
   serialOut: (data) => { if (serial) serial.write(Buffer.from(data)); },
   onStop: (why) => stop(why),

@@ -208,6 +208,9 @@ class Emulator(Shown):
     paced: emulated time never runs ahead of the wall clock (a terminal
     user's presses); otherwise idle time is skipped and the board runs as
     fast as the emulator goes. cut_at: a power cut at that emulated ms.
+    xip: model the RP2040's XIP cache (flash misses cost cycles, as on a
+    board: emulator/src/xip.mjs); False gives rp2040js's own timing, where
+    every flash access is free (make bench prints both).
     """
 
     def __init__(
@@ -221,6 +224,7 @@ class Emulator(Shown):
         cut_at_ns=None,
         serial=True,
         unique_id=None,
+        xip=True,
     ):
         self.uf2 = uf2
         self.flash = flash
@@ -229,6 +233,7 @@ class Emulator(Shown):
         self.seed = seed
         self.paced = paced
         self.cut_at_ns = cut_at_ns
+        self.xip = xip
         self.panel = Panel(self.profile["display"]["controller"])
         self.leds = bytes(3 * self.profile["ring"]["n"])
         self.pty = SerialPty() if serial else None
@@ -305,6 +310,8 @@ class Emulator(Shown):
             cmd.append("--paced")
         if self.cut_at_ns is not None:
             cmd += ["--cut-at", str(int(self.cut_at_ns))]
+        if not self.xip:
+            cmd.append("--no-xip-cache")
         # The harness inherits the flash's lock: it is held while the harness
         # writes the image, even if this process dies first.
         fds = () if self.lock is None else (self.lock.fd,)
