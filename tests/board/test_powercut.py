@@ -63,6 +63,7 @@ AIM_EVERY = 5          # every this many cuts, one aimed inside a page program
 MARK_FROM = 5e6        # the timing marks of an aimed cut's first roll: from 5 ms
 MARK_NS = 0.2e6        # ...every 0.2 ms
 MARKS = 600            # ...for 120 ms after its request reached the device
+HANG = 600             # s: a hang guard, never a time the board's answer must fit in
 SNAP_EVERY = 16        # session.py: a snapshot after every 16th event (and an undo)
 
 # Where the harness says a cut fell (emulator/src/board.mjs).
@@ -223,14 +224,14 @@ def repl_listing(dev, paths):
     t.drain(0.2, 3.0)
     t.write(b"\r\x03\x03\x01")
     got = b""
-    end = time.monotonic() + 20
+    end = time.monotonic() + HANG
     while b"raw REPL; CTRL-B to exit\r\n>" not in got and time.monotonic() < end:
         got += t.read(0.1)
     assert b"raw REPL" in got, "no raw REPL after END: %r" % got[-300:]
     code = "import os\nprint(repr({p: sorted(os.listdir(p)) for p in %r}))\n" % (list(paths),)
     t.write(code.encode() + b"\x04")
     got = b""
-    end = time.monotonic() + 20
+    end = time.monotonic() + HANG
     while got.count(b"\x04") < 2 and time.monotonic() < end:
         got += t.read(0.1)
     assert got.startswith(b"OK"), "raw REPL answered %r" % got[:300]
