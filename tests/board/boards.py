@@ -17,6 +17,12 @@ import need
 from tools import uf2
 
 
+# Seconds a test waits for the emulated board's work before calling the run
+# hung: never a time the work must fit in (a loaded machine makes the
+# emulator slower, not the test fail; docs/testing.md, "Under load").
+HANG = 1800
+
+
 def current(stock=False, board="RPI_PICO", sram=None):
     """True if `board`'s image is built from today's inputs (its sidecar's hash)."""
     path = uf2.image_path(board, stock, sram=bool(stock and sram))
