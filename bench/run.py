@@ -344,6 +344,10 @@ def main():
 
     board.main(fuel)
     print()
+    import xipcal
+
+    xipcal.main([])
+    print()
     store_boot()
     print()
     import link_bench

@@ -108,6 +108,12 @@ export class Board {
     this.serialOut = opts.serialOut;
   }
 
+  /** Report spans (and count the XIP misses by line, with --xip-profile) or not. */
+  setSpans(on) {
+    this.spans = on;
+    if (this.xip) this.xip.where = on && this.opts.xipProfile || null;
+  }
+
   /** The counters now (the harness's `stats`). */
   snapshot() {
     this._xipStats();
@@ -134,7 +140,7 @@ export class Board {
     const sent = st.cdcIn - u0;
     if (!drawn && !sent) return;
     this._xipStats();
-    this.emit({ ev: 'span', t0, t1: this.now(), cycles: st.busyCycles - c0, i2cNanos: st.i2cNanos - in0,
+    this.emit({ ev: 'span', t0, t1: this.now(), cycles: st.busyCycles - c0, i2cNanos: st.i2cNanos - in0, bus0: in0,
                 i2cBytes: drawn, flashNanos: st.flashNanos - f0, usbBytes: sent,
                 xipCycles: st.xipCycles - x0, xipMisses: st.xipMisses - m0 });
   }
@@ -175,6 +181,7 @@ export class Board {
       const st = this.stats;
       this.xip0 = [st.xipHits, st.xipMisses, st.xipCycles];
       this.xip = attachXip(mcu, new XipCache());
+      this.xip.where = this.spans && this.opts.xipProfile || null;
     }
     flash.mem = mcu.flash.subarray(0, flash.mem.length);  // the harness's operations land in the chip's own flash
     this.entropy.restart();
@@ -197,7 +204,8 @@ export class Board {
     const d = this.profile.display;
     const write = (bytes, addr) => {
       if (bytes[0] & 0x40) this.framed = true;   // a data stream: part of a frame
-      this.emit({ ev: 'i2c', t: this.now(), a: addr, d: Buffer.from(bytes).toString('base64') });
+      this.emit({ ev: 'i2c', t: this.now(), a: addr, d: Buffer.from(bytes).toString('base64'),
+                  bus: this.stats.i2cNanos });
     };
     if (d.bus === 'i2c') {
       const devices = new Map([[d.addr, { write }]]);

@@ -35,6 +35,7 @@ export class XipCache {
     this.hits = 0;
     this.misses = 0;
     this.stallCycles = 0;
+    this.where = null;                   // a Map line -> misses, when profiling (main.mjs --xip-profile)
     this.flush();
   }
 
@@ -83,6 +84,7 @@ export class XipCache {
       }
     }
     this.misses++;
+    if (this.where) this.where.set(line, (this.where.get(line) || 0) + 1);
     this._stall(this.missCycles());
     this.last = -1;
     if ((alias === 0 || alias === 2) && this.enabled) {
