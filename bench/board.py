@@ -244,7 +244,7 @@ def main(fuel=None):
 
     boot_heap = {}
     for label, board in (("frozen", b), (".mpy", boards.pop(".mpy"))):
-        with Device.open(board.em.port) as dev:
+        with Device.open(board.em.port, timeout=10.0) as dev:
             boot_heap[label] = dev.info(collect=True)["heap_free"]
     board.close()
     # Keys are measured with the link server in the loop (a host came):

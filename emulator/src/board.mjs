@@ -14,6 +14,7 @@ import { XipCache, attachXip } from './xip.mjs';
 const CYCLE_NS = 1e9 / CLOCK_HZ;   // 8
 const SLICE_WALL_MS = 15;          // run this long between looks at I/O
 const APP_IDLE_NS = 1e6;           // a wait this long after the first frame: the app is up
+const BATCH = 512;                 // instructions run between the loop's own checks, at most
 
 /** Seeds as the desktop simulator's board.seed() gives them (dicetray.sim.vm). */
 function nextSeed(s) {
@@ -363,10 +364,22 @@ export class Board {
           this.stats.idleNanos += dt;
         } else {
           if (this.spans && !this.span) this._wake();
-          let c = core.executeInstruction();
-          if (xip && xip.pending) c += xip.take();   // stalled on flash: cache misses
-          clock.tick(c * CYCLE_NS);
-          this.stats.busyCycles += c;
+          // A run of instructions up to the next timer or cut, or until the
+          // CPU waits, reboots or is stopped (those are only ever set by an
+          // instruction's own access): the loop's other checks once a run.
+          const limit = Math.min(this.timers.length ? this.timers[0][0] : Infinity,
+            cut !== null ? cut : Infinity) - this.nanos0;
+          let cycles = 0;
+          let n = 0;
+          do {
+            let c = core.executeInstruction();
+            if (xip && xip.pending) c += xip.take();   // stalled on flash: cache misses
+            clock.tick(c * CYCLE_NS);
+            cycles += c;
+          } while (++n < BATCH && !core.waiting && clock.nanosCounter < limit &&
+                   !this.rebooting && !this.cutting && !this.stopped);
+          this.stats.busyCycles += cycles;
+          i += n - 1;
         }
         if (cut !== null && !this.cutting && this.now() >= cut) this._cut('between instructions');
         if (this.cutting) {

@@ -104,6 +104,7 @@ export class XipCache {
 }
 
 const XIP_START = 0x10000000;
+const RAM_START = 0x20000000;
 const XIP_END = 0x14000000;
 const XIP_CTRL = 0x14000;     // rp2040js keys peripherals by (address >>> 14) << 2
 const SSI = 0x18000;
@@ -125,6 +126,10 @@ const CTR_ACC = 0x10;
 export function attachXip(mcu, cache) {
   const flash = mcu.flash;
   const view = mcu.flashView;
+  // SRAM first: with the interpreter linked there (rp2/sram.txt) most
+  // fetches are SRAM's, read here rather than through one more call.
+  const sram = mcu.sramView;
+  const SRAM_END = RAM_START + mcu.sram.length;
   const { readUint8, readUint16, readUint32 } = mcu;
   mcu.readUint8 = function (addr) {
     if (addr >= XIP_START && addr < XIP_END) {
@@ -134,6 +139,7 @@ export function attachXip(mcu, cache) {
     return readUint8.call(this, addr);
   };
   mcu.readUint16 = function (addr) {
+    if (addr >= RAM_START && addr < SRAM_END - 1) return sram.getUint16(addr - RAM_START, true);
     if (addr >= XIP_START && addr < XIP_END) {
       cache.access(addr);
       return view.getUint16(addr & 0xfffffe, true);
@@ -142,6 +148,7 @@ export function attachXip(mcu, cache) {
   };
   mcu.readUint32 = function (addr) {
     addr >>>= 0;
+    if (addr >= RAM_START && addr < SRAM_END - 3) return sram.getUint32(addr - RAM_START, true);
     if (addr >= XIP_START && addr < XIP_END) {
       cache.access(addr);
       return view.getUint32(addr & 0xfffffc, true);
