@@ -100,7 +100,7 @@ export class Board {
     this.appQueue = [];       // [nanos after the app is up, fn]
     this.appUp = false;
     this.appT = 0;
-    this.stats = { i2cBytes: 0, i2cNanos: 0, flashNanos: 0, erases: 0, programs: 0,
+    this.stats = { i2cBytes: 0, i2cQueued: 0, i2cNanos: 0, flashNanos: 0, erases: 0, programs: 0,
                    idleNanos: 0, busyCycles: 0, ledFrames: 0, spiBytes: 0, serialDropped: 0,
                    cdcIn: 0, cdcOut: 0, xipHits: 0, xipMisses: 0, xipCycles: 0 };
     this.spans = false;       // report every run of the CPU that drew or sent on USB
@@ -129,7 +129,7 @@ export class Board {
   _wake() {
     const st = this.stats;
     this._xipStats();
-    this.span = [this.now(), st.busyCycles, st.i2cNanos, st.i2cBytes + st.spiBytes, st.flashNanos,
+    this.span = [this.now(), st.busyCycles, st.i2cNanos, st.i2cQueued + st.spiBytes, st.flashNanos,
                  st.cdcIn, st.xipCycles, st.xipMisses];
   }
 
@@ -137,7 +137,9 @@ export class Board {
     const [t0, c0, in0, db0, f0, u0, x0, m0] = this.span;
     const st = this.stats;
     this.span = null;
-    const drawn = st.i2cBytes + st.spiBytes - db0;
+    // Drawn: bytes queued for the display in this run (a frame sent by DMA
+    // reaches the panel after the run; its bytes were queued in it).
+    const drawn = st.i2cQueued + st.spiBytes - db0;
     const sent = st.cdcIn - u0;
     if (!drawn && !sent) return;
     this._xipStats();

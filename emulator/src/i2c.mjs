@@ -13,6 +13,7 @@
 import { I2CMode } from 'rp2040js';
 
 const FUNC_I2C = 3;   // GPIO function select: the pin belongs to an I2C block
+const IC_DATA_CMD = 0x10;
 const IC_DMA_CR = 0x88;
 const IC_DMA_TDLR = 0x8c;
 const TDMAE = 2;
@@ -46,6 +47,7 @@ export class BusTarget {
     i2c.readUint32 = (offset) => (offset === IC_DMA_CR ? this.dmaCr
       : offset === IC_DMA_TDLR ? this.dmaTdlr : read(offset));
     i2c.writeUint32 = (offset, value) => {
+      if (offset === IC_DATA_CMD) stats.i2cQueued++;   // a byte into the TX FIFO, by the CPU or the DMA
       if (offset === IC_DMA_CR) this.dmaCr = value & 3;
       else if (offset === IC_DMA_TDLR) this.dmaTdlr = value & 0xf;
       else write(offset, value);
