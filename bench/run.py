@@ -368,6 +368,10 @@ def main():
 
     board.main(fuel)
     print()
+    import xipcal
+
+    xipcal.main([])
+    print()
     store_boot()
     print()
     import link_bench

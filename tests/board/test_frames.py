@@ -227,7 +227,7 @@ def test_rp2_frames_equal_the_simulators(system, tmp_path):
         sim = Sim(FIRMWARE, str(tmp_path / "sim"), script=events, virtual=True, paced=False,
                   seed=seed)
         assert sim.run() == 0, "the simulator failed:\n" + sim.output[-3000:]
-        em.wait_mark("end", timeout=120)
+        em.wait_mark("end", timeout=boards.HANG)
     # A mark due while the CPU waited for the flash (interrupts off: an
     # idle moment's erase, issue 27) fires when the wait ends, before the
     # next instruction: the parts are as they were when it was due.

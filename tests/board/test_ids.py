@@ -13,7 +13,7 @@ from dicetray.link.client import Device
 def campaign(flash, seed=1):
     """The campaign id and device id of a board booted on `flash`."""
     with boards.board(flash, seed=seed) as em:
-        em.wait_app()
+        em.wait_app(boards.HANG)
         with Device.open(em.port) as dev:
             info = dev.info()
     return info["campaign"], info["device"]

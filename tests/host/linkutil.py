@@ -142,6 +142,18 @@ class Sim:
             self.p.send_signal(signal.SIGKILL)
         self.p.wait(timeout=30)
 
+    def wait_file(self, path, hang=900.0):
+        """Wait for the simulator to write `path` (a script's screenshot: an
+        event at a moment of the device's own clock); False if it ended
+        first. `hang` only stops a run that hangs: a loaded machine makes
+        the simulator slower, never the test fail."""
+        end = time.monotonic() + hang
+        while not os.path.exists(path):
+            if self.p.poll() is not None or time.monotonic() > end:
+                return os.path.exists(path)
+            time.sleep(0.05)
+        return True
+
     def stop(self, alive=False):
         """End the simulator (SIGTERM); its (stdout, stderr). `alive`: fail,
         showing its stderr, if it had already exited (it died under a test)."""
@@ -158,7 +170,14 @@ class Sim:
         return out, err
 
 
-def wait_for(pred, timeout=10.0):
+# How long a wait on the firmware's work may last before the test calls it
+# hung: never a time the work must fit in (a loaded machine makes the
+# simulator slower, not the test fail), only an end to a run that hangs.
+HANG = 600.0
+
+
+def wait_for(pred, timeout=HANG):
+    """Poll pred() until it holds (True) or `timeout` s pass (False)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if pred():

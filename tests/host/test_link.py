@@ -118,7 +118,7 @@ def test_retried_request_applied_once(big):
     answers = []
     for _ in range(3):          # the answer "lost" twice: the host sends it again
         dev.t.write(line)
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + linkutil.HANG
         f = dev._frame(deadline)
         while f is not None and f[1] != dev.seq:
             f = dev._frame(deadline)
@@ -277,9 +277,9 @@ def test_an_act_on_a_journal_that_moved_is_refused_then_redone_once(tmp_path):
         head = dev.info()["events"]
         line = fr.encode(fr.ACT, 7, json.dumps({"kind": cp.DICE, "args": [6, 1], "after": head - 1}).encode())
         dev.t.write(line)
-        f = dev._frame(time.monotonic() + 5)
+        f = dev._frame(time.monotonic() + linkutil.HANG)
         while f is not None and f[1] != 7:
-            f = dev._frame(time.monotonic() + 5)
+            f = dev._frame(time.monotonic() + linkutil.HANG)
         assert f[0] == fr.ERR and bytes(f[2]).decode() == \
             "stale: the device is at event %d, not %d" % (head, head - 1)
         assert dev.info()["events"] == head            # refused: nothing applied

@@ -208,6 +208,9 @@ class Emulator(Shown):
     paced: emulated time never runs ahead of the wall clock (a terminal
     user's presses); otherwise idle time is skipped and the board runs as
     fast as the emulator goes. cut_at: a power cut at that emulated ms.
+    xip: model the RP2040's XIP cache (flash misses cost cycles, as on a
+    board: emulator/src/xip.mjs); False gives rp2040js's own timing, where
+    every flash access is free (make bench prints both).
     """
 
     def __init__(
@@ -221,6 +224,8 @@ class Emulator(Shown):
         cut_at_ns=None,
         serial=True,
         unique_id=None,
+        xip=True,
+        xip_profile=None,
     ):
         self.uf2 = uf2
         self.flash = flash
@@ -229,6 +234,8 @@ class Emulator(Shown):
         self.seed = seed
         self.paced = paced
         self.cut_at_ns = cut_at_ns
+        self.xip = xip
+        self.xip_profile = xip_profile  # a file: the XIP misses by flash line while spans are on
         self.panel = Panel(self.profile["display"]["controller"])
         self.leds = bytes(3 * self.profile["ring"]["n"])
         self.pty = SerialPty() if serial else None
@@ -241,6 +248,8 @@ class Emulator(Shown):
         self.boot_start = 0  # emulated ns of the last power-on or reset
         self.boot_stats = self.app_stats = None  # the counters then, and when the app came up
         self.span_log = []  # CPU runs that drew on the display (spans(True))
+        self.draw_log = []  # (emulated ns, bus ns so far) of each display write, while spans are on
+        self._spanning = False
         self.exit = None  # the harness's exit event
         self.cut = None  # its last power-cut event
         self.cuts = 0
@@ -307,6 +316,10 @@ class Emulator(Shown):
             cmd.append("--paced")
         if self.cut_at_ns is not None:
             cmd += ["--cut-at", str(int(self.cut_at_ns))]
+        if not self.xip:
+            cmd.append("--no-xip-cache")
+        if self.xip_profile:
+            cmd += ["--xip-profile", self.xip_profile]
         # The harness inherits the flash's lock: it is held while the harness
         # writes the image, even if this process dies first.
         fds = () if self.lock is None else (self.lock.fd,)
@@ -390,6 +403,8 @@ class Emulator(Shown):
                 self.errors.append("OLED at %.3f ms: %s" % (ev["t"] / NS, e))
             self.writes += 1
             self.last_write_t = ev["t"]
+            if self._spanning:
+                self.draw_log.append((ev["t"], ev.get("bus", 0)))
             changed = True
         elif kind == "leds":
             self.leds = base64.b64decode(ev["d"])
@@ -525,7 +540,10 @@ class Emulator(Shown):
         """Report (into span_log) every run of the CPU between two waits that
         wrote to the display or sent on the USB port: its emulated ns (t0,
         t1), busy cycles, the bus and flash ns and the display and USB bytes
-        inside it."""
+        inside it. Meanwhile draw_log gets the emulated ns of every display
+        write and the I2C bus's ns so far (a frame sent by DMA goes on after
+        its CPU run)."""
+        self._spanning = on
         self._send({"cmd": "spans", "on": on})
 
     def power_cut(self, t_ns, restart=True):
