@@ -955,6 +955,7 @@ def _build(board, stock, out, work, jobs, log, sram):
         "bin": {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)},
         "code_size": len(data),
         "code_limit": spec["code_limit"],
+        "gc_heap": gc_heap(os.path.join(bdir, "firmware.elf")),
     }
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, fname)
@@ -979,6 +980,27 @@ def _build(board, stock, out, work, jobs, log, sram):
         )
     )
     return path
+
+
+def gc_heap(elf):
+    """{"start", "end"} of the heap the port hands MicroPython's collector
+    (the linker's __GcHeapStart and __GcHeapEnd in the build's ELF), or
+    None if nm or the symbols are missing: the emulator's heap probe
+    reads the collector's table from there (docs/emulator.md)."""
+    try:
+        out = subprocess.run(
+            ["arm-none-eabi-nm", elf], capture_output=True, text=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    sym = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] in ("__GcHeapStart", "__GcHeapEnd"):
+            sym[parts[2]] = int(parts[0], 16)
+    if len(sym) != 2:
+        return None
+    return {"start": sym["__GcHeapStart"], "end": sym["__GcHeapEnd"]}
 
 
 def _write_bytes(path, data):

@@ -10,6 +10,7 @@ import { Lines } from './lines.mjs';
 import { BusTarget, GpioTarget } from './i2c.mjs';
 import { Ws2812 } from './ws2812.mjs';
 import { XipCache, attachXip } from './xip.mjs';
+import { HeapProbe } from './heap.mjs';
 
 const CYCLE_NS = 1e9 / CLOCK_HZ;   // 8
 const SLICE_WALL_MS = 15;          // run this long between looks at I/O
@@ -107,6 +108,8 @@ export class Board {
     this.span = null;
     this.stopped = false;
     this.serialOut = opts.serialOut;
+    // opts.gcHeap [start, end]: MicroPython's heap, watched (heap.mjs).
+    this.heap = opts.gcHeap ? new HeapProbe(opts.gcHeap[0], opts.gcHeap[1]) : null;
   }
 
   /** Report spans (and count the XIP misses by line, with --xip-profile) or not. */
@@ -119,7 +122,8 @@ export class Board {
   snapshot() {
     this._xipStats();
     return { ...this.stats, nanos: this.now(), boots: this.boots, entropyReads: this.entropy.reads,
-             i2cHz: this.i2c ? Math.round(1e9 / this.i2c.bitNanos()) : 0 };
+             i2cHz: this.i2c ? Math.round(1e9 / this.i2c.bitNanos()) : 0,
+             ...(this.heap ? this.heap.stats() : {}) };
   }
 
   // A run of the CPU between two waits: with `spans` on, one that wrote to
@@ -179,6 +183,7 @@ export class Board {
       uniqueId: this.opts.uniqueId,
     });
     this.mcu = mcu;
+    if (this.heap) this.heap.attach(mcu);
     if (this.opts.xip) {
       this._xipStats();
       const st = this.stats;
@@ -381,6 +386,7 @@ export class Board {
           } while (++n < BATCH && !core.waiting && clock.nanosCounter < limit &&
                    !this.rebooting && !this.cutting && !this.stopped);
           this.stats.busyCycles += cycles;
+          if (this.heap) this.heap.busy(cycles);
           i += n - 1;
         }
         if (cut !== null && !this.cutting && this.now() >= cut) this._cut('between instructions');

@@ -4,7 +4,7 @@
 //
 //   node emulator/src/main.mjs --uf2 FILE --flash FILE --profile JSON
 //        [--serial-fd N] [--seed N] [--paced] [--cut-at NS] [--unique-id HEX]
-//        [--no-xip-cache] [--xip-profile FILE]
+//        [--no-xip-cache] [--xip-profile FILE] [--gc-heap START:END]
 //
 // stdout: one JSON event a line (boot, usb, app, i2c, spi, leds, mark,
 //         stats, reset, cut, exit); stdin: one JSON command a line (keys,
@@ -37,6 +37,12 @@ function parseArgs(argv) {
     else if (a === '--cut-at') o.cutAt = Number(v());
     else if (a === '--no-xip-cache') o.xip = false;
     else if (a === '--xip-profile') o.xipProfile = v();
+    else if (a === '--gc-heap') {
+      // MicroPython's heap (__GcHeapStart:__GcHeapEnd): watched, stats heapFree/heapLow (heap.mjs)
+      const m = /^(\d+):(\d+)$/.exec(v());
+      if (!m) fail('--gc-heap takes START:END, two decimal addresses');
+      o.gcHeap = [Number(m[1]), Number(m[2])];
+    }
     else if (a === '--unique-id') {
       const hex = v();
       if (!/^[0-9a-fA-F]{16}$/.test(hex)) fail('--unique-id takes 16 hex digits');
@@ -78,7 +84,7 @@ try {
 let serial = null;
 const board = new Board({
   profile: opts.profile, flash, seed: opts.seed, paced: opts.paced, cutAt: opts.cutAt, emit, xip: opts.xip,
-  xipProfile: opts.xipProfile,
+  xipProfile: opts.xipProfile, gcHeap: opts.gcHeap,
   uniqueId: opts.uniqueId,
   serialOut: (data) => { if (serial) serial.write(Buffer.from(data)); },
   onStop: (why) => stop(why),

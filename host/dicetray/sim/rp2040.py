@@ -164,6 +164,22 @@ def flash_unique_id(flash):
     return v
 
 
+def gc_heap(uf2):
+    """(start, end) of the heap MicroPython's rp2 port gives its collector,
+    from the image's sidecar (tools/uf2.py `gc_heap`: the linker's
+    __GcHeapStart and __GcHeapEnd): the emulator's heap probe reads the
+    collector's table there (emulator/src/heap.mjs). None: an image without
+    a sidecar that says it (built before it, or not by tools/uf2.py)."""
+    if not uf2:
+        return None
+    try:
+        with open(os.path.splitext(uf2)[0] + ".json", encoding="utf-8") as f:
+            h = json.load(f).get("gc_heap")
+        return int(h["start"]), int(h["end"])
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
 def key_timeline(events):
     """The key masks of a parsed script (script.parse) as [(ms, mask)],
     with the screenshots and the end as [(ms, 'mark', arg)] beside them:
@@ -320,6 +336,9 @@ class Emulator(Shown):
             cmd.append("--no-xip-cache")
         if self.xip_profile:
             cmd += ["--xip-profile", self.xip_profile]
+        heap = gc_heap(self.uf2)
+        if heap is not None:
+            cmd += ["--gc-heap", "%d:%d" % heap]
         # The harness inherits the flash's lock: it is held while the harness
         # writes the image, even if this process dies first.
         fds = () if self.lock is None else (self.lock.fd,)
@@ -554,7 +573,9 @@ class Emulator(Shown):
 
     def stats(self, timeout=30):
         """The harness's counters now: emulated ns, busy cycles, I2C bytes and
-        ns, flash operations and ns, USB bytes."""
+        ns, flash operations and ns, USB bytes; with the heap probe (an image
+        whose sidecar gives gc_heap) heapFree, heapLow (the lowest free heap
+        right after a collection, -1 before one), heapCollections, heapSize."""
         self._send({"cmd": "stats"})
         try:
             return self._replies.get(timeout=timeout)
