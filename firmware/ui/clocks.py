@@ -27,7 +27,7 @@ from ui.form import Form
 from rules import expedition as ex
 
 _RATES = ("<populous>", "<average>", "<empty>")
-_EVERY = ("a check each turn", "every other turn", "every third turn")
+_EVERY = ("check each turn", "every other turn", "every third turn")
 _DICE = (4, 6, 8, 10, 12)
 # The seed's expendables with a usage die ("Torches (d6)", "Vials of
 # Antitoxins (d6)", "Pouch of Psychoactive Drugs (d8)") and common others.

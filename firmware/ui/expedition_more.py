@@ -64,6 +64,7 @@ class Pool(pools.Pool):
         self.rows = ()   # the fields shown (fix() makes them)
         self.npc = 0     # the tracked foe is an NPC: its Pool, not Level + 3
         self.save = 0    # the Save of the foe resisted
+        self.for_who = -1  # who the Ability was last filled for (fix)
 
     def fields(self):
         return self.rows
@@ -100,6 +101,10 @@ class Pool(pools.Pool):
         if not -1 <= who < len(c.chars):
             who = v["who"] = -1
         rec = c.find(m.ROLE_ABILITIES, who) if who >= 0 else -1
+        if who != self.for_who:   # another character rolls: its sheet, not a score by hand
+            self.for_who = who
+            if v["abl"] < 0:
+                v["abl"] = 0
         F = self.F
         k = v["abl"]
         F["ab"] = _SCORE if rec >= 0 else _F["ab"]
@@ -142,8 +147,14 @@ class Pool(pools.Pool):
                     if i != who and not c.chars[i].v[m.DEAD]:
                         F[_ALLY[i]] = (c.chars[i].name, 0, 1)
                         rows.append(_ALLY[i])
-            if who >= 0:
-                rows += ["arm", "shd"]
+            # The roller's blocks, each while its gear is there and unspent today
+            # (a block used by a roll before goes from the rows, and from the roll).
+            g = c.chars[who].v if who >= 0 else None
+            for f, k, bit in (("arm", m.ARMOR, 1), ("shd", m.SHIELD, 2)):
+                if g is not None and g[k] and not g[m.SPENT] & bit:
+                    rows.append(f)
+                else:
+                    v[f] = 0
         for i in range(8):   # an ally not shown is not in it (who, the dead, or no group)
             if _ALLY[i] not in rows:
                 v[_ALLY[i]] = 0
@@ -263,6 +274,7 @@ class Pool(pools.Pool):
             v["mode"] = 3
             v["who"], v["ab"], v["bon"], v["pen"], v["plus"], v["xminus"] = a[:6]
             v["abl"] = -1     # the score as rolled: by hand
+            self.for_who = a[0]
             v["blv"], v["bmd"], v["bplus"] = a[7], a[8] - a[9], a[10]
             v["gang"], v["mel"] = (a[12], 0) if a[12] >= 0 else (0, -a[12])
             for i in range(8):
