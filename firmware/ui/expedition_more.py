@@ -1,36 +1,36 @@
 """expedition's screens but home (ui/systems.py `get`, imported when the
-builder, Turns or a sheet first needs it): the builder's pool (a test of
-2 + Ability against an Obstacle, a versus test against another Ability,
-or one against a monster by its Level: Level + 3 dice, +/- its strength
-and weakness dice, "Opp. dice"; ui/pools.py), Turns (ui/turns.py) and a
-sheet's events and its Abilities row (ui/chars.py, ui/abilities.py).
-Home and the ring: ui/expedition.py.
+builder, Turns or a sheet first needs it): the builder's pool (ui/pools.py)
+of a test of 2 + Ability against an Obstacle (or against a tracked foe's
+Save: FOE resist), a versus test against another Ability or a monster's
+Level (+/- its strength and weakness dice, "Opp. dice"), or a combat
+check (COMBAT) against a tracked foe or a Level; who rolls fills the
+Ability from its rolled Abilities, a tracked foe its Level. Turns
+(ui/turns.py: turns, rests, and the screens of ui/clocks.py) and a
+sheet's events and forms (ui/chars.py; ui/sheetforms.py, ui/spend.py,
+ui/abilities.py). Home and the ring: ui/expedition.py.
 """
 
 from rules import expedition as m
 from ui import pools
 from ui.screen import lr, lrd
 
+try:
+    from micropython import const
+except ImportError:  # CPython: the host imports this same module
+    def const(x):
+        return x
+
 # rules/expedition_foes.py's FOE_ROLE, NPC tier (a >> 5) and TRACKED (not
 # imported: the builder's first open would load it).
-_FOE = 16
-_NPC = 3
-_TRACKED = 16
-_ALLY = ("al0", "al1", "al2", "al3", "al4", "al5", "al6", "al7")  # combat: character i is in it
-_F = {"mode": ("Mode", 0, 3), "who": ("Who", -1, 7), "abl": ("Ability", -1, 5),
-      "ab": ("Ability", 0, 10), "bon": ("Bonus dice", 0, 18),
-      "pen": ("Penalty", 0, 2), "hel": ("Helpers", 0, 7), "plus": ("+s", 0, 6),
-      "xminus": ("-s", 0, 6), "ob": ("Ob", 1, 30), "ext": ("Extended", -1, 31),
-      "vs": ("Resists", -1, 31), "bab": ("Opp. ability", 0, 10), "foe": ("Against", -1, 31),
-      "blv": ("Opp. level", 0, 14), "bmd": ("Opp. dice", -2, 18), "bplus": ("Opp. +s", 0, 6),
-      "thr": ("Threatens", 0, 1), "thd": ("Threatened", 0, 1), "gang": ("Supporters", 0, 18),
-      "mel": ("Into melee", 0, 7), "arm": ("Use armor", 0, 1), "shd": ("Use shield", 0, 1)}
-_WORDS = {"mode": ("test", "versus", "monster", "combat"), "thr": pools.YES_NO,
-          "thd": pools.YES_NO, "arm": pools.YES_NO, "shd": pools.YES_NO}
-for _f in _ALLY:   # the label is the character's name (Pool.fix)
-    _F[_f] = ("", 0, 1)
-    _WORDS[_f] = ("no", "in it")
-_SCORE = ("Score", 0, 10)  # the Ability by hand, when who rolls has rolled Abilities
+_FOE_ROLE = const(16)
+_NPC = const(3)
+_TRACKED = const(16)
+# Labels and words, one bytes constant split when the module loads: a str
+# constant of up to 10 characters is interned when the module loads, and
+# every new str a builder key makes (a row, the title, the odds) is looked
+# up among all the interned ones (docs/performance.md).
+_W = b"Who/Resists/Against/Opp. +s/Threatens/Threatened/Supporters/Into melee/Use armor/" \
+    b"Use shield/Score/combat/PCs in it/by hand/Long rest/Usage dice".decode().split("/")
 
 
 class Pool(pools.Pool):
@@ -42,32 +42,40 @@ class Pool(pools.Pool):
     m = m
     system = m.ID
     SIDES = m.SIDES
-    F = _F
-    NUM = ("ab", "bon", "pen", "hel", "plus", "xminus", "ob", "bab", "blv", "bplus", "gang", "mel")
+    F = {"mode": ("Mode", 0, 3), "who": (_W[0], -1, 7), "abl": ("Ability", -1, 5),
+         "ab": ("Ability", 0, 10), "bon": ("Bonus dice", 0, 18),
+         "pen": ("Penalty", 0, 2), "hel": ("Helpers", 0, 7), "plus": ("+s", 0, 6),
+         "xminus": ("-s", 0, 6), "ob": ("Ob", 1, 30), "ext": ("Extended", -1, 31),
+         "vs": (_W[1], -1, 31), "bab": ("Opp. ability", 0, 10), "foe": (_W[2], -1, 31),
+         "blv": ("Opp. level", 0, 14), "bmd": ("Opp. dice", -2, 18), "bpl": (_W[3], 0, 6),
+         "thr": (_W[4], 0, 1), "thd": (_W[5], 0, 1), "gang": (_W[6], 0, 18),
+         "mel": (_W[7], 0, 7), "ally": (_W[12], 0, 255), "arm": (_W[8], 0, 1),
+         "shd": (_W[9], 0, 1)}
+    NUM = ("ab", "bon", "pen", "hel", "plus", "xminus", "ob", "bab", "blv", "bpl", "gang", "mel")
     ZERO = {"mel": "no"}
-    WORDS = _WORDS
+    WORDS = {"mode": ("test", "versus", "monster", _W[11]), "thr": pools.YES_NO,
+             "thd": pools.YES_NO, "arm": pools.YES_NO, "shd": pools.YES_NO}
     SIGNED = ("bmd",)
     # A set: a builder key tests it once. Each one's change rebuilds the
     # rows (pools.Pool.change returns True), and fix() fills what it names.
-    REFS = {"who", "abl", "ext", "vs", "foe", "gang", "mel"}
+    REFS = {"who", "abl", "ext", "vs", "foe", "gang", "mel", "ally"}
 
     def __init__(self):
         pools.Pool.__init__(self, {"mode": 0, "who": -1, "abl": 0, "ab": 1, "bon": 0, "pen": 0,
                                    "hel": 0, "plus": 0, "xminus": 0, "ob": 1, "ext": -1,
-                                   "vs": -1, "bab": 1, "foe": -1, "blv": 1, "bmd": 0,
-                                   "bplus": 0, "thr": 1, "thd": 1, "gang": 0, "mel": 0,
-                                   "arm": 0, "shd": 0})
-        for f in _ALLY:
-            self.v[f] = 0
-        self.F = dict(_F)  # the ally rows' labels are the characters' names (fix)
+                                   "vs": -1, "bab": 1, "foe": -1, "blv": 1, "bmd": 0, "bpl": 0,
+                                   "thr": 1, "thd": 1, "gang": 0, "mel": 0, "ally": 0, "arm": 0,
+                                   "shd": 0})
+        self.F = dict(Pool.F)  # the Ability's label follows the table (fix)
         self.nb = 0      # versus: the opponent's dice (dice() sets it)
-        self.rows = ()   # the fields shown (fix() makes them)
-        self.npc = 0     # the tracked foe is an NPC: its Pool, not Level + 3
-        self.save = 0    # the Save of the foe resisted
-        self.for_who = -1  # who the Ability was last filled for (fix)
+        self.fs = ()     # the fields shown (fix() makes them)
+        # [the tracked foe is an NPC (its Pool, not Level + 3), who the
+        # Ability was last filled for, then the last title: its dice, the
+        # opponent's, the str (head)]
+        self.x = [0, -1, -1, 0, ""]
 
     def fields(self):
-        return self.rows
+        return self.fs
 
     def takes(self, t):
         """An extended test's talisman."""
@@ -81,12 +89,18 @@ class Pool(pools.Pool):
             return [-1, 0, 1, 2, 3, 4, 5]
         if f == "gang" or f == "mel":
             return list(range(self.F[f][2] + 1))
+        if f == "ally":   # the supporters or engaged allies among the other living characters
+            can = 0
+            for i in range(len(c.chars)):
+                if i != self.v["who"] and not c.chars[i].v[m.DEAD]:
+                    can |= 1 << i
+            return [k for k in range(can + 1) if not k & ~can]
         if f != "foe" and f != "vs":
             return pools.Pool._choices(self, c, f)
         npc = f == "foe" and self.v["mode"] == 3
         out = [-1]
         for i, t in enumerate(c.tals):
-            if t is not None and t.role == _FOE and (npc or t.a >> 5 != _NPC):
+            if t is not None and t.role == _FOE_ROLE and (npc or t.a >> 5 != _NPC):
                 out.append(i)
         return out
 
@@ -96,82 +110,86 @@ class Pool(pools.Pool):
         foe's Level (an NPC's Pool) and its Save as the Ob; references an
         undo or a new campaign made stale dropped."""
         v = self.v
+        x = self.x
+        x[2] = -1   # the title made again (another mode may show the same dice)
         mode = v["mode"]
         who = v["who"]
         if not -1 <= who < len(c.chars):
             who = v["who"] = -1
         rec = c.find(m.ROLE_ABILITIES, who) if who >= 0 else -1
-        if who != self.for_who:   # another character rolls: its sheet, not a score by hand
-            self.for_who = who
+        if who != x[1]:   # another character rolls: its sheet, not a score by hand
+            x[1] = who
             if v["abl"] < 0:
                 v["abl"] = 0
         F = self.F
         k = v["abl"]
-        F["ab"] = _SCORE if rec >= 0 else _F["ab"]
+        F["ab"] = (_W[10], 0, 10) if rec >= 0 else Pool.F["ab"]
         # The Ability's own name on its row (`Agility  4`): with the word
         # as its value, `Discipline 3` leaves no room for a label.
         F["abl"] = (m.ABILITIES[k] if k >= 0 else "Ability", -1, 5)
         if rec >= 0 and k >= 0:
             v["ab"] = c.tals[rec].a >> (4 * k) & 15   # rules/expedition_chars.py get()
-        rows = ["mode", "who"]
+        fs = ["mode", "who"]
         if rec >= 0:
-            rows.append("abl")
-        if rec < 0 or v["abl"] < 0:
-            rows.append("ab")
+            fs.append("abl")
+        if rec < 0 or k < 0:
+            fs.append("ab")
         for f in ("vs", "foe", "ext"):
             if v[f] != -1 and (f != "ext" or mode == 0) and v[f] not in self._choices(c, f):
                 v[f] = -1
         t = v["foe"] if mode >= 2 else v["vs"] if mode == 0 else -1
         tal = c.tals[t] if t >= 0 else None
-        self.npc = tal is not None and tal.a >> 5 == _NPC
+        x[0] = tal is not None and tal.a >> 5 == _NPC
         if tal is not None:
             v["blv"] = tal.a & 31   # the Level (an NPC's Pool)
         if mode == 0 and tal is not None:   # a Save: "half of the monster's Level plus one, rounded up"
-            v["ob"] = self.save = (v["blv"] + 1) // 2 + 1
+            v["ob"] = (v["blv"] + 1) // 2 + 1
             v["plus"] = v["xminus"] = 0
             v["ext"] = -1
-            rows += ["bon", "pen", "hel", "vs"]
+            fs += ["bon", "pen", "hel", "vs"]
         elif mode == 0:   # Resists before the rows a resisted Move hides: it stays where it was
-            rows += ["bon", "pen", "hel", "vs", "plus", "xminus", "ob", "ext"]
+            fs += ["bon", "pen", "hel", "vs", "plus", "xminus", "ob", "ext"]
         elif mode == 1:
-            rows += ["bon", "pen", "hel", "plus", "xminus", "bab"]
+            fs += ["bon", "pen", "hel", "plus", "xminus", "bab"]
         elif mode == 2:
-            rows += ["bon", "pen", "hel", "plus", "xminus", "foe"] + \
+            fs += ["bon", "pen", "hel", "plus", "xminus", "foe"] + \
                 (["bmd"] if tal is not None else ["blv", "bmd"])
         else:
-            rows += ["bon", "pen", "plus", "xminus", "foe"] + \
-                (["bmd", "bplus"] if tal is not None else ["blv", "bmd", "bplus"])
-            rows += ["thr", "thd", "gang", "mel"]
+            fs += ["bon", "pen", "plus", "xminus", "foe"] + \
+                (["bmd", "bpl"] if tal is not None else ["blv", "bmd", "bpl"])
+            fs += ["thr", "thd", "gang", "mel"]
             if v["gang"] or v["mel"]:
-                for i in range(len(c.chars)):
-                    if i != who and not c.chars[i].v[m.DEAD]:
-                        F[_ALLY[i]] = (c.chars[i].name, 0, 1)
-                        rows.append(_ALLY[i])
+                fs.append("ally")
             # The roller's blocks, each while its gear is there and unspent today
             # (a block used by a roll before goes from the rows, and from the roll).
             g = c.chars[who].v if who >= 0 else None
             for f, k, bit in (("arm", m.ARMOR, 1), ("shd", m.SHIELD, 2)):
                 if g is not None and g[k] and not g[m.SPENT] & bit:
-                    rows.append(f)
+                    fs.append(f)
                 else:
                     v[f] = 0
-        for i in range(8):   # an ally not shown is not in it (who, the dead, or no group)
-            if _ALLY[i] not in rows:
-                v[_ALLY[i]] = 0
-        self.rows = tuple(rows)
+        if "ally" not in fs or v["ally"] not in self._choices(c, "ally"):
+            v["ally"] = 0   # no group, or who rolls or the dead among them: none
+        self.fs = tuple(fs)
 
     def text(self, c, f):
         """A value as shown: who's Ability by name and score, a foe by its
-        name (a resisted one with its Save), pools' otherwise."""
+        name (a resisted one with its Save, the Ob), pools' otherwise."""
         v = self.v[f]
         if f == "abl":
-            return "by hand" if v < 0 else str(self.v["ab"])
+            return _W[13] if v < 0 else str(self.v["ab"])
         if f == "vs" or f == "foe":
             if v < 0:
                 return "-"
-            return c.tals[v].name + (" Ob%d" % self.save if f == "vs" else "")
+            return c.tals[v].name if f == "foe" else "%s Ob%d" % (c.tals[v].name, self.v["ob"])
         if f == "mel" or f == "gang":
             return "no" if not v else str(v)
+        if f == "ally":   # their initials, `.` for one not in it (`B.D`)
+            out = ""
+            for i in range(len(c.chars)):
+                if i != self.v["who"] and not c.chars[i].v[m.DEAD]:
+                    out += c.chars[i].name[0] if v >> i & 1 else "."
+            return out or "-"
         return pools.Pool.text(self, c, f)
 
     def dice(self, c):
@@ -197,7 +215,7 @@ class Pool(pools.Pool):
         if v["mode"] == 1:
             return 2 + v["bab"]
         d = v["bmd"]
-        if self.npc and v["mode"] == 3:
+        if self.x[0] and v["mode"] == 3:
             return m._dice(v["blv"], d if d > 0 else 0, -d if d < 0 else 0, 0)  # an NPC's Pool
         return m.monster_pool(v["blv"], d if d > 0 else 0, -d if d < 0 else 0)
 
@@ -208,12 +226,21 @@ class Pool(pools.Pool):
         return s
 
     def head(self, title, c, n):
-        """A title row: `title` left, the pool (desc) right; n: dice(c)."""
-        if 0 <= n < 100:
-            if self.v["mode"] == 0:
-                return lrd(title, n, 6)  # one new str
-            return lrd(title, n, 6, vs=self.nb)  # versus: one new str
-        return lr(title, self.desc(c, n))
+        """The builder's title row: `title` left, the pool (desc) right; n:
+        dice(c). The same str again while the dice are (an Ob, a -s, an
+        extended test change none): no new str (fix() forgets it: another
+        mode or reference may show the same dice otherwise)."""
+        if n == self.x[2] and self.nb == self.x[3]:
+            return self.x[4]
+        self.x[2] = n
+        self.x[3] = self.nb
+        if n >= 100 or n < 0:
+            self.x[4] = lr(title, self.desc(c, n))
+        elif self.v["mode"] == 0:
+            self.x[4] = lrd(title, n, 6)  # one new str
+        else:
+            self.x[4] = lrd(title, n, 6, vs=self.nb)  # versus: one new str
+        return self.x[4]
 
     def action(self, c):
         """(kind, args, text) of the roll the builder shows."""
@@ -233,15 +260,12 @@ class Pool(pools.Pool):
         if v["gang"] and v["mel"]:
             raise ValueError("supporters gang up, or you fire into a melee: not both")
         who = v["who"]
-        allies = 0
-        for i in range(8):
-            allies |= v[_ALLY[i]] << i
         threat = v["thr"] | v["thd"] << 1 | m.FOE_B
         if v["foe"] >= 0:
             threat |= (v["foe"] + 1) * _TRACKED
         return m.COMBAT, (who, v["ab"], v["bon"], v["pen"], v["plus"], v["xminus"], -1, v["blv"],
-                          d if d > 0 else 0, -d if d < 0 else 0, v["bplus"], 0,
-                          v["gang"] or -v["mel"], allies,
+                          d if d > 0 else 0, -d if d < 0 else 0, v["bpl"], 0,
+                          v["gang"] or -v["mel"], v["ally"],
                           (v["arm"] | v["shd"] << 1) << 2 * who if who >= 0 else 0, threat), ""
 
     def need(self, c, keyed):
@@ -273,12 +297,11 @@ class Pool(pools.Pool):
                 return False  # a helpless side, or no monster: not the builder's
             v["mode"] = 3
             v["who"], v["ab"], v["bon"], v["pen"], v["plus"], v["xminus"] = a[:6]
-            v["abl"] = -1     # the score as rolled: by hand
-            self.for_who = a[0]
-            v["blv"], v["bmd"], v["bplus"] = a[7], a[8] - a[9], a[10]
+            v["abl"] = -1      # the score as rolled: by hand
+            self.x[1] = a[0]
+            v["blv"], v["bmd"], v["bpl"] = a[7], a[8] - a[9], a[10]
             v["gang"], v["mel"] = (a[12], 0) if a[12] >= 0 else (0, -a[12])
-            for i in range(8):
-                v[_ALLY[i]] = a[13] >> i & 1
+            v["ally"] = a[13]
             w = a[14] >> 2 * a[0] & 3 if a[0] >= 0 else 0
             v["arm"], v["shd"] = w & 1, w >> 1
             v["thr"], v["thd"] = a[15] & 1, a[15] >> 1 & 1
@@ -311,7 +334,7 @@ def turns():
              (m.TURN, (m.OVERLAND_CD,)), (m.ENC_CHECK, ()), (m.LONG_REST, ()),
              (0, b"clocks Rate"), (0, b"clocks Usage"), (0, b"clocks Extended")),
             ["Explore turn", "Short rest", "Overland turn", "Overland, safe", "Extra enc check",
-             "Long rest", "Encounter rate", "Usage dice", "Extended tests"])
+             _W[14], "Encounter rate", _W[15], "Extended tests"])
 
 
 def turns_head(c):
@@ -339,8 +362,9 @@ def sheet_top(c, i):
 
 def sheet_open(app, i, f):
     """OK on a SHEET_MORE or SHEET_OK row of character i: res, spend any
-    number (ui/spend.py); down, Down and Out with aid or without; the
-    damage and sheet forms (ui/sheetforms.py); Abilities and Boons."""
+    number (ui/spend.py); Abilities and Boons; down, the damage rows and
+    the sheet: ui/sheetforms.py's forms (open: its names are interned
+    when it loads, not with the builder's)."""
     if f == "res":
         from ui.spend import Spend
         app.push(Spend(app, i))
@@ -348,6 +372,4 @@ def sheet_open(app, i, f):
         from ui.abilities import Abilities
         app.push(Abilities(app, i))
     else:
-        from ui import sheetforms as sf
-        app.push(sf.DownOut(app, i) if f == "down" else sf.SetSheet(app, i) if f[0] == "S"
-                 else sf.Hurt(app, i, f[0] == "D"))
+        __import__("ui.sheetforms", None, None, ("open",)).open(app, i, f)

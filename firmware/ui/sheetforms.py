@@ -185,3 +185,11 @@ class DownOut(Form):
         Form.draw(self, fb)
         row(fb, 5, self.owed)
         row(fb, 6, "2d6 on the table" if self.val(0) else "no aid: death")
+
+
+def open(app, i, f):
+    """The form of sheet row f of character i (ui/expedition_more.py's
+    sheet_open): down, Down and Out; Set the sheet; Take damage; Damage
+    dice."""
+    app.push(DownOut(app, i) if f == "down" else SetSheet(app, i) if f[0] == "S"
+             else Hurt(app, i, f[0] == "D"))

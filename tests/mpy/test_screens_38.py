@@ -13,6 +13,7 @@ from hw.keys import K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
 from rules import campaign as cp, codec, expedition as ex
 from rules import expedition_spells as sp
 from ui.screen import lr
+from ui import systems
 from test_ui import make, press
 
 _APP = []
@@ -20,7 +21,7 @@ _APP = []
 
 def _app(apps=_APP):
     """(app, session) on home, the campaign back at Ada and Bram, the
-    builder back at a plain test; `apps` holds the file's one app."""
+    builder as new; `apps` holds the file's one app."""
     if not apps:
         a, b, s = make(2)
         for n in ("Ada", "Bram"):
@@ -31,10 +32,8 @@ def _app(apps=_APP):
         s.do(cp.UNDO)
     a.reset()
     a.toast = ""
-    a.need_pool().v.update({"mode": 0, "who": -1, "ab": 1, "ob": 1, "vs": -1, "foe": -1,
-                            "gang": 0, "mel": 0, "thr": 1, "thd": 1, "arm": 0, "shd": 0,
-                            "plus": 0, "xminus": 0, "bon": 0, "pen": 0, "hel": 0, "ext": -1,
-                            "abl": 0})
+    a.pool = systems.get(2).Pool()   # the builder as new
+    a.pool.fix(a.c)
     press(a)
     return a, s
 

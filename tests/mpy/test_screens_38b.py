@@ -85,10 +85,10 @@ def test_combat_threat_supporters_a_melee_and_blocks():
     _to(a, "Supporters")
     rows = press(a, K_RIGHT, K_RIGHT)                # two supporters: +2d
     assert rows[0] == lr("ROLL", "5d6 v6")
-    items = a.top().menu.items
-    assert lr("Bram", "no") in items and lr("Ada", "no") not in items   # who rolls is not one
-    _to(a, "Bram")
-    press(a, K_RIGHT)
+    _to(a, "PCs in it")                              # the others' initials: Bram's only
+    assert _sel(a) == lr("PCs in it", ".")            # (who rolls is not among them)
+    rows = press(a, K_RIGHT)
+    assert _sel(a) == lr("PCs in it", "B")
     _to(a, "Use armor")
     press(a, K_RIGHT, K_OK)
     kind, args, _f, _t = _last(s)
@@ -217,3 +217,25 @@ def test_a_foes_own_test_or_save():
     assert kind == ef.FOE and args == [ef.OP_SAVE, t, 3, 1, 0] and len(faces) == 7
     assert rows[0] == lr("RESULT", "test/save")
     assert rows[2].endswith("SUCCESS" if _hits(faces) >= 3 else "FAILURE")
+
+
+def test_the_title_and_the_odds_kept_are_the_pools_own():
+    # The builder's title is kept while the dice are, and odds lines by
+    # their figures (ui/expedition_more.py head, ui/poolodds.py): another
+    # mode with the same dice, or any Ob, shows its own; at most 32 kept.
+    from ui import poolodds
+    a, s = _app()
+    rows = _builder(a)
+    assert rows[0] == lr("ROLL", "3d6") and rows[7] == "Odds 87.5%"
+    rows = press(a, K_RIGHT)                         # versus, the same 3 dice: a new title
+    assert rows[0] == lr("ROLL", "3d6 v3")
+    rows = press(a, K_LEFT)
+    assert rows[0] == lr("ROLL", "3d6")
+    _to(a, "Ob")
+    for ob in range(2, 31):
+        rows = press(a, K_RIGHT)
+        assert _sel(a) == lr("Ob", str(ob)) and rows[0] == lr("ROLL", "3d6")
+        assert len(poolodds._MEMO) <= 32
+    assert rows[7] == "Odds 0.0%"
+    rows = press(a, *(K_LEFT,) * 29)                 # back to Ob 1: the same line as at first
+    assert rows[7] == "Odds 87.5%"
