@@ -164,20 +164,17 @@ class Extended(_List):
     ADD = "+ new extended"
 
     def line(self, tal):
+        """Successful tests of those needed."""
         return lr(tal.name, "%d/%d" % (tal.n, tal.cap))
 
     def pick(self, t):
         """The builder on it: a test (Ob and Ability as set there) that
         slashes it on a success and counts a failure."""
-        app = self.app
-        p = app.need_pool()
+        p = self.app.need_pool()
         p.v["mode"] = 0
         p.v["vs"] = -1
         p.v["ext"] = t
-        tal = app.c.tals[t]
-        app.toast = "%s: %d failed%s" % (tal.name, tal.b, (" of %d" % tal.a) if tal.a else "")
-        app.open(b"builder Builder")
-        app.toast = ""
+        self.app.open(b"builder Builder")
 
     def new(self, app):
         return NewExtended(app)

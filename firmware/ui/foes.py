@@ -227,13 +227,15 @@ class FoeSave(Form):
     rolled). The title shows the dice and the Ob, the last row the odds."""
 
     def __init__(self, app, t):
+        from rules import odds   # the odds line (loaded with the builder's, if not yet)
+        self.odds = odds
         Form.__init__(self, app, [["Ob", 1, ex.MAX_OB, 2], ["Bonus d", 0, ex.MAX_BONUS, 0],
                                   ["Penalty d", 0, 2, 0]])
         self.t = t
 
     def refresh(self):
         Form.refresh(self)
-        from rules import odds
+        odds = self.odds
         tal = self.app.c.tals[self.t]
         ob = self.val(0)
         try:
