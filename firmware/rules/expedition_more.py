@@ -207,7 +207,7 @@ def _combat(c, args, src, out):
         raise ValueError("a monster is not a character: its char must be -1")
     foe = (threat >> 4) - 1
     threat &= 15
-    ef = tal = None
+    tal = None
     if foe >= 0:
         from . import expedition_foes as ef
         tal = ef.foe(c, foe)

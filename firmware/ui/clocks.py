@@ -94,6 +94,17 @@ class _List(Screen):
         self.menu.items = [self.line(c.tals[t]) for t in self.idx] + [self.ADD]
         self.menu.go(self.menu.sel)
 
+    def line(self, tal):
+        """Talisman tal's row."""
+        return tal.name
+
+    def pick(self, t):
+        """OK on talisman t."""
+
+    def new(self, app):
+        """The form of `+ new`."""
+        return NewUsage(app)
+
     def key(self, k):
         if k != K_OK:
             return NO

@@ -2,18 +2,20 @@
 item 6, issue 28 item 8; rules/expedition_foes.py). Home > Foes (Up from
 Roll: the last item), loaded on first use.
 
-Foes: one row per foe, `name  HP/max` (`out` at 0 HP); Left: 1 damage,
-Right: 1 HP back; OK opens the foe. Then `+ new foe`, `Next round` (a
-fight starts: one Class Resource a Round each) and, in a fight, `End
-fight`; then the Referee's encounter tables (issue 28): `Morale check`
-(a form: the die, d6 timid, d8 most, d10 militant, and the modifier;
-the answer in words), `Reaction` (d10) and `Distance` (d6), whose note
-shows below. The title shows the round.
+Foes: `+ new foe`, `Next round` (a fight starts: one Class Resource a
+Round each), then one row per foe, `name  HP/max` (`out` at 0 HP);
+Left: 1 damage, Right: 1 HP back; OK opens the foe. Then the Referee's
+encounter tables (issue 28): `Morale check` (a form: the die, d6 timid,
+d8 most, d10 militant, and the modifier; the answer in words),
+`Reaction` (d10) and `Distance` (d6), whose note shows below; in a
+fight `End fight` last, which asks (issue 38). The title shows the
+round.
 
 A foe: its Level, tier, HP and Save on top (a Follower: whose, right of
-the title); Damage (Left/Right, starting at the last combat or damage
-result), +s, Half (saved for half), then `Hit` applies them (+Ns before
-halving), and `Remove`; a Follower has `Lost` too (FOE lost, issue 28: it
+the title); Damage (Left/Right, starting at the last combat won against
+a Level, or damage result), +s, Save: half, then `Hit` applies them
+(+Ns before halving), `Its test/save` (issue 38: FOE save, a form) and
+`Remove`; a Follower has `Lost` too (FOE lost, issue 28: it
 died or left, and its owner's replacement joins from the next Town
 Phase). A hit that prompts a morale check (the foe's, or its side's:
 the notes after the damage) opens MORALE CHECK with every note of it.
@@ -114,7 +116,7 @@ class Foes(Screen):
 
 class EndFight(Screen):
     """End the fight? OK ends it (ROUND end), Back keeps fighting: `End
-    fight` is one wrap from `Next round`, and a fight ended by mistake
+    fight` is one wrap from `+ new foe`, and a fight ended by mistake
     loses its round count and who spent a Class Resource in it."""
 
     def refresh(self):
