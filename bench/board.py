@@ -330,6 +330,7 @@ def main(fuel=None):
     e.em.spans(True)
     e.tap("OK")
     e.tap("DOWN")
+    e.tap("DOWN")  # past Who (issue 38): the Ability, as before
     keys("expedition builder: ability 5<->4 (a key)", e, ["RIGHT", "LEFT"], "expedition")
     e.close()
 

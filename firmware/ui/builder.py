@@ -52,9 +52,8 @@ class Builder(Screen):
             c = self.app.c
             i = self.menu.sel
             f = self.fs[i]
-            p.change(c, f, -1 if k == K_LEFT else 1)
-            if f == "mode":
-                self.refresh()  # another mode, other fields
+            if p.change(c, f, -1 if k == K_LEFT else 1) or f == "mode":
+                self.refresh()  # another mode or reference: other fields, other values
             else:
                 # One value changed: its row, the pool and the odds; the
                 # other rows keep their strings (each new str costs).

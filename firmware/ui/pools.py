@@ -94,13 +94,15 @@ class Pool:
         return out
 
     def change(self, c, f, d):
-        """Step field f by d (Left/Right); wraps round the allowed values."""
+        """Step field f by d (Left/Right); wraps round the allowed values.
+        True: a reference changed, which other rows may follow (the
+        builder refreshes them all: fix())."""
         v = self.v
         if f in self.REFS:
             ch = self._choices(c, f)
             i = ch.index(v[f]) if v[f] in ch else 0
             v[f] = ch[(i + d) % len(ch)]
-            return
+            return True
         name, lo, hi = self.F[f]
         x = v[f] + d
         v[f] = hi if x < lo else (lo if x > hi else x)

@@ -1,8 +1,10 @@
 """Turn tracker: one row an event, its notes below. What the rows are is
 the system's (ui/systems.py `get`: turns() and turns_head(c)). expedition
-(ui/expedition_more.py): exploration or overland TURN events and the short
-rest (it occupies an Exploration Turn); the encounter check and the usage
-dice they call for come back in the Outcome's notes, shown below.
+(ui/expedition_more.py): exploration or overland TURN events, the short
+rest (it occupies an Exploration Turn) and the long one; the encounter
+check and the usage dice they call for come back in the Outcome's notes,
+shown below; rows whose kind is 0 open a screen (the encounter rate,
+usage dice, extended tests: ui/clocks.py).
 "Overland turn" checks every turn (the seed's "once per Overland Turn");
 "Overland, safe" counts down the encounter countdown instead (travel by
 boat or in a very safe place: half the checks at the default frequency).
@@ -30,6 +32,9 @@ class Turns(Screen):
     def key(self, k):
         if k == K_OK:
             kd, a = self.acts[self.menu.sel]
+            if not kd:   # a row that opens a screen: a = b"module Class" (App.open)
+                self.app.open(a)
+                return DRAW
             out = self.app.act(kd, a)
             self.notes = []
             if out is not None:

@@ -470,10 +470,11 @@ def _lead_expedition(n, kind, a, text):
                 + _s(a.b_plus_s, a.b_minus_s)
             )
         )
+        foe = (a.threat >> 4) - 1  # a tracked foe on side B (E.TRACKED)
         return "combat check: %s (%s) against %s (%s)" % (
             n.who(a.a_char, "an NPC"),
             sa,
-            n.who(a.b_char, "an NPC"),
+            n.tal(foe) if foe >= 0 else n.who(a.b_char, "an NPC"),
             sb,
         )
     if kind == E.DAMAGE:

@@ -103,9 +103,9 @@ def steps_for(system):
                                             r7=r"Odds 87\.5%")]
         pool = "3d12"
     else:
-        s += ["OK", shot("builder", r0=r"ROLL +3d6", r2=r"Ability +1", r7=r"Odds 87\.5%"),
-              "DOWN", "RIGHT", shot("builder_changed", r0=r"ROLL +4d6", r2=r"Ability +2",
-                                    r7=r"Odds 93\.8%")]
+        s += ["OK", shot("builder", r0=r"ROLL +3d6", r3=r"Ability +1", r7=r"Odds 87\.5%"),
+              "DOWN", "DOWN", "RIGHT", shot("builder_changed", r0=r"ROLL +4d6", r3=r"Ability +2",
+                                            r7=r"Odds 93\.8%")]
         pool = "4d6"
     s += ["ROLL", shot("result", SETTLE_ROLL, r0=r"RESULT +%s" % pool, r1=r"[0-9 ]+",
                        r2=r"\d+ succ +(SUCCESS|FAILURE)"),

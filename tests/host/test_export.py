@@ -369,3 +369,19 @@ def test_backups_diff_in_words(tmp_path, capsys, monkeypatch):
     assert [e["seq"] for e in d["events"]] == [41, 42, 43, 44]
     assert d["events"][0]["summary"].startswith("Ada rolls 3d6 (hard): ")
     assert d["events"][1]["undone"] == 43
+
+
+def test_a_combat_check_against_a_tracked_foe_names_it():
+    # Issue 38: COMBAT's threat bits 4-9 name side B's tracked foe.
+    from dicetray.rules import expedition as E, expedition_foes as EF
+    c = cp.Campaign(E.ID, cid=3)
+    c.act(cp.CHAR_ADD, (), "Ada")
+    t = c.act(EF.FOE, (0, 3, 0, 0, -1), "Orc").tal
+    a = (0, 2, 0, 0, 1, 0, -1, 3, 0, 0, 0, 0, 0, 0, 0, 3 | E.FOE_B)
+    assert export.lead(2, c, E.COMBAT, a) == (
+        "combat check: Ada (Ability 2 +1s) against an NPC (a Level 3 monster)"
+    )
+    tracked = a[:15] + (a[15] | (t + 1) * EF.TRACKED,)
+    assert export.lead(2, c, E.COMBAT, tracked) == (
+        "combat check: Ada (Ability 2 +1s) against Orc (a Level 3 monster)"
+    )

@@ -218,7 +218,7 @@ def test_paths_journey(tmp_path):
 
 def test_expedition_journey(tmp_path):
     steps = [SKIP, "UP", "OK", "RIGHT", "RIGHT", "OK", "OK", "shot home0",    # expedition
-             "OK", "DOWN", "RIGHT", "shot builder",                              # ability 2: 4d6
+             "OK", "DOWN", "DOWN", "RIGHT", "shot builder",                      # ability 2: 4d6
              "ROLL", "shot result", "BACK",
              "ROLL long", "DOWN", "OK", "OK", "OK", "OK", "shot keyed4", "OK", "shot keyed",
              "BACK", "BACK",
