@@ -32,8 +32,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 
 import linkutil  # noqa: E402
-from dicetray.cli.actions import roll_event  # noqa: E402
-from dicetray.hub import client as hubclient  # noqa: E402
+from dicetray.ops.actions import roll_event  # noqa: E402
+from dicetray.link import hubclient  # noqa: E402
 from dicetray.link.client import Device  # noqa: E402
 
 TRAYS = 4

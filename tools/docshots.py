@@ -187,7 +187,8 @@ def terminal_text(port):
 
 def watch_text(port):
     """`dicetray watch`'s screen at 80x24 (its own _last and _draw)."""
-    from dicetray.cli import common, watch
+    from dicetray.cli import watch
+    from dicetray.ops.restore import device_state
 
     real = watch.shutil.get_terminal_size
     watch.shutil.get_terminal_size = lambda *a: os.terminal_size(SIZE)
@@ -195,7 +196,7 @@ def watch_text(port):
         from dicetray.link.client import Device
 
         with Device.open(port) as dev:
-            c = common._device_state(dev)
+            c = device_state(dev)
             recent = watch._last(dev, c)
         with contextlib.redirect_stdout(io.StringIO()) as out:
             watch._draw(c, recent)
@@ -208,6 +209,7 @@ def hub_page(port, driver, path):
     """The hub's page of the tray, the keeper's, in large mode."""
     from dicetray.hub.server import Hub
     from dicetray.hub.view import View
+    from dicetray.cli.pageline import parse_action
     from dicetray.hub.web import Web
 
     import browser
@@ -216,7 +218,7 @@ def hub_page(port, driver, path):
     view = View(hub)
     hub.sinks.append(view)
     hub.start()
-    web = Web(view, "127.0.0.1", 0, keeper="keeper")
+    web = Web(view, "127.0.0.1", 0, keeper="keeper", parse_action=parse_action)
     try:
         driver.set_window_size(1280, 1000)
         driver.get(web.url(keeper=True) + "&large=1")

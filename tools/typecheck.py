@@ -35,10 +35,9 @@ CONFIG = os.path.join(ROOT, "tools", "mypy.ini")
 FIRMWARE = os.path.join(ROOT, "firmware")
 # with --check-untyped-defs: the bodies of their unannotated helpers too
 HOST_TYPED = [
-    os.path.join(ROOT, "host", "dicetray", "restore.py"),
+    os.path.join(ROOT, "host", "dicetray", "ops", "restore.py"),
     os.path.join(ROOT, "host", "dicetray", "backup"),
-    os.path.join(ROOT, "host", "dicetray", "link"),  # Device: client, frame, transport, ports
-    os.path.join(ROOT, "host", "dicetray", "hub", "client.py"),  # HubDevice
+    os.path.join(ROOT, "host", "dicetray", "link"),  # Device, HubDevice: the ways to a tray
 ]
 
 

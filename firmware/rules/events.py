@@ -456,7 +456,7 @@ def name(system, kind, values):
 # talisman's n, cap, policy, link, role, owner, a and b) are identifiers, for
 # code and the JSON export. A player reads these words instead, the rules'
 # own (the seed texts, docs/rules/*.md): `dicetray watch`, `backups show` and
-# `diff`, the hub's page and the CSV export (host/dicetray/tracked.py says
+# `diff`, the hub's page and the CSV export (host/dicetray/campaign/tracked.py says
 # them). Host only, as the tables above.
 #
 # A label is (words, reading): the reading None is the number itself; YES:

@@ -268,7 +268,7 @@ def test_sha256_resumes_as_hashlib_digests():
 
 
 def test_stats_with_the_window_count_what_the_whole_history_counts():
-    from dicetray import stats
+    from dicetray.campaign import stats
     tray = device(1500, seed=6)
     journal = tray.device().events(0)
     windowed = stats.collect(0, 77, None, journal)

@@ -63,7 +63,7 @@ def forge(path, seq, links=False):
         if links:
             db.execute("UPDATE events SET link=? WHERE campaign=? AND seq=?", (heads[-1], camp, s))
     for bid, first, last in db.execute("SELECT id, first, last FROM backups").fetchall():
-        h = bk._digest(first, evs[first - 1:last], bk.Sha256())
+        h = bk.digest(first, evs[first - 1:last], bk.Sha256())
         db.execute("UPDATE backups SET events_sha=? WHERE id=?", (h.hexdigest(), bid))
         db.execute("UPDATE folds SET digest=? WHERE backup=?", (h.state(), bid))
         if links:

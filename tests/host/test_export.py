@@ -11,7 +11,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from ramtray import RamTray, play, serve  # noqa: E402
 
-from dicetray import export  # noqa: E402
+from dicetray.campaign import export  # noqa: E402
 from dicetray import cli  # noqa: E402
 from dicetray.backup import BackupStore  # noqa: E402
 from dicetray.rules import campaign as cp, expedition  # noqa: E402

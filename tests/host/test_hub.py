@@ -13,9 +13,10 @@ import time
 
 import pytest
 
-from dicetray.cli.actions import roll_event
-from dicetray.hub import client as hubclient
-from dicetray.hub import server, wire
+from dicetray.ops.actions import roll_event
+from dicetray.link import hubclient
+from dicetray.hub import server
+from dicetray.link import wire
 from dicetray.hub.server import Hub
 from dicetray.link.client import DeviceError
 from dicetray.rules import codec
@@ -226,7 +227,7 @@ def test_watch_through_the_hub_follows_a_restore_of_the_same_campaign(two, home)
     restore to its watchers, and watch reads the state again and shows
     every new event."""
     import threading
-    from dicetray import restore
+    from dicetray.ops import restore
     from dicetray.backup import BackupStore
     hub, sims = two
     dev = hubclient.HubDevice(hubclient.find(), tray="a")
@@ -487,11 +488,12 @@ def _post(url, body, keeper=None):
 
 def test_remote_actions_are_the_commands_own_and_the_keepers_alone(two):
     from dicetray.hub.view import View
+    from dicetray.cli.pageline import parse_action
     from dicetray.hub.web import Web
     hub, sims = two
     reg = hubclient.find()
     view = View(hub)
-    web = Web(view, "127.0.0.1", 0, token="look", keeper="act",
+    web = Web(view, "127.0.0.1", 0, token="look", keeper="act", parse_action=parse_action,
               connect=lambda tray: hubclient.HubDevice(reg, tray=tray))
     off = Web(view, "127.0.0.1", 0)
     try:

@@ -14,9 +14,11 @@ import time
 
 import pytest
 
-from dicetray.hub import server, wire
+from dicetray.hub import server
+from dicetray.link import wire
 from dicetray.hub.server import Hub
 from dicetray.hub.view import View
+from dicetray.cli.pageline import parse_action
 from dicetray.hub.web import Web
 
 from linkutil import ROOT, wait_for
@@ -46,7 +48,7 @@ def page(home):
     lines = []
     hub = Hub(["t=" + os.path.join(home, "nowhere")])
     web = Web(View(hub), "127.0.0.1", 0, keeper="k33p", conns=8, request_s=0.5,
-              log=lines.append, connect=unreachable)
+              log=lines.append, connect=unreachable, parse_action=parse_action)
     yield web, lines
     web.close()
     hub.close()
@@ -168,7 +170,7 @@ def test_tokens_that_are_not_ascii_and_nested_json_get_4xx_and_one_line(home, ca
     lines = []
     hub = Hub(["t=" + os.path.join(home, "nowhere")])
     web = Web(View(hub), "127.0.0.1", 0, token="s3cret", keeper="k33p", log=lines.append,
-              connect=unreachable)
+              connect=unreachable, parse_action=parse_action)
     try:
         code, body = request(web, "GET", "/state?token=%C3%A9t%C3%A9")
         assert code == 403 and b"needs its token" in body

@@ -23,7 +23,8 @@ from ramtray import RamTray, play  # noqa: E402
 
 import pytest  # noqa: E402
 
-from dicetray import cli, restore  # noqa: E402
+from dicetray import cli  # noqa: E402
+from dicetray.ops import restore  # noqa: E402
 from dicetray.backup import BackupStore, StoreError  # noqa: E402
 from dicetray.link.client import DeviceError, JournalDamaged  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
@@ -316,7 +317,7 @@ def test_the_hub_passes_on_what_the_read_carries():
     # reach the backup as well.
     import io
 
-    from dicetray.hub import client as hc, wire
+    from dicetray.link import hubclient as hc, wire
 
     tray, whole = damaged_tray()
     with pytest.raises(JournalDamaged) as e:

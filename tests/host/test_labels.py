@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from ramtray import RamTray, serve  # noqa: E402
 from test_rules_listing import SAMPLES  # noqa: E402
 
-from dicetray import export as ex  # noqa: E402
+from dicetray.campaign import export as ex  # noqa: E402
 from dicetray.rules import campaign as cp, codec, events, systems  # noqa: E402
 from dicetray.rules.dice import Dice  # noqa: E402
 
@@ -87,7 +87,7 @@ def test_every_field_of_every_system_has_a_label(system):
 
 @pytest.mark.parametrize("system", [0, 1, 2])
 def test_no_identifier_reaches_a_player(system, capsys, monkeypatch):
-    from dicetray import tracked
+    from dicetray.campaign import tracked
     from dicetray.cli import watch
     from dicetray.hub import view
     monkeypatch.setattr(watch.shutil, "get_terminal_size", lambda: os.terminal_size((200, 60)))

@@ -140,7 +140,7 @@ def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
     db = str(tmp_path / "b.sqlite3")
     assert run(capsys, "backup", "--db", db, open_device=opener)[0] == 0
     play(dev, 10, seed=3)
-    real = backups._store
+    real = backups.backup_store
 
     def store(args, **kw):
         st = real(args, **kw)
@@ -150,11 +150,11 @@ def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
                 raise KeyboardInterrupt
         st.fault = fault
         return st
-    monkeypatch.setattr(backups, "_store", store)   # the backup command's database
+    monkeypatch.setattr(backups, "backup_store", store)   # the backup command's database
     code, out, err = run(capsys, "backup", "--db", db, open_device=opener)
     assert code == 130 and err.count("\n") == 1 and "interrupted (Ctrl-C)" in err \
         and "nothing was stored" in err
-    monkeypatch.setattr(backups, "_store", real)
+    monkeypatch.setattr(backups, "backup_store", real)
     assert [b["last"] for b in bk.BackupStore(db, create=False).list()] == [40]
     assert run(capsys, "backup", "--db", db, open_device=opener)[0] == 0   # the next takes it all
 

@@ -20,7 +20,8 @@ import linkutil  # noqa: E402
 from linkutil import Sim  # noqa: E402
 
 from dicetray.link import frame as fr  # noqa: E402
-from dicetray.link.client import Device, DeviceError, JournalDamaged, records  # noqa: E402
+from dicetray.link.client import Device, DeviceError, JournalDamaged  # noqa: E402
+from dicetray.link.records import records  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 from dicetray.rules import codec  # noqa: E402
 

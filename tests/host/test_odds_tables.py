@@ -1,4 +1,4 @@
-"""Host odds tables (dicetray.odds) against icepool, brute force and the
+"""Host odds tables (dicetray.campaign.odds) against icepool, brute force and the
 device's builder_odds; the builder's fuel on real MicroPython."""
 import itertools
 import os
@@ -10,7 +10,7 @@ import icepool
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dicetray import odds
+from dicetray.campaign import odds
 from dicetray.rules import odds as core
 from dicetray.rules import expedition, hunt, paths
 

@@ -11,7 +11,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 from ramtray import RamTray, play, serve  # noqa: E402
 
-from dicetray import stats  # noqa: E402
+from dicetray.campaign import stats  # noqa: E402
 from dicetray.rules import campaign as cp  # noqa: E402
 
 

@@ -28,6 +28,7 @@ from dicetray.hub.autobackup import AutoBackup  # noqa: E402
 from dicetray.hub.forward import Forwarder  # noqa: E402
 from dicetray.hub.server import Hub  # noqa: E402
 from dicetray.hub.view import View  # noqa: E402
+from dicetray.cli.pageline import parse_action  # noqa: E402
 from dicetray.hub.web import Web  # noqa: E402
 
 import browser  # noqa: E402
@@ -183,7 +184,7 @@ def test_the_keepers_page_numbers_the_trackers_and_reads_large(table):
     header's button, kept in the URL as ?large=1)."""
     from selenium.webdriver.common.by import By
     hub, web, d = table[:3]
-    keeper = Web(web.view, "127.0.0.1", 0, keeper="k33per")
+    keeper = Web(web.view, "127.0.0.1", 0, keeper="k33per", parse_action=parse_action)
     try:
         d.get(keeper.url(keeper=True))
         rows = browser.wait_for(lambda: d.execute_script(
@@ -233,10 +234,10 @@ def test_the_keeper_acts_from_the_page(table):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    from dicetray.hub import client as hubclient
+    from dicetray.link import hubclient
     hub, web, d = table[:3]
     reg = hubclient.find()
-    keeper = Web(web.view, "127.0.0.1", 0, keeper="k33p",
+    keeper = Web(web.view, "127.0.0.1", 0, keeper="k33p", parse_action=parse_action,
                  connect=lambda tray: hubclient.HubDevice(reg, tray=tray))
     try:
         d.get(keeper.url())                                   # the page, not the keeper's

@@ -24,12 +24,12 @@ from ..fwstore import chain
 from ..rules import campaign as cp
 from .db import StoreError
 from .plan import (
-    _Mismatch,
-    _Plan,
-    _chain,
-    _events_sha,
-    _fold,
-    _prev_head,
+    Mismatch,
+    TakePlan,
+    chain_of,
+    events_sha,
+    fold_on,
+    prev_head,
     device_head,
     snapshot_bytes,
 )
@@ -90,7 +90,7 @@ def _before(st, prev, e, runs, resumed, hasher, system, cid):
     if e.since is None or not runs or runs[0][0] != e.since + 1:
         return None
     run = runs[0][1]
-    p = _Plan()
+    p = TakePlan()
     if prev is None:
         if e.since != 0:
             return None
@@ -103,14 +103,14 @@ def _before(st, prev, e, runs, resumed, hasher, system, cid):
         p.camp, p.prev = prev.lineage, prev.id
         p.base_seq, p.base_snap, p.base_id = prev.base_seq, prev.base_snap, prev.base
         p.first, p.old, p.new_from = prev.first, prev.events, a + 1
-        p.resume, p.hasher, p.prev_head = resumed, hasher, _prev_head(st, prev)
+        p.resume, p.hasher, p.prev_head = resumed, hasher, prev_head(st, prev)
     if not run:
         return None
     p.new = run
     last = p.new_from - 1 + len(run)
     try:
-        c = _fold(st, p, system, cid, p.resume, p.new)
-    except _Mismatch:
+        c = fold_on(st, p, system, cid, p.resume, p.new)
+    except Mismatch:
         return None  # they do not fold: not a history to keep as one (a run, then)
     p.notes.append(
         "events %d..%d read from the device before its damaged journal (events %d..%d "
@@ -118,12 +118,12 @@ def _before(st, prev, e, runs, resumed, hasher, system, cid):
         "holds the device's own state and the events after the damage"
         % (p.new_from, last, e.seq, e.last)
     )
-    head, links = _chain(st, p, None, last)
+    head, links = chain_of(st, p, None, last)
     return (
         p,
         last,
         cp.encode_state(c),
-        _events_sha(st, p),
+        events_sha(st, p),
         c,
         head.hex() if head is not None else None,
         links,
@@ -138,7 +138,7 @@ def _intact(st, prev, e, dev, fetch, runs, before):
     else a new one), carrying `before` and every
     other run read (Kept), with a note naming the damage and where each
     event that read is kept."""
-    p = _Plan()
+    p = TakePlan()
     if before is not None:
         p.camp = before[0].camp  # None: the lineage `before` makes (BackupStore._write)
         p.before = before

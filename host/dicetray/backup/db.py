@@ -49,13 +49,13 @@ import zlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..datadir import home  # noqa: F401  (the backups live there)
+from ..base.datadir import home  # noqa: F401  (the backups live there)
 from ..rules import campaign as cp
 from ..rules import codec, systems
-from .history import Backup, Run, Sha256, _digest, events_digest, fold, sha, unhex, walk
+from .history import Backup, Run, Sha256, digest, events_digest, fold, sha, unhex, walk
 
 if TYPE_CHECKING:  # the types a script sees; nothing of them is imported to run
-    from ..link.client import Device
+    from ..link.tray import Tray
     from .plan import Result
 
 STORE_VERSION = 1
@@ -627,7 +627,7 @@ class BackupStore:
         if cp.encode_state(c) != b.state:
             raise StoreError("%s is damaged: its events do not fold to its recorded state" % who)
         b.anchor = b.events[-1] if b.events else None
-        return b, c, _digest(b.first, b.events, Sha256()), note
+        return b, c, digest(b.first, b.events, Sha256()), note
 
     def list(self) -> builtins.list[dict[str, Any]]:
         """Complete backups, oldest first, as dicts (no verification). A row
@@ -779,7 +779,7 @@ class BackupStore:
 
     def take(
         self,
-        dev: Device,
+        dev: Tray,
         progress: Callable[..., Any] | None = None,
         now: float | None = None,
     ) -> Result:

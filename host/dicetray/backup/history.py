@@ -33,7 +33,7 @@ def sha(b):
     return hashlib.sha256(b).hexdigest()
 
 
-def _digest(first, events, h=None):
+def digest(first, events, h=None):
     """The events digest's hash object (hashlib's, or `h` continued) after
     the events first..first+len-1, each as b"seq:len:" + event."""
     if h is None:
@@ -44,7 +44,7 @@ def _digest(first, events, h=None):
 
 def events_digest(first, events):
     """SHA-256 over the events first..first+len-1 with their seq and length."""
-    return _digest(first, events).hexdigest()
+    return digest(first, events).hexdigest()
 
 
 _K = (
@@ -221,7 +221,7 @@ def start(system, cid, base=None, depth=HOST_DEPTH):
     return c
 
 
-def _undo(ev):
+def undoes(ev):
     try:
         return codec.decode_event(ev)[0] == cp.UNDO
     except ValueError:
@@ -239,7 +239,7 @@ def fold(system, cid, base, events, depth=HOST_DEPTH, wide=True):
         try:
             c.apply(ev)
         except ValueError:
-            if not (wide and c.depth is not None and _undo(ev)):
+            if not (wide and c.depth is not None and undoes(ev)):
                 raise
             return fold(system, cid, base, events, None)
     return c

@@ -19,7 +19,7 @@ from ..fwstore import chain
 from ..rules import campaign as cp
 from ..rules import codec, systems
 from .db import Overtaken, StoreError
-from .history import Sha256, _digest, _undo, fold, sha, unhex
+from .history import Sha256, digest, undoes, fold, sha, unhex
 
 
 def device_head(dev, seq):
@@ -60,11 +60,11 @@ class Result:
         self.unchecked = None
 
 
-class _Mismatch(Exception):
+class Mismatch(Exception):
     """The fetched history does not fold to the device's state."""
 
 
-class _Plan:
+class TakePlan:
     """What take() will store: the lineage (None: new), its parent and fork,
     the base snapshot, stored history `old` from `first`, fetched `new`
     events from seq `new_from`, notes for the user. When the device
@@ -163,7 +163,7 @@ def _take(st, dev, progress, now):
         p = dm.plan(st, prev, e, dev, fetch, resumed, hasher, system, cid)
         try:
             c, last = _check(st, p, system, cid, dev, fetch)
-        except _Mismatch:
+        except Mismatch:
             raise StoreError(
                 "backup not taken: %s, and the device's events after its "
                 "snapshot do not fold to the state it reports; nothing was "
@@ -171,7 +171,7 @@ def _take(st, dev, progress, now):
             )
     st._stage("fetched")
     state = cp.encode_state(c)
-    head, links = _chain(st, p, dev, last)
+    head, links = chain_of(st, p, dev, last)
     hx = head.hex() if head is not None else None
     said += device_notes(info)
     damage = info.get("damage") or ()
@@ -189,19 +189,19 @@ def _take(st, dev, progress, now):
         r = Result(prev.id, True, fetched[0], said + p.notes, last, cid, prev.head, damage)
     else:
         bid = st._write(
-            p, cid, system, last, state, _events_sha(st, p), info, now, c, hx, links, cur
+            p, cid, system, last, state, events_sha(st, p), info, now, c, hx, links, cur
         )
         r = Result(bid, False, fetched[0], said + p.notes, last, cid, hx, damage)
     r.unchecked = loose
     return r
 
 
-def _events_sha(st, p):
+def events_sha(st, p):
     """The plan's events digest (a hash object): the previous version's
     digest on over the new events, else over its whole history."""
     if p.hasher is not None:
-        return _digest(p.new_from, p.new, p.hasher)
-    return _digest(p.first, _history(st, p), Sha256())
+        return digest(p.new_from, p.new, p.hasher)
+    return digest(p.first, _history(st, p), Sha256())
 
 
 def device_notes(info):
@@ -234,7 +234,7 @@ def unchecked(info, read_from):
     return first, read_from - 1, why
 
 
-def _chain(st, p, dev, last):
+def chain_of(st, p, dev, last):
     """(the new version's chain head after `last`, the head after each
     of the plan's new events), None where unknown, from where the
     plan's chain is known: the previous version's head (a
@@ -275,7 +275,7 @@ def _fetch_and_check(
     if not p.baseline:
         try:
             c, last = _check(st, p, system, cid, dev, fetch)
-        except _Mismatch:
+        except Mismatch:
             if dfirst <= 1:
                 raise StoreError(
                     "backup not taken: the device's events do not fold to the "
@@ -293,7 +293,7 @@ def _fetch_and_check(
         _baseline(p, dev, dfirst, fetch)
         try:
             c, last = _check(st, p, system, cid, dev, fetch)
-        except _Mismatch:
+        except Mismatch:
             raise StoreError(
                 "backup not taken: the device's events after its snapshot do not "
                 "fold to the state it reports; nothing was stored"
@@ -307,7 +307,7 @@ def _plan(st, prev, n, dfirst, fetch, resumed=None, hasher=None, dhead=None):
     continuation's new events fold and are digested; `dhead`: the
     device's chain head after event n, which prev's head and the new
     events must lead to for the device to continue it)."""
-    p = _Plan()
+    p = TakePlan()
     if prev is None:
         if dfirst > 1:
             p.notes.append(
@@ -337,7 +337,7 @@ def _plan(st, prev, n, dfirst, fetch, resumed=None, hasher=None, dhead=None):
             evs, ok = fetch(a), True
         ph = None
         if ok:
-            ph = _prev_head(st, prev)
+            ph = prev_head(st, prev)
             if (
                 ph is not None
                 and dhead is not None
@@ -420,18 +420,18 @@ def _history(st, p):
     return p.old + p.new
 
 
-def _fold(st, p, system, cid, c, more):
+def fold_on(st, p, system, cid, c, more):
     """Apply `more` events to campaign `c` (None: fold the plan's whole
     history from its base). An UNDO beyond c's window (a device with a
     wider one) refolds the whole history; anything else that does not
-    apply raises _Mismatch."""
+    apply raises Mismatch."""
     if c is not None:
         for ev in more:
             try:
                 c.apply(ev)
             except ValueError:
-                if not _undo(ev):
-                    raise _Mismatch()
+                if not undoes(ev):
+                    raise Mismatch()
                 c = None
                 break
         if c is not None:
@@ -440,15 +440,15 @@ def _fold(st, p, system, cid, c, more):
     try:
         return fold(system, cid, p.base_snap, events[p.base_seq - p.first + 1 :])
     except ValueError:
-        raise _Mismatch()
+        raise Mismatch()
 
 
 def _check(st, p, system, cid, dev, fetch):
     """Fold the plan's history (only the new events when it resumes the
     newest backup) and compare it with the device's own state (fetching
-    what the device added meanwhile). (campaign, last seq); _Mismatch."""
+    what the device added meanwhile). (campaign, last seq); Mismatch."""
     last = p.new_from - 1 + len(p.new)
-    c = _fold(st, p, system, cid, p.resume, p.new)
+    c = fold_on(st, p, system, cid, p.resume, p.new)
     for _ in range(4):
         snap = snapshot_bytes(dev.snapshot())
         try:
@@ -460,13 +460,13 @@ def _check(st, p, system, cid, dev, fetch):
         more = fetch(last)  # the device moved on while we read
         p.new = list(p.new) + more
         last += len(more)
-        c = _fold(st, p, system, cid, c, more)
+        c = fold_on(st, p, system, cid, c, more)
     if d.nevents != last or cp.encode_state(d) != cp.encode_state(c):
-        raise _Mismatch()
+        raise Mismatch()
     return c, last
 
 
-def _prev_head(st, prev):
+def prev_head(st, prev):
     """prev's chain head (bytes), computed from its events once if it
     was stored before the chain (None: its chain start is unknown)."""
     h = unhex(prev.head)

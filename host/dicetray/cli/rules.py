@@ -5,8 +5,8 @@ with --keys, the key script that makes the others (dicetray/keyscript.py)."""
 import json
 import sys
 
-from .. import odds
-from .common import Fail, _wrap
+from ..campaign import odds
+from .common import Fail, wrapped
 from .words import PROG, UsageError
 
 RULES = PROG + " rules"
@@ -32,7 +32,7 @@ def register(sub):
         help="a script for `dicetray sim --headless --script` that, from a fresh flash, "
         "starts a campaign of SYSTEM on Settings and makes every event the keys can make",
     )
-    p.set_defaults(run=_wrap("rules", _run_rules))
+    p.set_defaults(run=wrapped("rules", _run_rules))
 
 
 def _run_rules(args):

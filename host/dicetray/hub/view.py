@@ -19,8 +19,8 @@ import threading
 import time
 
 from .. import backup as bk
-from .. import export as ex
-from .. import tracked
+from ..campaign import export as ex
+from ..campaign import tracked
 from ..rules import campaign as cp
 from ..rules import codec, systems
 from . import forward

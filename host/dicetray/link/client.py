@@ -20,118 +20,37 @@ raises DeviceError with the device's own message.
 import json
 import re
 import random
+import select
+import socket
 import time
 from binascii import crc32
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Sequence
-from functools import reduce
-from operator import xor
 from struct import pack, unpack_from
-from typing import Any, Concatenate, ParamSpec, TypedDict, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from .. import __version__
 from ..rules import batch, codec
 from ..rules.systems import NAMES
 from . import frame as fr
 from . import ports
+from .errors import AnswerLost, AtRepl, DeviceError, JournalDamaged, check_timeout
+from .records import records
+from .tray import Progress, Screen
 from .transport import Transport, TransportError
 
 BOOT_S = 15.0  # how long a restarted app may take to answer
 READ_QUIET = 0.5  # a window of reads asks again after this long without a frame
 CUT_QUIET = 0.2  # a binary frame still short after this long without a byte was cut
 RECOVER = 2  # how many times one call restarts an app that stopped under it
+POLL_S = 0.005  # poll() on a port with no fd to select on: how often it looks at `wake`
 
-# progress(done, total) of a long call (events, restore)
-Progress = Callable[[int, int], object]
 # A read request for Device._window: (type, payload) or, for LOG and LOGB,
 # (type, payload, the (base, offset) of the segment pages it asks for).
 _Read = tuple[int, bytes] | tuple[int, bytes, list[tuple[int, int]]]
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 _D = TypeVar("_D", bound="Device")
-
-
-class Screen(TypedDict):
-    """Device.screen(): the display's framebuffer (MONO_VLSB) and the ring's LEDs."""
-
-    width: int
-    height: int
-    fb: bytes
-    leds: bytes
-
-
-class DeviceError(Exception):
-    """A request the device refused, or a device the host cannot talk to;
-    the message says what was wrong and what to do."""
-
-
-class AtRepl(DeviceError):
-    """The device sits at the MicroPython REPL: the app is not running."""
-
-
-class JournalDamaged(DeviceError):
-    """Records of the device's journal on flash fail their checks: events
-    `seq`..`last` (the first damaged range) cannot be read. A full read
-    (Device.events) goes on past each damaged range to the next record
-    that reads, so it also carries what it read: `since`, `events` (the
-    events since+1.. in order, None where one could not be read), `gaps`
-    ([first, last, segment base, why] of every damaged range) and `bases`
-    (the base of every journal segment it read: where the device may have
-    recorded its hash chain's head, Device.chain)."""
-
-    def __init__(
-        self,
-        seq: int,
-        base: int,
-        why: str,
-        last: int,
-        gaps: list[list[Any]] | None = None,
-        events: list[bytes | None] | None = None,
-        since: int | None = None,
-        bases: list[int] | None = None,
-    ) -> None:
-        more = (gaps or [])[1:]
-        DeviceError.__init__(
-            self,
-            "the device's journal is damaged at event %d (segment j%08x.log: %s): "
-            "events %d..%d cannot be read from the device%s"
-            % (
-                seq,
-                base,
-                why,
-                seq,
-                last,
-                "; %d more damaged: events %s"
-                % (len(more), ", ".join("%d..%d" % (g[0], g[1]) for g in more))
-                if more
-                else "",
-            ),
-        )
-        self.hint = (
-            "`dicetray backup` keeps every event that reads (the device's state and "
-            "the events around the damage); an earlier backup may hold events %d..%d "
-            "(`dicetray backups`), and `--backup ID` exports or counts from it" % (seq, last)
-        )
-        self.seq = seq
-        self.last = last
-        self.gaps = gaps if gaps is not None else [[seq, last, base, why]]
-        self.events = events
-        self.since = since
-        self.bases = bases
-
-
-class AnswerLost(DeviceError):
-    """An action was applied, once (`seq` is its event), but the device
-    reset before its answer reached the host."""
-
-    def __init__(self, seq: int, what: str = "the device reset") -> None:
-        DeviceError.__init__(
-            self,
-            "%s while acting: the action is event %d on its "
-            "flash, applied once, but its answer was lost (`dicetray status` or the "
-            "tray's log shows it); do not repeat it" % (what, seq),
-        )
-        self.seq = seq
 
 
 STOPPED = "the app stopped (a Ctrl-C on the line?)"
@@ -162,18 +81,15 @@ _STALE = re.compile(r"stale: the device is at event (\d+)")
 _STALE_NEW = "stale: the current campaign is"
 
 
-def check_timeout(timeout: float) -> None:
-    """A timeout must be a number of seconds above 0: 0 would never wait
-    for an answer, and a negative one never send twice."""
+def _woken(wake: socket.socket | None, wait: float) -> bool:
+    """Whether `wake` had something to read within `wait` seconds (read and dropped)."""
+    if wake is None or not select.select([wake], [], [], wait)[0]:
+        return False
     try:
-        ok = float(timeout) > 0 and float(timeout) < float("inf")
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise DeviceError(
-            "a timeout of %r seconds cannot work: give the seconds to wait for each "
-            "answer, more than 0 (default 2)" % (timeout,)
-        )
+        wake.recv(4096)
+    except OSError:  # a non-blocking socket another reader emptied first
+        pass
+    return True
 
 
 def _ints(*vals: int) -> bytes:
@@ -199,84 +115,6 @@ def pack_events(events: Sequence[bytes], start: int, room: int) -> tuple[bytes, 
         return batch.pack(events, start, room)
     except ValueError as e:
         raise DeviceError(str(e)) from None
-
-
-# A journal record as the device stores it (firmware/store/journal.py):
-#     len u16 LE | seq u32 LE | crc32(event) u32 LE | check u8 | event
-# check = 0xA5 ^ the ten bytes before it. LOG pages carry records as they are.
-REC_HDR = 11
-REC_MAX = 1024
-REC_SEED = 0xA5
-
-
-def records(
-    data: bytes, base: int, lo: int, hi: int, gaps: list[list[Any]] | None = None
-) -> tuple[list[bytes | None], int]:
-    """The events numbered lo+1..hi (at most) of a journal segment whose
-    first record is base+1, checked as the device's own scanner checks
-    them: header check, length, seq in order and, for the events handed
-    out, the CRC. Returns (events, seq of the last record read).
-
-    Without `gaps`, JournalDamaged at the first record that fails. With a
-    list, damage is stepped over and appended to it as [first, last,
-    base, why]: a record whose header checks but whose event fails its
-    CRC is None in the events (its header says where the next starts);
-    after a header that fails, the next record is found by its own checks
-    (_next_record); with none, the rest up to hi is one gap."""
-    out: list[bytes | None] = []
-    seq = base
-    i = 0
-    end = len(data)
-    while seq < hi and i + REC_HDR <= end:
-        n, s, crc, chk = unpack_from("<HIIB", data, i)
-        want = seq + 1
-        if reduce(xor, data[i : i + 10], REC_SEED) != chk:
-            why = "record header check failed"
-        elif not 0 < n <= REC_MAX or s != want:
-            why = "record numbered %d, length %d" % (s, n)
-        else:
-            j = i + REC_HDR + n
-            if j > end:
-                break  # cut short: the page ends there
-            if want > lo:
-                ev = data[i + REC_HDR : j]
-                if crc32(ev) == crc:
-                    out.append(ev)
-                elif gaps is None:
-                    raise JournalDamaged(want, base, "record fails its CRC", hi)
-                else:
-                    gaps.append([want, want, base, "record fails its CRC"])
-                    out.append(None)
-            seq = want
-            i = j
-            continue
-        if gaps is None:
-            raise JournalDamaged(want, base, why, hi)
-        i, s = _next_record(data, i + 1, want, hi)
-        if s - 1 > lo:  # only what is asked for is named
-            gaps.append([max(want, lo + 1), s - 1, base, why])
-            out.extend([None] * (s - 1 - max(seq, lo)))
-        seq = s - 1
-    return out, seq
-
-
-def _next_record(data: bytes, i: int, want: int, hi: int) -> tuple[int, int]:
-    """(offset, seq) of the first whole record from offset i on numbered
-    want+1..hi whose header check, length and event CRC all hold (a
-    damaged header does not say where the next record starts); (end of
-    data, hi + 1) if none does."""
-    end = len(data)
-    for k in range(i, end - REC_HDR + 1):
-        n, s, crc, chk = unpack_from("<HIIB", data, k)
-        if (
-            want < s <= hi
-            and 0 < n <= REC_MAX
-            and k + REC_HDR + n <= end
-            and reduce(xor, data[k : k + 10], REC_SEED) == chk
-            and crc32(data[k + REC_HDR : k + REC_HDR + n]) == crc
-        ):
-            return k, s
-    return end, hi + 1
 
 
 def _whole(
@@ -895,6 +733,50 @@ class Device:
             unix_seconds = int(time.time())
         self._request(fr.CLOCK, json.dumps({"unix": int(unix_seconds)}).encode())
 
+    # --- a subscription a caller drives (the hub's tray thread) ------------
+    def sub(self, since: int) -> int:
+        """Subscribe from event `since` (-1: new events only): the device
+        pushes each event it appends, taken by poll() and handed out by
+        pushed(). Returns the device's head. An app restarted since
+        (`recovered` moved on) lost it: subscribe again."""
+        self.pushes.clear()
+        head, _i = codec.get_int(self._request(fr.SUB, _ints(since)), 0)
+        return head
+
+    def poll(self, wait: float, wake: socket.socket | None = None) -> bool:
+        """Wait up to `wait` seconds for the device to send something, or
+        for `wake` to be readable (another thread has work for the
+        caller: what it sent is read and dropped), and keep the events it
+        pushed; True if a push came."""
+        if not self.frames:
+            fd = self.t.fileno()
+            if fd is None:  # nothing to select on: look at `wake` every POLL_S
+                end = time.monotonic() + wait
+                while not self._read(min(POLL_S, max(0, end - time.monotonic()))):
+                    if _woken(wake, 0) or time.monotonic() >= end:
+                        return False
+            else:
+                r, _w, _x = select.select([fd] + ([wake] if wake else []), [], [], wait)
+                if wake in r:
+                    _woken(wake, 0)
+                if fd not in r:
+                    return False
+                self._read(0.01)
+        came = False
+        while self.frames:
+            f = self.frames.popleft()
+            if f[0] == fr.PUSH:
+                s, i = codec.get_int(f[2], 0)
+                self.pushes.append((s, bytes(f[2][i:])))
+                came = True
+        return came
+
+    def pushed(self) -> Generator[tuple[int, bytes], None, None]:
+        """The (seq, event) the device pushed, in order, each handed out once
+        (a read in between may keep more: they follow)."""
+        while self.pushes:
+            yield self.pushes.popleft()
+
     def subscribe(
         self, since: int = -1, timeout: float | None = None
     ) -> Generator[tuple[int, bytes], None, None]:
@@ -917,8 +799,7 @@ class Device:
                 try:
                     if epoch != self.recovered:
                         epoch = self.recovered
-                        self.pushes.clear()
-                        head, _i = codec.get_int(self._request(fr.SUB, _ints(last)), 0)
+                        head = self.sub(last)
                         if last < 0:
                             last = head  # from now: the pushes start after it
                         continue

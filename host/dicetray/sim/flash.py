@@ -15,7 +15,7 @@ import base64
 import errno
 import os
 
-from ..datadir import home
+from ..base.datadir import home
 from .flashlock import LOCK_NAME, Lock, folder
 
 MODES = {"r": "rb", "w": "wb", "a": "ab", "r+": "r+b", "w+": "w+b", "a+": "a+b"}

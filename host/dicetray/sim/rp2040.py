@@ -49,7 +49,7 @@ def default_uf2():
 def default_flash_dir():
     """<home>/rp2040: beside the backups, under $DICETRAY_HOME when it is
     set (datadir.home(); else ~/.local/share/dicetray/rp2040)."""
-    from ..datadir import home
+    from ..base.datadir import home
 
     return os.path.join(home(), "rp2040")
 

@@ -1,6 +1,7 @@
 """Restoring a backup onto a device, as a script would: plan, then apply.
 
-    from dicetray import backup, restore
+    from dicetray import backup
+    from dicetray.ops import restore
     st = backup.BackupStore()
     with Device.open() as dev:
         p = restore.plan(st, 3, dev)         # reads the device, changes nothing
@@ -29,15 +30,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the types a script sees; nothing of them is imported to run
-    from .backup import Backup, BackupStore
-    from .link.client import Device
-    from .rules.campaign import Campaign
+    from ..backup import Backup, BackupStore
+    from ..link.tray import Tray
+    from ..rules.campaign import Campaign
 
     Progress = Callable[..., contextlib.AbstractContextManager]
 
-from . import backup as bk
-from . import export as ex
-from .rules import campaign as cp
+from .. import backup as bk
+from ..campaign import export as ex
+from ..rules import campaign as cp
 
 
 @contextlib.contextmanager
@@ -54,7 +55,7 @@ class Interrupted(KeyboardInterrupt):
     backup or its old campaign (asked when it can be) and how to check."""
 
 
-def device_state(dev: Device) -> Campaign:
+def device_state(dev: Tray) -> Campaign:
     """The device's campaign, decoded from its snapshot."""
     snap = bk.snapshot_bytes(dev.snapshot())
     try:
@@ -117,7 +118,7 @@ class Done:
 def plan(
     st: BackupStore,
     bid: int,
-    dev: Device,
+    dev: Tray,
     force_schema: bool = False,
     force_system: bool = False,
     progress: Progress = _quiet,
@@ -189,7 +190,7 @@ def plan(
     return Plan(b, info, dc, snap, events, seq, first, lines, slots)
 
 
-def apply(p: Plan, dev: Device, progress: Progress = _quiet) -> Done:
+def apply(p: Plan, dev: Tray, progress: Progress = _quiet) -> Done:
     """Send Plan `p` to `dev`, then read the device back: the Done when its
     state, head and every event it holds are the backup's; RestoreError
     otherwise (the backup is unchanged). `progress` as plan's."""
@@ -245,7 +246,7 @@ def apply(p: Plan, dev: Device, progress: Progress = _quiet) -> Done:
     return Done(p, held, bool(new.get("head") and b.head), after)
 
 
-def cut_short(p: Plan, dev: Device) -> str:
+def cut_short(p: Plan, dev: Tray) -> str:
     """Whether the device holds backup p.backup or its old campaign after
     a restore of Plan `p` was cut short (a Ctrl-C, a lost link), in words:
     known when the device was never told to swap, else asked (once; a
@@ -416,7 +417,7 @@ def discarded(dev, info, dc, b, progress=_quiet):
     the device's current campaign is another one: that one stays)."""
     if (dc.cid, dc.system) != (b.cid, b.system):
         return []
-    from .link.client import JournalDamaged
+    from ..link.client import JournalDamaged
 
     dfirst = max(1, info.get("first", 1))
     out = []

@@ -16,12 +16,12 @@ reported with a warning that it says nothing either way.
 
 import math
 
-from . import backup as bk
-from . import outfile
-from .rules import campaign as cp
-from .rules import codec
-from .rules.events import entry, named
-from .rules.dice import Replay
+from .. import backup as bk
+from ..base import outfile
+from ..rules import campaign as cp
+from ..rules import codec
+from ..rules.events import entry, named
+from ..rules.dice import Replay
 
 # Roll events and the index of their acting character in the args (-1: none).
 MIN_EXPECTED = 5  # rolls per face below which chi-square's p-value is not valid

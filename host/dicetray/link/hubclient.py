@@ -1,5 +1,5 @@
-"""A tray reached through the running hub: the same methods as
-dicetray.link.client.Device, each one a call the hub runs on its own
+"""A tray reached through the running hub: the Tray protocol (tray.py),
+as dicetray.link.client.Device, each method a call the hub runs on its own
 Device for that tray (docs/hub.md). Commands get one from
 `cli.common.open_device` when a hub runs, so `status`, `backup`, `watch`...
 work unchanged while the hub holds the port.
@@ -13,13 +13,17 @@ import io
 import socket
 import time
 from collections.abc import Generator, Iterable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..link import client as lc
-from . import server, wire
+from . import client as lc
+from . import errors, wire
+from .tray import Progress, Screen, Tray
 
 # The error kinds a call can raise, rebuilt by name.
-KINDS = {c.__name__: c for c in (lc.DeviceError, lc.AtRepl, lc.JournalDamaged, lc.AnswerLost)}
+KINDS = {
+    c.__name__: c
+    for c in (errors.DeviceError, errors.AtRepl, errors.JournalDamaged, errors.AnswerLost)
+}
 _H = TypeVar("_H", bound="HubDevice")
 
 
@@ -27,7 +31,7 @@ def _connect(reg: dict[str, Any]) -> socket.socket:
     try:
         s = socket.create_connection(("127.0.0.1", int(reg["port"])), timeout=5.0)
     except OSError as e:
-        raise lc.DeviceError(
+        raise errors.DeviceError(
             "the hub (pid %s) does not answer on 127.0.0.1:%s (%s): stop it "
             "and start `dicetray serve` again" % (reg["pid"], reg["port"], e)
         ) from None
@@ -56,7 +60,7 @@ class HubDevice:
         if check_schema:
             lc.Device.check_versions(self)  # type: ignore[arg-type]  # its last_info and info()
 
-    def _call(self, name: str, *args: Any, progress: lc.Progress | None = None, **kw: Any) -> Any:
+    def _call(self, name: str, *args: Any, progress: Progress | None = None, **kw: Any) -> Any:
         return self._ask(self.f, name, list(args), kw, progress)
 
     def _ask(
@@ -65,7 +69,7 @@ class HubDevice:
         name: str,
         args: list[Any],
         kw: dict[str, Any],
-        progress: lc.Progress | None = None,
+        progress: Progress | None = None,
     ) -> Any:
         msg = dict(self.want, token=self.reg["token"], call=name, args=args, kw=kw)
         try:
@@ -81,7 +85,7 @@ class HubDevice:
                     continue
                 break
         except (OSError, ValueError) as e:
-            raise lc.DeviceError(
+            raise errors.DeviceError(
                 "lost the hub (pid %s) during %s: %s%s"
                 % (
                     self.reg["pid"],
@@ -96,7 +100,7 @@ class HubDevice:
                 )
             ) from None
         if "err" in ans:
-            raise wire.rebuild(ans["err"], KINDS, lc.DeviceError)
+            raise wire.rebuild(ans["err"], KINDS, errors.DeviceError)
         self.name = ans.get("tray", self.name)
         return ans["ok"]
 
@@ -114,7 +118,7 @@ class HubDevice:
     def chain(self, seq: int) -> bytes | None:
         return self._call("chain", seq)
 
-    def events(self, since: int, progress: lc.Progress | None = None) -> list[bytes]:
+    def events(self, since: int, progress: Progress | None = None) -> list[bytes]:
         return self._call("events", since, progress=progress)
 
     def act(
@@ -137,7 +141,7 @@ class HubDevice:
         events: Iterable[bytes],
         seq: int,
         first: int = 1,
-        progress: lc.Progress | None = None,
+        progress: Progress | None = None,
         head: bytes | None = None,
     ) -> dict[str, Any]:
         self.last_info = self._call(
@@ -167,7 +171,7 @@ class HubDevice:
         self.head = self.last_info.get("events")
         return self.last_info
 
-    def screen(self) -> lc.Screen:
+    def screen(self) -> Screen:
         return self._call("screen")
 
     def subscribe(
@@ -182,7 +186,7 @@ class HubDevice:
         f = s.makefile("rwb")
         try:
             self._ask(f, "subscribe", [since], {})
-            s.settimeout(10 * server.TICK_S)  # the hub ticks while quiet: silence is a lost hub
+            s.settimeout(10 * wire.TICK_S)  # the hub ticks while quiet: silence is a lost hub
             quiet = time.monotonic()
             why: OSError | str
             while True:
@@ -194,7 +198,7 @@ class HubDevice:
                 else:
                     why = "it closed the connection"
                 if m is None:
-                    raise lc.DeviceError(
+                    raise errors.DeviceError(
                         "lost the hub (pid %s) while watching: %s" % (self.reg["pid"], why)
                     )
                 if "push" in m:
@@ -211,7 +215,7 @@ class HubDevice:
             s.close()
 
     def end_session(self) -> None:
-        raise lc.DeviceError(
+        raise errors.DeviceError(
             "the hub (pid %s) holds the tray's port: stop `dicetray serve` "
             "before a deploy or mpremote" % self.reg["pid"]
         )
@@ -236,7 +240,7 @@ class HubDevice:
 
 def find() -> dict[str, Any] | None:
     """The running hub's registration, or None."""
-    return server.running()
+    return wire.running()
 
 
 def trays(reg: dict[str, Any]) -> list[dict[str, Any]]:
@@ -248,13 +252,18 @@ def trays(reg: dict[str, Any]) -> list[dict[str, Any]]:
         f.flush()
         ans = wire.read(f)
     except (OSError, ValueError) as e:
-        raise lc.DeviceError("lost the hub (pid %s): %s" % (reg["pid"], e)) from None
+        raise errors.DeviceError("lost the hub (pid %s): %s" % (reg["pid"], e)) from None
     finally:
         f.close()
         s.close()
     if ans is None or "ok" not in ans:
-        raise lc.DeviceError(
+        raise errors.DeviceError(
             "the hub (pid %s) would not list its trays: %s"
             % (reg["pid"], (ans or {}).get("err", {}).get("msg", "no answer"))
         )
     return ans["ok"]
+
+
+if TYPE_CHECKING:  # both ways to a tray are one Tray (the type check holds them to it)
+    _SERIAL: type[Tray] = lc.Device
+    _HUB: type[Tray] = HubDevice

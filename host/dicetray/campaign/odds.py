@@ -14,7 +14,8 @@ expedition pools 1..20 (Ob 1..30, versus 1..20 x 1..20: a character's
 
 from fractions import Fraction
 
-from .rules import odds as core
+from ..rules import odds as core
+from ..rules import systems
 
 NAMES = core.NAMES
 
@@ -71,6 +72,13 @@ def system_number(system):
     if system not in (0, 1, 2):
         raise ValueError("rule system %r is not one of 0 hunt, 1 paths, 2 expedition" % system)
     return system
+
+
+def dice(system, hard=False):
+    """(sides, per-face successes) of a die of `system` (0..2), hunt's hard
+    table with `hard`: the faces the odds count, as the rules core has them."""
+    m = systems.get(system)
+    return m.SIDES, m.SUCCESS_HARD if hard and system == core.HUNT else m.SUCCESS
 
 
 def _fractions(nums, den):
@@ -192,7 +200,7 @@ def paths_target_table_bytes():
     the most a test can roll, help included) by difficulty 1..7, 2 bytes
     big-endian each: _PTG in firmware/rules/odds.py, computed here with the
     firmware's own integer code (`permille` of the exact counts)."""
-    from .rules import paths
+    from ..rules import paths
 
     c = core.counts(12, paths.SUCCESS)
     vals = []
@@ -208,7 +216,7 @@ def expedition_versus_table_bytes():
     """expedition versus: the builder's (win, tie) permille, pool 1..20
     (rows) against 1..20, 2 + 2 bytes big-endian: _EVS in
     firmware/rules/odds.py, computed by the firmware's own exact code."""
-    from .rules import expedition
+    from ..rules import expedition
 
     lo, hi = core.VERSUS[core.EXPEDITION]
     vals = []
@@ -225,7 +233,7 @@ def paths_help_table_bytes():
     rounded half up, 2 bytes big-endian each: _PHL in
     firmware/rules/odds.py. Cumulative, so the rounded values stay in
     order and a bonus that cannot happen gets weight 0 exactly."""
-    from .rules import paths
+    from ..rules import paths
 
     c = core.counts(12, paths.SUCCESS)
     one = core.HELP_ONE

@@ -15,10 +15,10 @@ import json
 import re
 import time
 
-from . import backup as bk
+from .. import backup as bk
 from . import tracked
-from .rules import campaign as cp
-from .rules import codec, events, expedition, hunt, hunt_more, paths, paths_more, systems
+from ..rules import campaign as cp
+from ..rules import codec, events, expedition, hunt, hunt_more, paths, paths_more, systems
 
 FORMAT = "dicetray-export"
 FORMAT_VERSION = 2

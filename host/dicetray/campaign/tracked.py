@@ -8,7 +8,7 @@ counters. `dicetray watch`, `backups show` and the hub's page show these
 rows; `backups diff` and the CSV export word their fields with `label`.
 """
 
-from .rules import events, expedition, hunt, paths, systems
+from ..rules import events, expedition, hunt, paths, systems
 
 # The words of a field: (label, reading), rules/events.py's.
 _KIND = {"counter": events.COUNTER_LABELS, "char": events.CHAR_LABELS}

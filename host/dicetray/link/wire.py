@@ -8,16 +8,50 @@ one JSON object a line (docs/hub.md, The local socket).
 Bytes travel as {"$b": base64}; an error as its class name, message and
 attributes, so the client raises the same DeviceError kind (JournalDamaged
 with its seq, hint, the events it read and its gaps, AnswerLost with its
-seq) the device's link would.
+seq) the device's link would. Where the running hub listens is in its
+registration file (`running()`), written by the hub and read by its clients.
 """
 
 import base64
 import json
+import os
 import re
 from itertools import accumulate
 
+from ..base.datadir import home
+
 TIMEOUT_S = 600.0  # the longest a call may take (a restore of 20,000 events on a board)
 DEPTH = 32  # the deepest nesting a message may have: every call's is 4 or less
+TICK_S = 1.0  # a subscriber hears a tick this often, so a client that left is found
+
+
+def registration():
+    """The file a running hub announces itself in."""
+    return os.path.join(home(), "hub.json")
+
+
+def running():
+    """The running hub's registration {"pid", "port", "token", ...}, or
+    None (a stale file, left by a hub that was killed, is removed)."""
+    path = registration()
+    try:
+        with open(path, encoding="utf-8") as f:
+            reg = json.load(f)
+        pid = int(reg["pid"])
+        int(reg["port"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        return None
+    except PermissionError:
+        pass
+    return reg
 
 
 class Unreadable(ValueError):
