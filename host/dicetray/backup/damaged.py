@@ -6,7 +6,7 @@ is damaged").
 
 `e` is the client's JournalDamaged: every event the read gave (None for
 each damaged one), the damaged ranges and the journal segments' bases.
-The plan is written by BackupStore._write in one transaction:
+The plan is written by BackupStore.write in one transaction:
 
 - the events before the first damage: a version of their own where they
   continue a history (from event 1, or the newest backup) and fold
@@ -84,7 +84,7 @@ def _before(st, prev, e, runs, resumed, hasher, system, cid):
     """The events a damaged journal gave before its first damage, as a
     version of their own where they continue a history (event 1 on, or
     the newest backup `prev`) and fold: (plan, last, state, digest, fold,
-    head, links) for BackupStore._write, or None. Their state is this
+    head, links) for BackupStore.write, or None. Their state is this
     host's fold of them: the device's own is at its snapshot, after the
     damage (_intact)."""
     if e.since is None or not runs or runs[0][0] != e.since + 1:
@@ -140,7 +140,7 @@ def _intact(st, prev, e, dev, fetch, runs, before):
     event that read is kept."""
     p = TakePlan()
     if before is not None:
-        p.camp = before[0].camp  # None: the lineage `before` makes (BackupStore._write)
+        p.camp = before[0].camp  # None: the lineage `before` makes (BackupStore.write)
         p.before = before
     snap = snapshot_bytes(dev.snapshot())
     try:

@@ -25,7 +25,7 @@ Tables (docs/backup.md has the full schema and the reasons):
   that the device's own head agrees with the stored history before
   building on it.
 
-A backup is written in one transaction (BackupStore._write, the database's
+A backup is written in one transaction (BackupStore.write, the database's
 only write of a version) and its row is read only when complete = 1, so a
 host killed mid-backup leaves earlier versions intact and never a partial
 one that looks whole. Every read verifies what it reads and raises
@@ -572,7 +572,7 @@ class BackupStore:
                 )
         return bk
 
-    def _head(self, bid):
+    def resumable(self, bid):
         """Backup `bid` as take() builds on it: (backup, its campaign after
         its last event, its events digest as a Sha256, a note or None).
 
@@ -763,8 +763,8 @@ class BackupStore:
             out.append(Run(r, evs, links))
         return out
 
-    # --- taking a backup ------------------------------------------------------
-    def _current(self, cid, system):
+    # --- taking a backup: what plan.py's take() reads and writes -------------
+    def newest(self, cid, system):
         """(lineage id, newest complete backup row id) for this campaign, or None."""
         r = self._q(
             "SELECT b.campaign, b.id FROM backups b JOIN campaigns c ON c.id=b.campaign "
@@ -773,7 +773,9 @@ class BackupStore:
         )
         return r[0] if r else None
 
-    def _stage(self, name):
+    def stage(self, name):
+        """take() has come to stage `name` ("fetched", "events", "row"): a
+        test's `fault` hook may stop it there (nothing is stored)."""
         if self.fault:
             self.fault(name)
 
@@ -793,7 +795,9 @@ class BackupStore:
 
         return take(self, dev, progress, now)
 
-    def _has_fold(self, bid):
+    def fold_kept(self, bid):
+        """Whether backup `bid` has its fold stored (a database that does not
+        read counts as having it: nothing is added to it)."""
         try:
             return bool(
                 self.has_folds
@@ -802,7 +806,7 @@ class BackupStore:
         except sqlite3.DatabaseError:
             return True  # nothing to add to a database that does not read
 
-    def _keep_fold(self, bid, c, h):
+    def keep_fold(self, bid, c, h):
         """Store the fold of an existing backup that has none (a database
         from before folds were kept) so the next backup starts from it. A
         cache, checked at every use: a database that cannot take it (read-
@@ -818,9 +822,7 @@ class BackupStore:
         except sqlite3.DatabaseError:
             pass
 
-    def _write(
-        self, p, cid, system, last, state, h, info, now, c, head=None, links=None, over=None
-    ):
+    def write(self, p, cid, system, last, state, h, info, now, c, head=None, links=None, over=None):
         """Write version `p` (plan.py's plan: its fetched events `new` from
         `new_from`, the state after `last`, the events digest `h`, the
         fold `c`, the chain's head after `last` and after each new event)
@@ -830,7 +832,7 @@ class BackupStore:
         as a tuple), and `p.runs`, the events read between damaged
         records (damaged.Kept). A note may be a callable: given the ids
         written before this version, it gives the words. `over`: the
-        newest version the plan was made from (_current's, or None):
+        newest version the plan was made from (newest's, or None):
         another one found there in the transaction raises Overtaken. The
         version's id; StoreError: nothing was added."""
         db = self.db
@@ -845,7 +847,7 @@ class BackupStore:
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                if self._current(cid, system) != over:  # a backup run at the same time stored it
+                if self.newest(cid, system) != over:  # a backup run at the same time stored it
                     raise Overtaken()
                 done, camp = [], p.camp
                 if before is not None:
@@ -862,7 +864,7 @@ class BackupStore:
                 done.append(bid)
                 for r in p.runs:
                     self._insert_run(camp, bid, cid, r)
-                self._stage("row")
+                self.stage("row")
                 for b in done:
                     db.execute("UPDATE backups SET complete=1 WHERE id=?", (b,))
                 db.execute("COMMIT")
@@ -874,7 +876,7 @@ class BackupStore:
         return bid
 
     def _insert(self, p, camp, cid, system, last, state, h, c, head, links, info, t):
-        """_write's rows of one version (in its transaction): its lineage
+        """write's rows of one version (in its transaction): its lineage
         (`camp`, None: the plan's, or a new one), base, row, fold and new
         events. (backup id, lineage id)."""
         db = self.db
@@ -963,4 +965,4 @@ class BackupStore:
                     "device's: backup not taken" % (s, cid)
                 )
             if i == len(events) // 2:
-                self._stage("events")
+                self.stage("events")

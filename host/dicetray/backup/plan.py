@@ -1,6 +1,6 @@
 """Taking a backup: what the device holds against the newest stored
 version, planned, fetched, folded and checked, then written in the
-database's one transaction (BackupStore._write).
+database's one transaction (BackupStore.write).
 
     r = take(st, dev)     # what BackupStore(...).take(dev) does
 
@@ -137,11 +137,11 @@ def _take(st, dev, progress, now):
         fetched[0] += len(evs)
         return [bytes(e) for e in evs]
 
-    cur = st._current(cid, system)
+    cur = st.newest(cid, system)
     prev, damaged, resumed, hasher, said = None, None, None, None, []
     if cur:
         try:
-            prev, resumed, hasher, note = st._head(cur[1])
+            prev, resumed, hasher, note = st.resumable(cur[1])
         except StoreError as e:
             damaged = str(e)
         else:
@@ -169,7 +169,7 @@ def _take(st, dev, progress, now):
                 "snapshot do not fold to the state it reports; nothing was "
                 "stored" % e
             )
-    st._stage("fetched")
+    st.stage("fetched")
     state = cp.encode_state(c)
     head, links = chain_of(st, p, dev, last)
     hx = head.hex() if head is not None else None
@@ -184,13 +184,11 @@ def _take(st, dev, progress, now):
         and not p.baseline
         and (prev.head is not None or hx is None)
     ):
-        if not st._has_fold(prev.id):
-            st._keep_fold(prev.id, c, hasher)
+        if not st.fold_kept(prev.id):
+            st.keep_fold(prev.id, c, hasher)
         r = Result(prev.id, True, fetched[0], said + p.notes, last, cid, prev.head, damage)
     else:
-        bid = st._write(
-            p, cid, system, last, state, events_sha(st, p), info, now, c, hx, links, cur
-        )
+        bid = st.write(p, cid, system, last, state, events_sha(st, p), info, now, c, hx, links, cur)
         r = Result(bid, False, fetched[0], said + p.notes, last, cid, hx, damage)
     r.unchecked = loose
     return r

@@ -451,7 +451,7 @@ def _verify(args):
     if args.backup is None:
         with Opened(args) as dev:
             info = dev.info()
-            cur = st._current(info["campaign"], system_of(info))
+            cur = st.newest(info["campaign"], system_of(info))
             if cur is None:
                 raise Fail(
                     "no backup of the device's campaign %s (%s) in %s: `dicetray backup` "
