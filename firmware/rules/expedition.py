@@ -520,7 +520,8 @@ def _versus(c, args, src):
     sa = _draw(src, na)
     sb = _draw(src, nb)
     m = versus_margin(sa, sb, args[4], args[5], args[10], args[11])
-    return _vs_out(VERSUS, sa, sb, m, "A", "B")
+    return _vs_out(VERSUS, sa, sb, m, "the monster" if foes & 1 else "the roller",
+                   "the monster" if foes & 2 else "the opponent")
 
 
 def _vs_out(kind, sa, sb, m, an, bn):

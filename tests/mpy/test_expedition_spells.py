@@ -60,7 +60,7 @@ def test_channeling_in_a_fight_is_the_rounds_class_resource():
     c.act(ef.ROUND, (0,))                              # a fight is tracked
     c.act(S, (sp.CHANNEL, t, 4, 0, 0, 0, 0, 0), faces=(6,) * 6)
     e = raises_unchanged(c, c.act, S, (sp.CHANNEL, t, 4, 0, 0, 0, 0, 0), faces=(6,) * 6)
-    assert "this round" in str(e)
+    assert "this Round" in str(e)
     raises_unchanged(c, c.act, ex.USE_RES, (0, 1))
     c.act(ef.ROUND, (0,))                              # the next Round
     c.act(S, (sp.CHANNEL, t, 4, 0, 0, 0, 0, 0), faces=(6,) * 6)

@@ -187,14 +187,14 @@ def test_a_lost_follower_waits_for_the_next_town_phase():
     rows = press(a, K_OK)
     kind, args, _f, _t = _last(s)
     assert kind == ef.FOE and args == [ef.OP_LOST, t]
-    assert rows[0] == "FOLLOWER LOST" and "next session" in " ".join(rows)
+    assert rows[0] == "FOLLOWER LOST" and "next Town Phase" in " ".join(rows)
     rows = press(a, K_OK)                           # back on Foes, without it
     assert rows[1] == lr("Foe 2", "4/4")
     press(a, K_OK)                                  # a foe no one's: no Lost
     assert a.top().menu.items[-2:] == ["Hit", "Remove"]
     press(a, K_BACK, K_DOWN, K_OK, K_UP, K_RIGHT)   # + new foe, Follows Ada
     rows = press(a, K_OK)
-    assert rows[0] == "REFUSED" and "next session" in " ".join(rows)
+    assert rows[0] == "REFUSED" and "next Town Phase" in " ".join(rows)
     s.do(tw.TOWN, (tw.START,))                      # the next Town Phase: it may join
     press(a, K_OK, K_OK, K_UP, K_RIGHT, K_OK)
     assert _last(s)[1] == [ef.OP_NEW, 1, 0, 0, 0]
