@@ -3,7 +3,8 @@ Scenes or a sheet first needs it): the builder's pool (an action roll:
 Skill, Advantage, divine agony, removed dice, a hard roll, the target
 talisman; ui/pools.py), Scenes (ui/turns.py: end a scene, calm or fight
 next; the risk die) and a sheet's stress talisman and events
-(ui/chars.py). Home and the ring: ui/hunt.py.
+(ui/chars.py). Home and the ring: ui/hunt.py. The sheet's and
+Talismans' words: ui/words.py.
 """
 
 from rules import hunt as m

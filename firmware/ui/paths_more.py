@@ -4,6 +4,11 @@ a roll of a prolonged test: Skill, Path, situation, removed dice, the
 difficulty or the opponent's pool, up to two helpers; ui/pools.py) and
 the sheet (no field of its own); for Turns, the Fight screen (COMBAT:
 a fight starts or ends). Home and the ring: ui/paths.py.
+
+A hidden difficulty (Hidden yes) is the GM's: the builder's title says
+HIDDEN, its Difficulty row reads `?` and its odds row `long OK: GM view`
+until a long OK there shows them (`gm`, for as long as the builder stays
+open), so the players sharing the tray do not read them while it is set.
 """
 
 from rules import paths as m
@@ -43,6 +48,25 @@ class Pool(pools.Pool):
     def fields(self):
         return _FIELDS[self.v["mode"]]
 
+    def secret(self):
+        """A test whose difficulty is hidden from the players."""
+        return self.v["hidden"] and not self.v["mode"]
+
+    def fix(self, c):
+        """As every pool's; and the builder's title and Difficulty row as a
+        hidden difficulty shows them, in or out of the GM view: set here,
+        where the builder refreshes (on Hidden's and Mode's change, the GM
+        view's, an undo), so that no key pays a test for them."""
+        pools.Pool.fix(self, c)
+        P = Pool   # the class's NUM and WORDS; the instance's hide the difficulty
+        if self.secret() and not self.gm:
+            self.NUM = P.NUM[:3] + P.NUM[4:]   # not "diff": its WORDS say `?`
+            self.WORDS = dict(P.WORDS)
+            self.WORDS["diff"] = ("?",) * 8
+        else:
+            self.NUM, self.WORDS = P.NUM, P.WORDS
+        self.title = ("HIDDEN GM" if self.gm else "HIDDEN") if self.secret() else "ROLL"
+
     def takes(self, t):
         """A prolonged test still open."""
         return t.role == m.PROLONGED and m.status(t) == m.ST_OPEN
@@ -78,7 +102,32 @@ class Pool(pools.Pool):
             return m.TEST, (v["who"],) + base + (v["diff"], v["hidden"]) + hs, ""
         if mode == 1:
             return m.OPPOSED, (v["who"],) + base + (v["opp"], v["init"]) + hs, ""
+        if v["test"] < 0:
+            raise ValueError("pick the prolonged test to roll on the Test row" if m.open_tests(c)
+                             else "no prolonged test is open")
         return m.PRO_ROLL, (v["test"],) + base + hs, ""
+
+    def split(self, c, out):
+        """The sides of a roll's faces as its result shows them: (label,
+        faces) of each helper, who rolls, the opponent; None when the
+        faces are all the roller's."""
+        if out.kind not in _KINDS:
+            return None
+        v = self.v
+        hs = self._helps()
+        opp = v["opp"] if out.kind == m.OPPOSED else 0
+        if not hs and not opp:
+            return None
+        sides = []
+        main = len(out.faces) - opp
+        for k in range(len(hs)):
+            sides.append(("Helper %d" % (k + 1), hs[k]))
+            main -= hs[k]
+        w = v["who"] if out.kind != m.PRO_ROLL else -1
+        sides.append((c.chars[w].name if 0 <= w < len(c.chars) else "Roller", main))
+        if opp:
+            sides.append(("Opponent", opp))
+        return sides
 
     def need(self, c, keyed):
         """Faces a hand roll needs, given the faces keyed so far (the
