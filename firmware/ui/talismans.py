@@ -23,10 +23,15 @@ DELETED = "Deleted. Undo: long Back"  # wraps onto the toast's two rows
 
 
 def line(c, t, value):
-    """Talisman t's row: its name, its owner's in brackets, `value` right."""
-    o = " (%s)" % c.chars[t.owner].name if 0 <= t.owner < len(c.chars) else ""
-    room = 15 - len(o) - len(value)
-    return lr(t.name[:room] + o, value)
+    """Talisman t's row: its name, its owner's in brackets, `value` right;
+    when they do not fit, the names shortened (at least 4 letters of the
+    talisman's), never the value."""
+    room = 15 - len(value)
+    if not 0 <= t.owner < len(c.chars):
+        return lr(t.name[:room], value)
+    who = c.chars[t.owner].name
+    who = who[:max(1, room - 3 - min(len(t.name), 4))]   # 3: " (" and ")"
+    return lr("%s (%s)" % (t.name[:room - 3 - len(who)], who), value)
 
 
 class Talismans(Screen):
