@@ -32,11 +32,12 @@ def order(notes):
     """The notes, the consequence that matters first (a stable order)."""
     if len(notes) < 2:
         return notes
+    r = [_rank(s) for s in notes]
     out = []
     for k in range(len(FIRST) + 1):
-        for s in notes:
-            if _rank(s) == k:
-                out.append(s)
+        for i in range(len(notes)):
+            if r[i] == k:
+                out.append(notes[i])
     return out
 
 

@@ -212,3 +212,14 @@ def test_town_opens_on_the_living_and_lists_mark_the_dead():
     assert rows[0] == lr("< Ada >", "dead")
     rows = press(a, K_LEFT)                           # the first: it stays
     assert rows[0] == lr("< Ada >", "dead")
+
+
+def test_the_talisman_words_name_the_rules_roles():
+    # ui/words.py reads roles by number (their chapters' modules are not
+    # loaded for Talismans): the numbers are the rules' own.
+    from rules import hunt_more, paths_more, expedition_spells as sp
+    assert (hunt_more.ROLE_AFFLICTION, hunt_more.ROLE_SETUP) == (6, 7)
+    assert (paths.PROLONGED, paths_more.FIGHT) == (1, 2)
+    assert (ex.USAGE, ef.FOE_ROLE, ex.ROLE_FIGHT, ex.ROLE_ABILITIES) == (1, 16, 17, 18)
+    assert (ex.ROLE_SPELL, sp.ROLE_MUTATION, tw.ROLE_FACTION, tw.ROLE_STRONGHOLD,
+            sp.ROLE_NEVER) == (8, 9, 10, 11, 12)
