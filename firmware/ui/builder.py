@@ -92,9 +92,10 @@ class Builder(Screen):
             d = -1 if k == K_LEFT else 1
             i = self.menu.sel
             f = self.fs[i]
-            p.change(self.c, f, d)
-            if f == "mode" or f == "hidden":
-                self.refresh()  # another mode, other fields; a difficulty hidden or shown
+            if p.change(self.c, f, d) or f == "mode" or f == "hidden":
+                # Another mode or reference (other fields, other values); a
+                # difficulty hidden or shown.
+                self.refresh()
             else:
                 # One value changed: its row, the pool and the odds; the
                 # other rows keep their strings (each new str costs).

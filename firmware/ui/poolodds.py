@@ -15,6 +15,12 @@ weights rounded to 1/65535 (error < 0.06 %, shown with a "~").
 
 from rules import odds
 
+try:
+    from micropython import const
+except ImportError:  # CPython: the host imports this same module
+    def const(x):
+        return x
+
 
 def _exact(sides, table, n, k):
     """(numerator, denominator) of P(at least k successes) with n dice."""
@@ -51,9 +57,20 @@ def _mix(acc):
     return (2 * acc + one) // (2 * one)
 
 
-# One str per line (every new str costs a search of the interned strings).
+# One str per line (every new str costs a search of the interned strings),
+# and the newest ones kept by their figures: a value dialled back and forth
+# (an Ability 5, 4, 5) makes no str again. At most _KEEP of them.
+_MEMO = {}
+_KEEP = const(32)
+
+
 def _odds(pm):
-    return "Odds %d.%d%%" % (pm // 10, pm % 10)
+    s = _MEMO.get(pm)
+    if s is None:
+        if len(_MEMO) >= _KEEP:
+            _MEMO.clear()
+        s = _MEMO[pm] = "Odds %d.%d%%" % (pm // 10, pm % 10)
+    return s
 
 
 def _win(pm, approx):
@@ -96,7 +113,13 @@ def _exp_odds(p, n):
         w, ti, l = odds.builder_odds(2, n, 0, versus=nb)
     else:
         w, ti, l = _coin_vs(n, nb, m)
-    return "Win %d.%d%%\nTie %d.%d%%" % (w // 10, w % 10, ti // 10, ti % 10)
+    k = 2000 + w * 1001 + ti   # past every permille: the Odds lines' keys
+    s = _MEMO.get(k)
+    if s is None:
+        if len(_MEMO) >= _KEEP:
+            _MEMO.clear()
+        s = _MEMO[k] = "Win %d.%d%%\nTie %d.%d%%" % (w // 10, w % 10, ti // 10, ti % 10)
+    return s
 
 
 def _coin_vs(n, nb, m):

@@ -117,13 +117,14 @@ class Pool:
 
     def change(self, c, f, d):
         """Step field f by d (Left/Right); it stops at either end of the
-        allowed values."""
+        allowed values. True: a reference changed, which other rows may
+        follow (the builder refreshes them all: fix())."""
         v = self.v
         if f in self.REFS:
             ch = self._choices(c, f)
             i = (ch.index(v[f]) if v[f] in ch else 0) + d
             v[f] = ch[0 if i < 0 else (len(ch) - 1 if i >= len(ch) else i)]
-            return
+            return True
         name, lo, hi = self.F[f]
         x = v[f] + d
         v[f] = lo if x < lo else (hi if x > hi else x)

@@ -2,16 +2,18 @@
 last action's notes below. What the rows are is the system's
 (ui/systems.py `get`: turns() and turns_head(c), its rows above the menu,
 the title first). expedition (ui/expedition_more.py): exploration or
-overland TURN events and the short rest (it occupies an Exploration
-Turn); the encounter check and the usage dice they call for come back in
-the Outcome's notes, shown below (every one: a page of them when they
-are more than the two rows, ui/notes.py). "Overland turn" checks every
-turn (the seed's "once per Overland Turn"); "Overland, safe" counts down
-the encounter countdown instead (travel by boat or in a very safe place:
-half the checks at the default frequency). hunt (ui/hunt_more.py): the
-scene tracker (end a scene, calm or fight next; the risk die). paths
-(ui/paths_more.py), as Fight: a fight starts or ends (COMBAT; while it
-lasts, only simple prolonged tests).
+overland TURN events, the short rest (it occupies an Exploration Turn)
+and the long one; the encounter check and the usage dice they call for
+come back in the Outcome's notes, shown below (every one: a page of them
+when they are more than the two rows, ui/notes.py); rows whose kind is 0
+open a screen (the encounter rate, usage dice, extended tests:
+ui/clocks.py). "Overland turn" checks every turn (the seed's "once per
+Overland Turn"); "Overland, safe" counts down the encounter countdown
+instead (travel by boat or in a very safe place: half the checks at the
+default frequency). hunt (ui/hunt_more.py): the scene tracker (end a
+scene, calm or fight next; the risk die). paths (ui/paths_more.py), as
+Fight: a fight starts or ends (COMBAT; while it lasts, only simple
+prolonged tests).
 
 The menu stops at its ends (ui/form.py Stop): a scene's end and a
 fight's are its first and last rows, never a wrap away.
@@ -39,6 +41,9 @@ class Turns(Screen):
     def key(self, k):
         if k == K_OK:
             kd, a = self.acts[self.menu.sel]
+            if not kd:   # a row that opens a screen: a = b"module Class" (App.open)
+                self.app.open(a)
+                return DRAW
             self.app.act(kd, a)
             return DRAW
         return NO
