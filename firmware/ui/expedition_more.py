@@ -350,6 +350,9 @@ class Pool(pools.Pool):
 
 
 # --- Turns (ui/turns.py) -----------------------------------------------------
+TURNS_WRAP = 1  # no row ends anything: the menu wraps (Up from the top: the clocks)
+
+
 def turns():
     """(events, menu rows) of Turns: each row's (kind, args), or (0, the
     screen it opens: ui/clocks.py). A short rest occupies an Exploration

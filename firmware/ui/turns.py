@@ -16,11 +16,13 @@ Fight: a fight starts or ends (COMBAT; while it lasts, only simple
 prolonged tests).
 
 The menu stops at its ends (ui/form.py Stop): a scene's end and a
-fight's are its first and last rows, never a wrap away.
+fight's are its first and last rows, never a wrap away. expedition's
+rows end nothing (TURNS_WRAP): its menu wraps, Up from Explore turn
+onto the clocks at its end.
 """
 
 from hw.keys import K_OK
-from ui.screen import Screen, row, toast, NO, DRAW
+from ui.screen import Screen, Menu, row, toast, NO, DRAW
 from ui.form import Stop
 from ui import systems
 
@@ -33,7 +35,11 @@ class Turns(Screen):
         self.ui = systems.get(app.c.system)
         self.acts, items = self.ui.turns()
         self.heads = self.ui.turns_head(app.c)
-        self.menu = Stop(items, len(self.heads), 6 - len(self.heads))
+        # A menu that ends something at an end (a scene, a fight) stops
+        # there; expedition's ends nothing, and Up from its first row
+        # reaches the clocks below.
+        self.menu = (Menu if getattr(self.ui, "TURNS_WRAP", 0) else Stop)(
+            items, len(self.heads), 6 - len(self.heads))
 
     def refresh(self):
         self.heads = self.ui.turns_head(self.app.c)

@@ -9,7 +9,7 @@ projects. The builder, combat and Foes: test_screens_38b.py.
 One app for the whole file (many App instances in one MicroPython test
 VM can crash it, and so can one file's too many screens: two files): each
 test starts on home with the campaign undone back to Ada and Bram."""
-from hw.keys import K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
+from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
 from rules import campaign as cp, codec, expedition as ex
 from rules import expedition_spells as sp
 from ui.screen import lr
@@ -208,6 +208,16 @@ def test_a_long_rest_brings_everything_back_and_a_new_day():
     assert rows[0] == lr("TURN 0", "day 2")
     v = _v(s)
     assert (v[ex.HP], v[ex.RES], v[ex.SPENT]) == (4, 3, 0) and s.c.tals[t].n == 0
+
+
+def test_turns_wraps_onto_the_clocks_below():
+    # No row of expedition's Turns ends anything: Up from the first reaches
+    # the last (hunt's Scenes and paths' Fight stop there: test_words.py).
+    a, s = _app()
+    n = s.c.nevents
+    press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_OK)   # Turns, on Explore turn
+    press(a, K_UP)
+    assert _sel(a) == "Extended tests" and s.c.nevents == n
 
 
 def test_usage_dice_are_made_and_rolled_as_dice():
