@@ -4,7 +4,8 @@ ui/expedition_more.py's sheet_open), loaded on first use:
 - Take damage: one blow of N points (DAMAGE), so that a 5-point blow on
   4 HP owes one Down and Out roll, not two; the armor and the shield
   can block it (their whole Block: "it cannot be divided"), each once a
-  day. Row 6 says what it leaves. The outcome opens in words.
+  day. Row 6 says what it leaves. The outcome opens in words, the
+  consequence first (ui/notes.py).
 - Damage dice: variable damage, a pool of d6s, a success a point, the
   save for half rounded up (VAR_DAMAGE), with the same blocks; the roll
   opens as a roll result.
@@ -16,6 +17,7 @@ ui/expedition_more.py's sheet_open), loaded on first use:
 
 from ui.form import Form
 from ui.screen import Menu, Message, lr, row
+from ui.notes import order   # the consequence first (a death, the brink)
 from rules import expedition as ex
 
 _ARMOR = ("<none>", "<light>", "<heavy>")
@@ -102,7 +104,7 @@ class Hurt(Form):
         out = app.act(ex.DAMAGE, (i, self.val(0), self._w()), refresh=False)
         if out is not None:
             app.pop()
-            app.push(Message(app, "DAMAGE", "\n".join(out.notes) or "no damage"))
+            app.push(Message(app, "DAMAGE", "\n".join(order(out.notes)) or "no damage"))
 
     def draw(self, fb):
         Form.draw(self, fb)
@@ -188,7 +190,7 @@ class DownOut(Form):
         out = app.act(ex.DOWN_OUT, (self.i, self.val(0)), refresh=False)
         if out is not None:
             app.pop()
-            app.push(Message(app, "DOWN AND OUT", "\n".join(out.notes)))
+            app.push(Message(app, "DOWN AND OUT", "\n".join(order(out.notes))))
 
     def draw(self, fb):
         Form.draw(self, fb)
