@@ -136,14 +136,21 @@ class Buttons:
         self._raw = raw
         self.busy = False
         self.fell = 0
+        # Only a key held, pressed, let go or tapped has work: most polls
+        # see none, and end here.
+        active = changed | raw | self.state | unseen
+        if not active:
+            return 0
         edge = self._edge
         # The keys up now first: what they did (a release, a tap) began
         # before any key down now was pressed, and one poll after busy
         # work may see both (a tap, then the next key going down).
-        keys = ~raw & 0x7F
+        keys = active & ~raw
         for _ in (0, 1):
             for i in range(_NKEYS):
                 bit = 1 << i
+                if bit > keys:
+                    break
                 if not keys & bit:
                     continue
                 if unseen & bit and not self.state & bit:
@@ -164,7 +171,7 @@ class Buttons:
                             self._press(i, bit, now)
                 elif down:
                     self._held(i, bit, now)
-            keys = raw
+            keys = active & raw
         return self._n
 
     def _press(self, i, bit, now):
