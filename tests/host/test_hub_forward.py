@@ -96,6 +96,8 @@ def test_what_was_not_delivered_survives_a_restart(tmp_path, rx):
     try:
         assert wait_for(lambda: len(rx.got) == 3)
         assert rx.ids() == ["dev:1:1", "dev:1:2", "dev:1:3"]
+        # the last one taken off the queue file too, not only posted
+        assert wait_for(lambda: f.stats()[rx.url]["delivered"] == 3)
     finally:
         f.stop()
     other = Receiver()                                  # a webhook added later gets no history
