@@ -77,6 +77,7 @@ PATHS = (
     ("TEST", ("Roll", "OK")),
     ("OPPOSED", ("Roll", "Mode > opposed", "OK")),
     ("COMBAT", ("Fight", "Fight starts")),
+    ("PATH", "no screen sets a character's Paths and Skills"),
     ("PRO_OPEN", "no screen opens a prolonged test (Talismans' + new makes a plain clock)"),
     ("PRO_ROLL", "the builder's prolonged mode rolls an open prolonged test, and only PRO_OPEN, "
                  "which has no screen, opens one"),
