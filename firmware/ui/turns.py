@@ -6,9 +6,8 @@ dice they call for come back in the Outcome's notes, shown below.
 "Overland turn" checks every turn (the seed's "once per Overland Turn");
 "Overland, safe" counts down the encounter countdown instead (travel by
 boat or in a very safe place: half the checks at the default frequency).
-hunt (ui/hunt_more.py): the scene tracker (end a scene, calm or fight next;
-the risk die). paths (ui/paths_more.py), as Fight: a fight starts or
-ends (COMBAT; while it lasts, only simple prolonged tests).
+paths (ui/paths_more.py), as Fight: a fight starts or ends (COMBAT; while
+it lasts, only simple prolonged tests). hunt's Scenes are ui/scenes.py.
 """
 
 from hw.keys import K_OK
