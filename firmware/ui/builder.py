@@ -2,7 +2,8 @@
 live exact odds on the bottom row (recomputed on each change).
 
 Up/Down pick a part, Left/Right change it, OK or Roll rolls (Roll works
-from any screen). The values live in app.pool (ui/pools.py).
+from any screen; OK on a part that opens a form opens it instead: paths'
+Test `+ new`). The values live in app.pool (ui/pools.py).
 
 The last action's note (app.toast: "Undone" after a long Back) takes the
 odds row until the next key: the part rows fill the rest of the screen,
@@ -52,9 +53,11 @@ class Builder(Screen):
             c = self.app.c
             i = self.menu.sel
             f = self.fs[i]
-            p.change(c, f, -1 if k == K_LEFT else 1)
-            if f == "mode":
-                self.refresh()  # another mode, other fields
+            if p.change(c, f, -1 if k == K_LEFT else 1) or f == "mode":
+                # Another mode, other fields; a reference picked, rows that
+                # follow it (paths' levels from a sheet): every row again.
+                self.refresh()
+                self.menu.go(self.fs.index(f))  # the cursor stays on the row it was on
             else:
                 # One value changed: its row, the pool and the odds; the
                 # other rows keep their strings (each new str costs).
@@ -62,7 +65,8 @@ class Builder(Screen):
                 self._pool()
             return DRAW
         if k == K_OK:
-            self.app.roll()
+            if not self.app.pool.opens(self.app, self.fs[self.menu.sel]):
+                self.app.roll()
             return DRAW
         return NO
 

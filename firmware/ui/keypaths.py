@@ -46,11 +46,12 @@ CORE = (
     ("SLASH", ("Talismans", "Clock 1 >")),
     ("UNSLASH", ("Talismans", "Clock 1 <")),
     ("CLEAR", ("Talismans", "Clock 1", "Clear")),
+    ("TAL_CAP", ("Talismans", "Clock 1", "Capacity", "Capacity > 8", "OK")),
     ("TAL_DEL", ("Talismans", "Clock 1", "Delete")),
     ("UNDO", ("long BACK",)),
     ("REDO", ("long OK",)),
-    ("TAL_CAP", "no screen changes a talisman's capacity"),
-    ("DICE", "no screen rolls free dice outside a pool's rules"),
+    ("DICE", "no screen rolls free dice outside a pool's rules (a free roll here, before each "
+             "system's procedures, would change every die the script's seeded walk rolls after it)"),
 )
 
 HUNT = (
@@ -78,11 +79,11 @@ HUNT = (
 PATHS = (
     ("TEST", ("Roll", "OK")),
     ("OPPOSED", ("Roll", "Mode > opposed", "OK")),
+    ("PATH", ("Characters", "Ada", "Legacy", "Legacy > 2", "Healing > 3", "OK")),
+    ("TEST", ("Roll", "Mode < test", "Who > Ada", "Test of > Healing", "OK")),
+    ("PRO_OPEN", ("Roll", "Mode > prolonged", "Test", "Attempts > 3", "OK")),
+    ("PRO_ROLL", ("Roll", "OK")),
     ("COMBAT", ("Fight", "Fight starts")),
-    ("PATH", "no screen sets a character's Paths and Skills"),
-    ("PRO_OPEN", "no screen opens a prolonged test (Talismans' + new makes a plain clock)"),
-    ("PRO_ROLL", "the builder's prolonged mode rolls an open prolonged test, and only PRO_OPEN, "
-                 "which has no screen, opens one"),
 )
 
 # Class resources (Control...) start at 0, and only SHEET sets them.

@@ -1,20 +1,34 @@
 """paths' screens but home (ui/systems.py `get`, imported when the builder
 or a sheet first needs it): the builder's pool (a test, an opposed test or
-a roll of a prolonged test: Skill, Path, situation, removed dice, the
-difficulty or the opponent's pool, up to two helpers; ui/pools.py) and
-the sheet (no field of its own); for Turns, the Fight screen (COMBAT:
-a fight starts or ends). Home and the ring: ui/paths.py.
+a roll of a prolonged test: the Skill tested, Skill, Path, situation,
+removed dice, the difficulty or the opponent's pool, up to two helpers;
+ui/pools.py) and the sheet (a character's Paths and Skills); for Turns,
+the Fight screen (COMBAT: a fight starts or ends). Home and the ring:
+ui/paths.py. What the builder takes of the sheet (the Skill named, its
+levels, helpers by name) and the sheet itself: ui/pathsheet.py.
 """
 
 from rules import paths as m
 from ui import pools
 from ui.screen import lr, lrd
 
-# The fields of each mode: a test, an opposed test, a prolonged test's roll.
-_FIELDS = (("who", "mode", "pskill", "path", "sit", "minus", "diff", "hidden", "h1", "h2"),
-           ("who", "mode", "pskill", "path", "sit", "minus", "opp", "init", "h1", "h2"),
-           ("mode", "test", "pskill", "path", "sit", "minus", "h1", "h2"))
+# The fields of each mode (a test, an opposed test, a prolonged test's
+# roll), the helpers' pools dialled by hand, then, with a Skill named,
+# the helpers as characters.
+_FIELDS = (("who", "mode", "sk", "pskill", "path", "sit", "minus", "diff", "hidden", "h1", "h2"),
+           ("who", "mode", "sk", "pskill", "path", "sit", "minus", "diff", "hidden", "hc1", "hc2"),
+           ("who", "mode", "sk", "pskill", "path", "sit", "minus", "opp", "init", "h1", "h2"),
+           ("who", "mode", "sk", "pskill", "path", "sit", "minus", "opp", "init", "hc1", "hc2"),
+           ("mode", "test", "pskill", "path", "sit", "minus", "h1", "h2"),
+           ("mode", "test", "pskill", "path", "sit", "minus", "hc1", "hc2"))
 _KINDS = (m.TEST, m.OPPOSED, m.PRO_ROLL)
+_SHEET = {"sk", "hc1", "hc2", "test"}  # fields whose value the sheet's module shows
+_ANY = "Test of        -"  # no Skill named: every row by hand
+
+
+def _sheet():
+    from ui import pathsheet  # the sheet and what the builder takes of it
+    return pathsheet
 
 
 class Pool(pools.Pool):
@@ -23,25 +37,34 @@ class Pool(pools.Pool):
     m = m
     system = m.ID
     SIDES = m.SIDES
-    F = {"who": ("Who", -1, 7), "mode": ("Mode", 0, 2), "pskill": ("Skill", 0, 6),
-         "path": ("Path", 0, 6), "sit": ("Situation", -2, 2), "minus": ("Minus dice", 0, 20),
-         "diff": ("Difficulty", 0, 7), "hidden": ("Hidden", 0, 1), "opp": ("Opp. pool", 1, 20),
-         "init": ("Initiator", 0, 1), "h1": ("Helper 1", 0, 20), "h2": ("Helper 2", 0, 20),
+    F = {"who": ("Who", -1, 7), "mode": ("Mode", 0, 2), "sk": ("", -1, 29),
+         "pskill": ("Skill", 0, 6), "path": ("Path", 0, 6), "sit": ("Situation", -2, 2),
+         "minus": ("Minus dice", 0, 20), "diff": ("Difficulty", 0, 7), "hidden": ("Hidden", 0, 1),
+         "opp": ("Opp. pool", 1, 20), "init": ("Initiator", 0, 1), "h1": ("Helper 1", 0, 20),
+         "h2": ("Helper 2", 0, 20), "hc1": ("Helper 1", -1, 7), "hc2": ("Helper 2", -1, 7),
          "test": ("Test", -1, 31)}
     NUM = ("minus", "pskill", "path", "diff", "opp", "h1", "h2")
     ZERO = {"diff": "auto", "h1": "-", "h2": "-"}
     WORDS = {"mode": ("test", "opposed", "prolonged"), "hidden": pools.YES_NO,
              "init": ("me", "them")}
     SIGNED = ("sit",)
-    REFS = ("who", "test")
+    # References (a change rebuilds every row: ui/builder.py): who rolls,
+    # the Skill named, a prolonged test, a helper.
+    REFS = {"who", "sk", "test", "hc1", "hc2"}
+    CHARS = ("who", "hc1", "hc2")
 
     def __init__(self):
+        # Every key's own values first, as before the sheet's three: a dict
+        # built from a literal is a full hash table, each key at or after
+        # where the ones before it left room, and a builder key reads these.
         pools.Pool.__init__(self, {"who": -1, "mode": 0, "pskill": 1, "path": 1, "sit": 0,
                                    "minus": 0, "diff": 1, "hidden": 0, "opp": 2, "init": 0,
-                                   "h1": 0, "h2": 0, "test": -1})
+                                   "h1": 0, "h2": 0, "test": -1, "sk": -1, "hc1": -1, "hc2": -1})
+        self.named = 0      # a Skill named: the levels from the sheet (fix)
+        self.filled = None  # (who, Skill, its level, its Path's) the Skill and Path rows took
 
     def fields(self):
-        return _FIELDS[self.v["mode"]]
+        return _FIELDS[2 * self.v["mode"] + self.named]
 
     def takes(self, t):
         """A prolonged test still open."""
@@ -68,17 +91,56 @@ class Pool(pools.Pool):
             return lrd(title, n, 12, "+h" if self._helps() else "")  # one new str
         return lr(title, self.desc(c, n))
 
+    # The Skill named, the helpers by name and the prolonged test: what
+    # the sheet gives, ui/pathsheet.py's (loaded when first needed: every
+    # name here would make each new str of every builder key cost more).
+    def _choices(self, c, f):
+        if f in _SHEET and f != "test":
+            return _sheet().choices(self, c, f)
+        return pools.Pool._choices(self, c, f)
+
+    def fix(self, c):
+        """Drop stale references; with a Skill named, the levels from the
+        sheet (ui/pathsheet.py fill)."""
+        pools.Pool.fix(self, c)
+        v = self.v
+        if v["sk"] >= 0 or (v["mode"] == 2 and v["test"] >= 0):
+            _sheet().fill(self, c)
+        else:
+            self.named = 0
+
+    def text(self, c, f):
+        """The value of field f as shown (ui/pathsheet.py: the Skill named,
+        a helper with its pool, a prolonged test)."""
+        if f == "sk" and self.v[f] < 0:
+            return _ANY
+        if f in _SHEET:
+            return _sheet().text(self, c, f)
+        return pools.Pool.text(self, c, f)
+
+    def opens(self, app, f):
+        """OK with no prolonged test picked opens a new one (ui/prolonged.py)."""
+        if self.v["mode"] != 2 or self.v["test"] >= 0:
+            return False
+        from ui.prolonged import NewTest
+        app.push(NewTest(app))
+        return True
+
     def action(self, c):
-        """(kind, args, text) of the roll the builder shows."""
+        """(kind, args, text) of the roll the builder shows (text: the Skill
+        named)."""
         v = self.v
         base = (v["pskill"], v["path"], v["sit"], v["minus"])
         hs = tuple(self._helps())
         mode = v["mode"]
+        if mode == 2:
+            if v["test"] < 0:
+                raise ValueError("no prolonged test picked: OK on Test + new opens one")
+            return m.PRO_ROLL, (v["test"],) + base + hs, ""
+        text = _sheet().skill_name(v["sk"]) if v["sk"] >= 0 else ""
         if mode == 0:
-            return m.TEST, (v["who"],) + base + (v["diff"], v["hidden"]) + hs, ""
-        if mode == 1:
-            return m.OPPOSED, (v["who"],) + base + (v["opp"], v["init"]) + hs, ""
-        return m.PRO_ROLL, (v["test"],) + base + hs, ""
+            return m.TEST, (v["who"],) + base + (v["diff"], v["hidden"]) + hs, text
+        return m.OPPOSED, (v["who"],) + base + (v["opp"], v["init"]) + hs, text
 
     def need(self, c, keyed):
         """Faces a hand roll needs, given the faces keyed so far (the
@@ -102,7 +164,8 @@ class Pool(pools.Pool):
 
     def take(self, kind, a):
         """Take the values of event (kind, a) if it is a roll the builder
-        makes: True."""
+        makes: True (every row by hand: the event holds the levels and the
+        helpers' pools, not whose)."""
         if kind not in _KINDS:
             return False
         v = self.v
@@ -121,6 +184,7 @@ class Pool(pools.Pool):
             v["opp"], v["init"] = a[5], a[6]
         h = list(a[j:]) + [0, 0]
         v["h1"], v["h2"] = h[0], h[1]
+        v["sk"] = -1
         return True
 
 
@@ -139,11 +203,24 @@ def turns_head(c):
     return "FIGHT", ("%s under way" % c.tals[t].name) if t >= 0 else "no fight"
 
 
-# --- a character's sheet (ui/chars.py): paths has no field of its own ---------
+# --- a character's sheet (ui/chars.py): its Paths and Skills (ui/pathsheet.py) ---
+class _Every:
+    """Every row of a paths sheet opens its Path's form: `f in SHEET_OK`."""
+
+    def __contains__(self, f):
+        return True
+
+
 ACTS = {}
 SHEET_MORE = ()
-SHEET_OK = ()
+SHEET_OK = _Every()
 
 
 def sheet_top(c, i):
-    return ()
+    """(label, value) rows: each Path, then its Skills with a level."""
+    return _sheet().rows(c, i)
+
+
+def sheet_open(app, i, f):
+    """OK on a Path's row, or one of its Skills': that Path's form."""
+    _sheet().open_path(app, i, f)

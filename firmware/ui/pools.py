@@ -58,6 +58,11 @@ class Pool:
         makes: True; False for any other event."""
         return False
 
+    def opens(self, app, f):
+        """OK on field f: True when it opened a screen (paths: a new
+        prolonged test) instead of rolling."""
+        return False
+
     # --- fields ---------------------------------------------------------
     def item(self, c, f):
         """Field f's builder row: its label left, its value right."""
@@ -94,13 +99,16 @@ class Pool:
         return out
 
     def change(self, c, f, d):
-        """Step field f by d (Left/Right); wraps round the allowed values."""
+        """Step field f by d (Left/Right); wraps round the allowed values.
+        True when other rows may follow it: a reference picked (paths'
+        levels from who rolls' sheet); None for a plain value, whose row
+        alone changes (ui/builder.py: the key every press takes)."""
         v = self.v
         if f in self.REFS:
             ch = self._choices(c, f)
             i = ch.index(v[f]) if v[f] in ch else 0
             v[f] = ch[(i + d) % len(ch)]
-            return
+            return True
         name, lo, hi = self.F[f]
         x = v[f] + d
         v[f] = hi if x < lo else (lo if x > hi else x)

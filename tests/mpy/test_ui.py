@@ -174,7 +174,7 @@ def test_refusal_is_shown_and_changes_nothing():
 
 def test_hidden_difficulty_needs_gm_view():
     a, b, s = make(1)
-    press(a, K_OK, K_DOWN, K_DOWN, K_RIGHT)
+    press(a, K_OK, K_DOWN, K_DOWN, K_DOWN, K_RIGHT)     # Skill 2 (under `Test of`)
     for _ in range(5):
         press(a, K_DOWN)
     press(a, K_RIGHT)  # hidden

@@ -1,0 +1,147 @@
+"""A paths character's sheet and what the builder takes of it (issue 37
+item 9), loaded on first use: the sheet's rows, one Path's form, and the
+builder's Skill named, helpers by name and prolonged test (ui/paths_more.py
+hands these here, so that a builder key never pays for their names).
+
+"To make a Skill test, the player rolls a number of dice equal to their
+level in the required Skill, plus the level of that Skill's Path."
+
+The sheet (Characters > a sheet): each Path's level, each followed by
+its Skills with a level; OK on any of them opens that Path's form: the
+Path's level, then its five Skills' (the seed's table, top down), each
+0..6 from the sheet as it is; OK sets them (PATH: one event).
+
+The builder: with who rolls and the Skill tested named (`Test of`; a
+prolonged test's Skill is its name, its character its owner), Skill and
+Path take that character's levels when who, the Skill or the sheet
+changes; dialled by hand, they stay until then. A character whose sheet
+was never set leaves them as they are. A helper is a character, its pool
+its own Skill and Path in that Skill ("The supporting player rolls a
+test of the same Skill"); the rules cap the help at who rolls' Skill.
+"""
+
+from ui.form import Form
+from ui.screen import lr
+from rules import paths as m, paths_more as pm
+
+skill_name = pm.skill_name
+
+
+# --- the sheet (ui/chars.py) -------------------------------------------------------
+def rows(c, i):
+    """(label, value) rows: each Path's level, then each of its Skills the
+    character has a level in, set in."""
+    ch = c.chars[i]
+    out = []
+    for p in range(6):
+        out.append((pm.path_name(p), str(pm.level(ch, 6 * p))))
+        for j in range(5):
+            lv = pm.level(ch, 6 * p + 1 + j)
+            if lv:
+                out.append((" " + pm.skill_name(5 * p + j), str(lv)))
+    return out
+
+
+def open_path(app, i, f):
+    """OK on row f (a Path, or one of its Skills): that Path's form."""
+    f = f.strip()
+    k = pm.skill_of(f)
+    p = k // 5 if k >= 0 else pm.PATHS.split(b"|").index(f.encode())
+    app.push(PathSheet(app, i, p))
+
+
+class PathSheet(Form):
+    def __init__(self, app, i, p):
+        ch = app.c.chars[i]
+        fields = [[pm.path_name(p), 0, 6, pm.level(ch, 6 * p)]]
+        for j in range(5):
+            fields.append([pm.skill_name(5 * p + j), 0, 6, pm.level(ch, 6 * p + 1 + j)])
+        Form.__init__(self, app, fields)
+        self.i = i
+        self.p = p
+
+    def refresh(self):
+        if self.i >= len(self.app.c.chars):  # undone
+            self.app.pop()
+            return
+        Form.refresh(self)
+
+    def show(self, j):
+        return "%d" % self.val(j)  # no < >: a Skill's name takes up to 14 columns
+
+    def head(self):
+        return lr(self.app.c.chars[self.i].name, "SHEET")
+
+    def foot(self):
+        return "OK: set"
+
+    def go(self):
+        app = self.app
+        args = (self.i, self.p) + tuple(self.val(j) for j in range(6))
+        if app.act(pm.PATH, args) is not None:
+            app.pop()
+
+
+# --- the builder (ui/paths_more.py's Pool) -------------------------------------------
+def _skill(pool, c):
+    """(who, Skill) the pool is for: who rolls and the Skill named; a
+    prolonged test's owner and the Skill it is named for. -1: none."""
+    v = pool.v
+    if v["mode"] != 2:
+        return v["who"], v["sk"]
+    t = v["test"]
+    if not 0 <= t < len(c.tals) or c.tals[t] is None:
+        return -1, -1
+    return c.tals[t].owner, pm.skill_of(c.tals[t].name)
+
+
+def choices(pool, c, f):
+    """The Skill named: none, or one of the seed's. A helper: none, or a
+    character other than who rolls and the other helper ("helped by a
+    maximum of two other characters")."""
+    if f == "sk":
+        return list(range(-1, pm.NSKILLS))
+    who = _skill(pool, c)[0]
+    other = pool.v["hc2" if f == "hc1" else "hc1"]
+    return [-1] + [i for i in range(len(c.chars)) if i != who and i != other]
+
+
+def fill(pool, c):
+    """The levels of a Skill named: who rolls' (when who, the Skill or the
+    sheet changed since they were taken) and the helpers' pools."""
+    who, sk = _skill(pool, c)
+    pool.named = 1 if sk >= 0 else 0
+    if sk < 0:
+        return
+    v = pool.v
+    if 0 <= who < len(c.chars) and len(c.chars[who].v) >= pm.FIELDS:  # a sheet set
+        lv = pm.pool_of(c.chars[who], sk)
+        got = (who, sk, lv[0], lv[1])
+        if got != pool.filled:
+            pool.filled = got
+            v["pskill"], v["path"] = lv
+    for hc, h in (("hc1", "h1"), ("hc2", "h2")):
+        i = v[hc]
+        if 0 <= i < len(c.chars):
+            lv = pm.pool_of(c.chars[i], sk)
+            v[h] = m.pool(lv[0], lv[1])
+        else:
+            v[h] = 0
+
+
+def text(pool, c, f):
+    """The Skill named (`Test of`, or a long name alone), a helper with its
+    pool (`Bram 2d`), a prolonged test (`3/?` when hidden, `+ new`)."""
+    v = pool.v[f]
+    if f == "sk":
+        name = pm.skill_name(v)
+        return lr("Test of", name) if len(name) < 9 else "%-16s" % name
+    if f == "test":
+        t = c.tals[v] if 0 <= v < len(c.tals) else None
+        if t is None:
+            return "+ new"
+        s = "%s %d/%s" % (t.name, t.n, "?" if (t.b >> 9) & 1 else str(t.cap))
+        return s if len(s) < 12 else "%-16s" % s  # a long name takes the row, not `Te`
+    if 0 <= v < len(c.chars):
+        return "%s %dd" % (c.chars[v].name, pool.v["h" + f[2]])
+    return "-"
