@@ -8,24 +8,17 @@ pulls it out: the note names the item.
 """
 
 from hw.keys import K_OK
-from ui.form import Form
+from ui.charform import CharForm
 from ui.screen import lr, DRAW
 from rules import hunt as m
 
 
-class Kit(Form):
+class Kit(CharForm):
     def __init__(self, app, i):
         kp = app.c.chars[i].v[m.KITP]
-        Form.__init__(self, app, [["Points", 1, kp if kp > 1 else 1, 2 if kp >= 2 else 1],
-                                  ["Item", 0, 0, 0]])
-        self.i = i
         self.item = "Weapon"
-
-    def refresh(self):
-        if self.i >= len(self.app.c.chars):  # undone
-            self.app.pop()
-            return
-        Form.refresh(self)
+        CharForm.__init__(self, app, [["Points", 1, kp if kp > 1 else 1, 2 if kp >= 2 else 1],
+                                      ["Item", 0, 0, 0]], i)
 
     def show(self, j):
         return ("<%d>" % self.val(0)) if j == 0 else self.item
@@ -42,7 +35,7 @@ class Kit(Form):
             from ui.naming import Naming
             self.app.push(Naming(self.app, "KIT ITEM", self.item, self.named))
             return DRAW
-        return Form.key(self, k)
+        return CharForm.key(self, k)
 
     def named(self, name):
         self.item = name

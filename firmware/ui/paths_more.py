@@ -22,12 +22,15 @@ _FIELDS = (("who", "mode", "sk", "pskill", "path", "sit", "minus", "diff", "hidd
            ("mode", "test", "pskill", "path", "sit", "minus", "h1", "h2"),
            ("mode", "test", "pskill", "path", "sit", "minus", "hc1", "hc2"))
 _KINDS = (m.TEST, m.OPPOSED, m.PRO_ROLL)
-_SHEET = {"sk", "hc1", "hc2", "test"}  # fields whose value the sheet's module shows
-_ANY = "Test of        -"  # no Skill named: every row by hand
 
 
 def _sheet():
-    from ui import pathsheet  # the sheet and what the builder takes of it
+    """ui/pathsheet.py: the sheet and what the builder takes of it (the
+    Skill named, its levels, helpers by name, a prolonged test), loaded
+    when first needed, its functions called by the names they have here:
+    every name this module interns makes each new str of every builder
+    key look through one more (docs/architecture.md)."""
+    from ui import pathsheet
     return pathsheet
 
 
@@ -60,8 +63,7 @@ class Pool(pools.Pool):
         pools.Pool.__init__(self, {"who": -1, "mode": 0, "pskill": 1, "path": 1, "sit": 0,
                                    "minus": 0, "diff": 1, "hidden": 0, "opp": 2, "init": 0,
                                    "h1": 0, "h2": 0, "test": -1, "sk": -1, "hc1": -1, "hc2": -1})
-        self.named = 0      # a Skill named: the levels from the sheet (fix)
-        self.filled = None  # (who, Skill, its level, its Path's) the Skill and Path rows took
+        self.named = 0  # a Skill named: the levels from the sheet (fix), the helpers by name
 
     def fields(self):
         return _FIELDS[2 * self.v["mode"] + self.named]
@@ -91,30 +93,29 @@ class Pool(pools.Pool):
             return lrd(title, n, 12, "+h" if self._helps() else "")  # one new str
         return lr(title, self.desc(c, n))
 
-    # The Skill named, the helpers by name and the prolonged test: what
-    # the sheet gives, ui/pathsheet.py's (loaded when first needed: every
-    # name here would make each new str of every builder key cost more).
+    # The Skill named, the helpers by name, the prolonged test: what the
+    # sheet gives (ui/pathsheet.py).
     def _choices(self, c, f):
-        if f in _SHEET and f != "test":
-            return _sheet().choices(self, c, f)
+        if f == "sk" or f == "hc1" or f == "hc2":
+            return _sheet()._choices(self, c, f)
         return pools.Pool._choices(self, c, f)
 
     def fix(self, c):
         """Drop stale references; with a Skill named, the levels from the
-        sheet (ui/pathsheet.py fill)."""
+        sheet."""
         pools.Pool.fix(self, c)
         v = self.v
         if v["sk"] >= 0 or (v["mode"] == 2 and v["test"] >= 0):
-            _sheet().fill(self, c)
+            _sheet().fix(self, c)
         else:
             self.named = 0
 
     def text(self, c, f):
-        """The value of field f as shown (ui/pathsheet.py: the Skill named,
-        a helper with its pool, a prolonged test)."""
+        """The value of field f as shown (the Skill named, a helper with its
+        pool, a prolonged test: the sheet's)."""
         if f == "sk" and self.v[f] < 0:
-            return _ANY
-        if f in _SHEET:
+            return "Test of        -"  # no Skill named: every row by hand
+        if f == "sk" or f == "hc1" or f == "hc2" or f == "test":
             return _sheet().text(self, c, f)
         return pools.Pool.text(self, c, f)
 
@@ -122,9 +123,7 @@ class Pool(pools.Pool):
         """OK with no prolonged test picked opens a new one (ui/prolonged.py)."""
         if self.v["mode"] != 2 or self.v["test"] >= 0:
             return False
-        from ui.prolonged import NewTest
-        app.push(NewTest(app))
-        return True
+        return _sheet().opens(self, app)
 
     def action(self, c):
         """(kind, args, text) of the roll the builder shows (text: the Skill
@@ -135,9 +134,9 @@ class Pool(pools.Pool):
         mode = v["mode"]
         if mode == 2:
             if v["test"] < 0:
-                raise ValueError("no prolonged test picked: OK on Test + new opens one")
+                _sheet().action(self, c)  # refuses it, in words
             return m.PRO_ROLL, (v["test"],) + base + hs, ""
-        text = _sheet().skill_name(v["sk"]) if v["sk"] >= 0 else ""
+        text = _sheet().action(self, c) if v["sk"] >= 0 else ""  # the Skill's name
         if mode == 0:
             return m.TEST, (v["who"],) + base + (v["diff"], v["hidden"]) + hs, text
         return m.OPPOSED, (v["who"],) + base + (v["opp"], v["init"]) + hs, text
@@ -218,9 +217,9 @@ SHEET_OK = _Every()
 
 def sheet_top(c, i):
     """(label, value) rows: each Path, then its Skills with a level."""
-    return _sheet().rows(c, i)
+    return _sheet().sheet_top(c, i)
 
 
 def sheet_open(app, i, f):
     """OK on a Path's row, or one of its Skills': that Path's form."""
-    _sheet().open_path(app, i, f)
+    _sheet().sheet_open(app, i, f)

@@ -20,15 +20,12 @@ its own Skill and Path in that Skill ("The supporting player rolls a
 test of the same Skill"); the rules cap the help at who rolls' Skill.
 """
 
-from ui.form import Form
+from ui.charform import CharForm
 from ui.screen import lr
 from rules import paths as m, paths_more as pm
 
-skill_name = pm.skill_name
-
-
 # --- the sheet (ui/chars.py) -------------------------------------------------------
-def rows(c, i):
+def sheet_top(c, i):
     """(label, value) rows: each Path's level, then each of its Skills the
     character has a level in, set in."""
     ch = c.chars[i]
@@ -42,7 +39,7 @@ def rows(c, i):
     return out
 
 
-def open_path(app, i, f):
+def sheet_open(app, i, f):
     """OK on row f (a Path, or one of its Skills): that Path's form."""
     f = f.strip()
     k = pm.skill_of(f)
@@ -50,21 +47,14 @@ def open_path(app, i, f):
     app.push(PathSheet(app, i, p))
 
 
-class PathSheet(Form):
+class PathSheet(CharForm):
     def __init__(self, app, i, p):
         ch = app.c.chars[i]
         fields = [[pm.path_name(p), 0, 6, pm.level(ch, 6 * p)]]
         for j in range(5):
             fields.append([pm.skill_name(5 * p + j), 0, 6, pm.level(ch, 6 * p + 1 + j)])
-        Form.__init__(self, app, fields)
-        self.i = i
         self.p = p
-
-    def refresh(self):
-        if self.i >= len(self.app.c.chars):  # undone
-            self.app.pop()
-            return
-        Form.refresh(self)
+        CharForm.__init__(self, app, fields, i)
 
     def show(self, j):
         return "%d" % self.val(j)  # no < >: a Skill's name takes up to 14 columns
@@ -95,7 +85,7 @@ def _skill(pool, c):
     return c.tals[t].owner, pm.skill_of(c.tals[t].name)
 
 
-def choices(pool, c, f):
+def _choices(pool, c, f):
     """The Skill named: none, or one of the seed's. A helper: none, or a
     character other than who rolls and the other helper ("helped by a
     maximum of two other characters")."""
@@ -106,7 +96,7 @@ def choices(pool, c, f):
     return [-1] + [i for i in range(len(c.chars)) if i != who and i != other]
 
 
-def fill(pool, c):
+def fix(pool, c):
     """The levels of a Skill named: who rolls' (when who, the Skill or the
     sheet changed since they were taken) and the helpers' pools."""
     who, sk = _skill(pool, c)
@@ -117,7 +107,7 @@ def fill(pool, c):
     if 0 <= who < len(c.chars) and len(c.chars[who].v) >= pm.FIELDS:  # a sheet set
         lv = pm.pool_of(c.chars[who], sk)
         got = (who, sk, lv[0], lv[1])
-        if got != pool.filled:
+        if got != getattr(pool, "filled", None):  # (who, Skill, levels) the rows took
             pool.filled = got
             v["pskill"], v["path"] = lv
     for hc, h in (("hc1", "h1"), ("hc2", "h2")):
@@ -145,3 +135,18 @@ def text(pool, c, f):
     if 0 <= v < len(c.chars):
         return "%s %dd" % (c.chars[v].name, pool.v["h" + f[2]])
     return "-"
+
+
+def opens(pool, app):
+    """A new prolonged test (ui/prolonged.py)."""
+    from ui.prolonged import NewTest
+    app.push(NewTest(app))
+    return True
+
+
+def action(pool, c):
+    """The text of a test of the Skill named: its name. With no prolonged
+    test picked, the refusal in words (not `no talisman number -1`)."""
+    if pool.v["mode"] == 2:
+        raise ValueError("no prolonged test picked: OK on Test + new opens one")
+    return pm.skill_name(pool.v["sk"])

@@ -15,7 +15,7 @@ at the table; the event records it, and the overflow's d6 when defying.
 """
 
 from hw.keys import K_UP, K_DOWN, K_OK
-from ui.form import Form
+from ui.charform import CharForm
 from ui.screen import Screen, Menu, Message, row, lr, wrap, NO, DRAW, KEEP
 from ui import predraw
 from rules import hunt as m, hunt_more as hm
@@ -36,19 +36,12 @@ def _take(app, i, k, answer, defy, faces, pops):
         app.push(Message(app, "STRESS", "\n".join(out.notes)))
 
 
-class Stress(Form):
+class Stress(CharForm):
     def __init__(self, app, i):
         fields = [["Stress", 1, 30, 1]]
         if hm.answers(app.c):
             fields.append(["Answer", 0, 1, 0])
-        Form.__init__(self, app, fields)
-        self.i = i
-
-    def refresh(self):
-        if self.i >= len(self.app.c.chars):  # undone
-            self.app.pop()
-            return
-        Form.refresh(self)
+        CharForm.__init__(self, app, fields, i)
 
     def show(self, j):
         return ("<%d>" % self.val(0)) if j == 0 else _YES_NO[self.val(1)]

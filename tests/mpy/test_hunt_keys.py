@@ -13,26 +13,14 @@ to its two exorcists."""
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
 from rules import campaign as cp, codec, hunt as m
 from ui.screen import lr
-from test_ui import make, press
+from test_ui import one_app, press
 
 _APP = []
 
 
 def _app():
     """(app, session) on home, the campaign back at Ada and Bram."""
-    if not _APP:
-        a, b, s = make(0)
-        for n in ("Ada", "Bram"):
-            s.do(cp.CHAR_ADD, (), n)
-        _APP.append((a, s, len(s.c.done)))
-    a, s, base = _APP[0]
-    while len(s.c.done) > base:
-        s.do(cp.UNDO)
-    a.reset()
-    a.toast = ""
-    a.pool = None
-    press(a)
-    return a, s
+    return one_app(_APP, 0, ("Ada", "Bram"))
 
 
 def _last(s):

@@ -12,25 +12,16 @@ from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
 from rules import campaign as cp, codec, paths as P, paths_more as pm
 from ui import paths_more
 from ui.screen import lr
-from test_ui import make, press
+from test_ui import one_app, press
 
 _APP = []
 
 
 def _app():
-    """(app, session) on home, the campaign back at Ada and Bram."""
-    if not _APP:
-        a, b, s = make(1)
-        for n in ("Ada", "Bram"):
-            s.do(cp.CHAR_ADD, (), n)
-        _APP.append((a, s, len(s.c.done)))
-    a, s, base = _APP[0]
-    while len(s.c.done) > base:
-        s.do(cp.UNDO)
-    a.reset()
-    a.toast = ""
-    a.pool = paths_more.Pool()   # a new builder (not the newest roll's, undone)
-    press(a)
+    """(app, session) on home, the campaign back at Ada and Bram, a new
+    builder (not the newest roll's, undone)."""
+    a, s = one_app(_APP, 1, ("Ada", "Bram"))
+    a.pool = paths_more.Pool()
     return a, s
 
 
