@@ -96,7 +96,9 @@ class Pool(pools.Pool):
     # The Skill named, the helpers by name, the prolonged test: what the
     # sheet gives (ui/pathsheet.py).
     def _choices(self, c, f):
-        if f == "sk" or f == "hc1" or f == "hc2":
+        if f == "sk":  # none, or one of the seed's 30 Skills (6 Paths of 5)
+            return list(range(-1, 30))  # (here: each refresh's fix asks it)
+        if f == "hc1" or f == "hc2":
             return _sheet()._choices(self, c, f)
         return pools.Pool._choices(self, c, f)
 

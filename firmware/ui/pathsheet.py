@@ -86,11 +86,8 @@ def _skill(pool, c):
 
 
 def _choices(pool, c, f):
-    """The Skill named: none, or one of the seed's. A helper: none, or a
-    character other than who rolls and the other helper ("helped by a
-    maximum of two other characters")."""
-    if f == "sk":
-        return list(range(-1, pm.NSKILLS))
+    """A helper: none, or a character other than who rolls and the other
+    helper ("helped by a maximum of two other characters")."""
     who = _skill(pool, c)[0]
     other = pool.v["hc2" if f == "hc1" else "hc1"]
     return [-1] + [i for i in range(len(c.chars)) if i != who and i != other]

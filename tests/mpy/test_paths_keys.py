@@ -186,3 +186,18 @@ def test_an_undo_under_the_capacity_form_closes_it():
     assert a.top().__class__.__name__ == "Capacity"
     long(a, K_BACK)                                           # the test is gone
     assert _last(s)[0] == cp.UNDO and a.top().__class__.__name__ == "Talismans"
+
+
+def test_the_builder_loads_the_sheets_module_only_with_a_skill_named():
+    # Every name a module interns makes each new str of every builder key
+    # look through one more: the sheet's part waits for a Skill named.
+    import sys
+    import ui
+    from ui import pathsheet  # noqa: F401  (loaded by the tests before: forget it)
+    del sys.modules["ui.pathsheet"]
+    del ui.pathsheet
+    a, s = _app()
+    press(a, K_OK, K_DOWN, K_RIGHT, K_LEFT, K_DOWN, K_DOWN, K_RIGHT, K_LEFT)   # Mode, Skill
+    assert "ui.pathsheet" not in sys.modules
+    press(a, K_UP, K_RIGHT)                                    # Test of Beasts
+    assert "ui.pathsheet" in sys.modules
