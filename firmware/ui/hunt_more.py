@@ -109,19 +109,20 @@ SHEET_MORE = ("Hooks", "Afflictions")  # rows after the CHAR_FIELDS ones (OK: sh
 SHEET_OK = ("stress", "kit")  # rows whose OK opens a form: stress in one move, a kit item
 
 
+# Each of those rows' screen, "module Class", imported when first opened:
+# bytes, as home's SCREENS (ui/hunt.py), so that this module, loaded with
+# the builder, interns none of their names (each would make every builder
+# key's new strs look through one more: docs/architecture.md).
+_OPEN = {"Hooks": b"hooks Hooks", "Afflictions": b"afflictions Afflictions",
+         "stress": b"stress Stress", "kit": b"kit Kit"}
+
+
 def sheet_open(app, i, f):
     """OK on a SHEET_MORE or SHEET_OK row of exorcist i: its hooks
     (ui/hooks.py), afflictions (ui/afflictions.py), the stress of one
     move (ui/stress.py) or a kit item (ui/kit.py)."""
-    if f == "Hooks":
-        from ui.hooks import Hooks as S
-    elif f == "stress":
-        from ui.stress import Stress as S
-    elif f == "kit":
-        from ui.kit import Kit as S
-    else:
-        from ui.afflictions import Afflictions as S
-    app.push(S(app, i))
+    mod, cls = _OPEN[f].decode().split()
+    app.push(getattr(__import__("ui." + mod, None, None, (cls,)), cls)(app, i))
 
 
 def sheet_top(c, i):
