@@ -101,7 +101,8 @@ def _roll(c, args, text, src, out):
         c.tals[use] = None
     if grant != -1 and out.successes:
         out.tal = h._new_tal(c, text or "Setup", 1, ROLE_SETUP, grant)
-        c.note("Setup %s for %s" % (text or "Setup", c.chars[grant].name))
+        c.note(("Setup %s for %s" % (text, c.chars[grant].name)) if text
+               else "a setup for %s" % c.chars[grant].name)
 
 
 def on_fill(c, t, src):

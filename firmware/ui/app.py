@@ -208,14 +208,17 @@ class App:
 
     def applied(self, kind, out, refresh=True):
         """An action applied through the session (here, or by the host over
-        the link): show it (refresh=False: see act())."""
+        the link): show it (refresh=False: see act()), every note, what
+        matters first (ui/notes.py: on a page when they overflow the
+        screen's toast rows; a roll's are on its result)."""
         self.c = self.s.c
-        self.toast = out.notes[-1] if out.notes else ""
         self.fresh = True
         if (kind == cp.UNDO or kind == cp.REDO) and self.pool is not None:
             self.pool.fix(self.c)
         if refresh:
             self.top().refresh()
+        from ui import notes
+        notes.show(self, out, refresh)
         self.dirty = self.ring_dirty = True
 
     def restored(self, word="Restored"):

@@ -32,6 +32,4 @@ class Capacity(Form):
         return "OK: set"
 
     def go(self):
-        app = self.app
-        if app.act(cp.TAL_CAP, (self.t, self.val(0))) is not None:
-            app.pop()
+        self.done(self.app.act(cp.TAL_CAP, (self.t, self.val(0))))

@@ -4,7 +4,8 @@ builder, Turns or a sheet first needs it): the builder's pool (a test of
 or one against a monster by its Level: Level + 3 dice, +/- its strength
 and weakness dice, "Opp. dice"; ui/pools.py), Turns (ui/turns.py) and a
 sheet's events and its Abilities row (ui/chars.py, ui/abilities.py).
-Home and the ring: ui/expedition.py.
+Home and the ring: ui/expedition.py. The sheet's and Talismans' words:
+ui/words.py.
 """
 
 from rules import expedition as m
@@ -90,6 +91,18 @@ class Pool(pools.Pool):
         d = v["bmd"]
         return m.VERSUS, a + (v["blv"], d if d > 0 else 0, -d if d < 0 else 0, 0, 0, 0, 2), ""
 
+    def two(self):
+        """A versus roll's odds: its win and tie, a row each."""
+        return self.v["mode"] != 0
+
+    def split(self, c, out):
+        """A versus roll's faces: the roller's, then the opponent's (a
+        monster by its Level, or an Ability)."""
+        if out.kind != m.VERSUS or not self.v["mode"]:
+            return None
+        n = self.dice(c)
+        return (("Roller", n), ("Monster" if self.v["mode"] == 2 else "Opponent", len(out.faces) - n))
+
     def need(self, c, keyed):
         """Faces a hand roll needs: the pool's, then the opponent's."""
         n = self.dice(c)
@@ -130,10 +143,12 @@ def turns():
 
 
 def turns_head(c):
-    """Turns' title and the row below it: the next checks."""
+    """Turns' rows above its menu: the title, the turns to the next
+    encounter check and the exploration turns to the next usage check."""
     x = c.x
     enc, use = m.next_check(c)
-    return "TURN %d day %d" % (x[m.TURN_N], x[m.DAY]), "enc %d use %d" % (enc, use)
+    return (lr("TURN %d" % x[m.TURN_N], "day %d" % x[m.DAY]), lr("Next encounter", str(enc)),
+            lr("Next usage", str(use)))
 
 
 # --- a character's sheet (ui/chars.py) ---------------------------------------

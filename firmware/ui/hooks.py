@@ -9,19 +9,23 @@ fires and is gone). Then `+ gain a hook` and `+ bargain` (a hook taken
 for a bargain with the admin: "They offer to take a hook"): OK asks its
 name (ui/naming.py; `Threat N`, `Bargain N` as it starts: the rules
 note a hook as `Hook <name> n/3`) and gains it.
-The last note on the bottom rows.
+The notes on the bottom rows (a page of them when they are more:
+ui/notes.py); the list stops at its ends.
 """
 
 from hw.keys import K_OK
-from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW
+from ui.screen import Screen, row, lr, toast, NO, DRAW
+from ui.form import Stop
 from rules import hunt as m, hunt_more as hm
 
 
 class Hooks(Screen):
+    NOTES = 2
+
     def __init__(self, app, i):
         Screen.__init__(self, app)
         self.i = i
-        self.menu = Menu([], 1, 5)
+        self.menu = Stop([], 1, 5)  # a wrap from `+ bargain` never lands on a hook's slash
         self.idx = []
 
     def refresh(self):

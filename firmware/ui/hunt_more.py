@@ -2,7 +2,8 @@
 or a sheet first needs it): the builder's pool (an action roll: Skill,
 Advantage, divine agony, removed dice, a hard roll, the target talisman;
 ui/pools.py) and a sheet's stress talisman, events and forms
-(ui/chars.py). Home and the ring: ui/hunt.py; Scenes: ui/scenes.py.
+(ui/chars.py). Home and the ring: ui/hunt.py; Scenes: ui/scenes.py. The
+sheet's and Talismans' words: ui/words.py.
 """
 
 from rules import hunt as m

@@ -19,7 +19,8 @@ screen turns the str into its steps. A step:
                          Row, or Row then a space and its value), then OK
     "Row >", "Row <"     the cursor there, then Right (Left) once
     "Row > v", "Row < v" the cursor there, then Right (Left) until the row
-                         shows the value v (`<v>`, `< v >` or `... v`)
+                         shows the value v (`<v>`, `< v >` or `... v`); a
+                         page of notes on the way (OUTCOME) closed with OK
     "OK", "BACK", "ROLL", "UP", "DOWN", "LEFT", "RIGHT": that key, once
     "long OK", "long BACK", "long ROLL": that key held
 
@@ -59,16 +60,16 @@ HUNT = (
     ("RISK", ("Scenes", "Risk die > Ada", "Risk die")),
     ("SCENE_END", ("Scenes", "New scene: calm")),
     ("SCENE", ("Scenes", "Fight breaks out")),
-    ("STRESS", ("Characters", "Ada", "stress >")),
-    ("STRESS", ("Characters", "Bram", "stress", "Stress > 7", "OK", "Defy fate")),
-    ("BURST", ("Characters", "Ada", "bursts <")),
-    ("KIT", ("Characters", "Ada", "kit", "OK")),
-    ("WITNESS", ("Characters", "Ada", "pathos >")),
+    ("STRESS", ("Characters", "Ada", "Stress >")),
+    ("STRESS", ("Characters", "Bram", "Stress", "Stress > 7", "OK", "Defy fate")),
+    ("BURST", ("Characters", "Ada", "Bursts <")),
+    ("KIT", ("Characters", "Ada", "Kit points", "OK")),
+    ("WITNESS", ("Characters", "Ada", "Pathos >")),
     ("AFFLICT", ("Characters", "Ada", "Afflictions", "+ for the hunt")),
     ("HOOK", ("Characters", "Ada", "Hooks", "+ gain a hook", "OK")),
     ("REST", ("Scenes", "Rest", "OK")),
     ("TRAUMA", ("Scenes", "The hunt", "Answer found")),
-    ("STRESS", ("Characters", "Ada", "stress", "Answer > yes", "OK")),
+    ("STRESS", ("Characters", "Ada", "Stress", "Answer > yes", "OK")),
     ("NEW_HUNT", ("Scenes", "The hunt", "New hunt", "Sin's CAT > 2", "In palace > yes", "OK")),
     ("PALACE", ("Scenes", "The hunt", "Sin goes outside")),
     ("SESSION_END", ("Scenes", "The hunt", "End of session", "OK")),
@@ -92,10 +93,10 @@ _NO_RES = "a character's class resources start at 0, and only SHEET, which has n
 EXPEDITION = (
     ("TEST", ("Roll", "OK")),
     ("VERSUS", ("Roll", "Mode > versus", "OK")),
-    ("DAMAGE", ("Characters", "Ada", "hp <")),
-    ("HEAL", ("Characters", "Ada", "hp >")),
-    ("BONUS_HP", ("Characters", "Ada", "bonus_hp >")),
-    ("BONUS_END", ("Characters", "Ada", "bonus_hp <")),
+    ("DAMAGE", ("Characters", "Ada", "HP <")),
+    ("HEAL", ("Characters", "Ada", "HP >")),
+    ("BONUS_HP", ("Characters", "Ada", "Bonus HP >")),
+    ("BONUS_END", ("Characters", "Ada", "Bonus HP <")),
     ("TURN", ("Turns", "Explore turn")),
     ("SHORT_REST", ("Turns", "Short rest")),
     ("ENC_CHECK", ("Turns", "Extra enc check")),
@@ -119,7 +120,7 @@ EXPEDITION = (
     ("SPELL learn", ("Spells", "+ learn", "OK")),
     ("SPELL mutate", ("Spells", "Mutate", "OK")),
     ("SPELL master", ("Spells", "Mastery check", "OK")),
-    ("TOWN start", ("Town", "New Town Phase")),
+    ("TOWN start", ("Town", "New Town Phase", "OK")),
     ("TOWN sheet", ("Town", "Town sheet", "Wealth > 2", "Cash > 4", "Businesses > 1", "OK")),
     ("TOWN cash", ("Town", "Cash +/-", "OK")),
     ("TOWN buy", ("Town", "Cash buy", "OK")),
@@ -133,7 +134,7 @@ EXPEDITION = (
     ("TOWN recognize", ("Town", "Recognize", "OK")),
     ("TOWN downtime", ("Town", "Downtime")),
     ("DESPERATE", ("Town", "Desperate return")),
-    ("DOWN_OUT", ("Characters", "Bram", "hp <", "LEFT", "LEFT", "LEFT", "down >")),
+    ("DOWN_OUT", ("Characters", "Bram", "HP <", "LEFT", "LEFT", "LEFT", "Down & Out >")),
     ("ABIL roll", ("Characters", "Bram", "Abilities", "Roll abilities")),
     ("ABIL retire", ("Characters", "Ada", "Abilities", "Retire", "OK")),
     ("COMBAT", "no screen makes a combat check (the builder's versus mode records a versus test "

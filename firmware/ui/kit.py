@@ -43,6 +43,4 @@ class Kit(CharForm):
         self.refresh()
 
     def go(self):
-        app = self.app
-        if app.act(m.KIT, (self.i, self.val(0)), self.item) is not None:
-            app.pop()
+        self.done(self.app.act(m.KIT, (self.i, self.val(0)), self.item))

@@ -6,6 +6,11 @@ ui/pools.py) and the sheet (a character's Paths and Skills); for Turns,
 the Fight screen (COMBAT: a fight starts or ends). Home and the ring:
 ui/paths.py. What the builder takes of the sheet (the Skill named, its
 levels, helpers by name) and the sheet itself: ui/pathsheet.py.
+
+A hidden difficulty (Hidden yes) is the GM's: the builder's title says
+HIDDEN, its Difficulty row reads `?` and its odds row `long OK: GM view`
+until a long OK there shows them (`gm`, for as long as the builder stays
+open), so the players sharing the tray do not read them while it is set.
 """
 
 from rules import paths as m
@@ -45,7 +50,7 @@ class Pool(pools.Pool):
          "minus": ("Minus dice", 0, 20), "diff": ("Difficulty", 0, 7), "hidden": ("Hidden", 0, 1),
          "opp": ("Opp. pool", 1, 20), "init": ("Initiator", 0, 1), "h1": ("Helper 1", 0, 20),
          "h2": ("Helper 2", 0, 20), "hc1": ("Helper 1", -1, 7), "hc2": ("Helper 2", -1, 7),
-         "test": ("Test", -1, 31)}
+         "test": ("", -1, 31)}  # "": the row is text()'s whole (ui/pathsheet.py)
     NUM = ("minus", "pskill", "path", "diff", "opp", "h1", "h2")
     ZERO = {"diff": "auto", "h1": "-", "h2": "-"}
     WORDS = {"mode": ("test", "opposed", "prolonged"), "hidden": pools.YES_NO,
@@ -67,6 +72,10 @@ class Pool(pools.Pool):
 
     def fields(self):
         return _FIELDS[2 * self.v["mode"] + self.named]
+
+    def secret(self):
+        """A test whose difficulty is hidden from the players."""
+        return self.v["hidden"] and not self.v["mode"]
 
     def takes(self, t):
         """A prolonged test still open."""
@@ -104,13 +113,24 @@ class Pool(pools.Pool):
 
     def fix(self, c):
         """Drop stale references; with a Skill named, the levels from the
-        sheet."""
+        sheet. And the builder's title and Difficulty row as a hidden
+        difficulty shows them, in or out of the GM view: set here, where
+        the builder refreshes (on Hidden's and Mode's change, the GM
+        view's, an undo), so that no key pays a test for them."""
         pools.Pool.fix(self, c)
         v = self.v
         if v["sk"] >= 0 or (v["mode"] == 2 and v["test"] >= 0):
             _sheet().fix(self, c)
         else:
             self.named = 0
+        P = Pool   # the class's NUM and WORDS; the instance's hide the difficulty
+        if self.secret() and not self.gm:
+            self.NUM = P.NUM[:3] + P.NUM[4:]   # not "diff": its WORDS say `?`
+            self.WORDS = dict(P.WORDS)
+            self.WORDS["diff"] = ("?",) * 8
+        else:
+            self.NUM, self.WORDS = P.NUM, P.WORDS
+        self.title = ("HIDDEN GM" if self.gm else "HIDDEN") if self.secret() else "ROLL"
 
     def text(self, c, f):
         """The value of field f as shown (the Skill named, a helper with its
@@ -142,6 +162,28 @@ class Pool(pools.Pool):
         if mode == 0:
             return m.TEST, (v["who"],) + base + (v["diff"], v["hidden"]) + hs, text
         return m.OPPOSED, (v["who"],) + base + (v["opp"], v["init"]) + hs, text
+
+    def split(self, c, out):
+        """The sides of a roll's faces as its result shows them: (label,
+        faces) of each helper, who rolls, the opponent; None when the
+        faces are all the roller's."""
+        if out.kind not in _KINDS:
+            return None
+        v = self.v
+        hs = self._helps()
+        opp = v["opp"] if out.kind == m.OPPOSED else 0
+        if not hs and not opp:
+            return None
+        sides = []
+        main = len(out.faces) - opp
+        for k in range(len(hs)):
+            sides.append(("Helper %d" % (k + 1), hs[k]))
+            main -= hs[k]
+        w = v["who"] if out.kind != m.PRO_ROLL else -1
+        sides.append((c.chars[w].name if 0 <= w < len(c.chars) else "Roller", main))
+        if opp:
+            sides.append(("Opponent", opp))
+        return sides
 
     def need(self, c, keyed):
         """Faces a hand roll needs, given the faces keyed so far (the

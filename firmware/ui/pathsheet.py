@@ -68,8 +68,7 @@ class PathSheet(CharForm):
     def go(self):
         app = self.app
         args = (self.i, self.p) + tuple(self.val(j) for j in range(6))
-        if app.act(pm.PATH, args) is not None:
-            app.pop()
+        self.done(app.act(pm.PATH, args))
 
 
 # --- the builder (ui/paths_more.py's Pool) -------------------------------------------
@@ -117,8 +116,11 @@ def fix(pool, c):
 
 
 def text(pool, c, f):
-    """The Skill named (`Test of`, or a long name alone), a helper with its
-    pool (`Bram 2d`), a prolonged test (`3/?` when hidden, `+ new`)."""
+    """The Skill named (the whole row: `Test of` and the name, or a long
+    name alone), a helper with its pool (`Bram 2d`: a long name shortened,
+    never the pool), a prolonged test (the whole row: `Test` and the test,
+    `3/?` when hidden, or a long name alone with its count, never cut to
+    `Te`; `+ new`)."""
     v = pool.v[f]
     if f == "sk":
         name = pm.skill_name(v)
@@ -126,11 +128,14 @@ def text(pool, c, f):
     if f == "test":
         t = c.tals[v] if 0 <= v < len(c.tals) else None
         if t is None:
-            return "+ new"
-        s = "%s %d/%s" % (t.name, t.n, "?" if (t.b >> 9) & 1 else str(t.cap))
-        return s if len(s) < 12 else "%-16s" % s  # a long name takes the row, not `Te`
+            return lr("Test", "+ new")
+        n = "%d/%s" % (t.n, "?" if (t.b >> 9) & 1 else str(t.cap))
+        if len(t.name) + len(n) < 11:
+            return lr("Test", "%s %s" % (t.name, n))
+        return lr(t.name[:15 - len(n)], n)
     if 0 <= v < len(c.chars):
-        return "%s %dd" % (c.chars[v].name, pool.v["h" + f[2]])
+        d = " %dd" % pool.v["h" + f[2]]
+        return c.chars[v].name[:7 - len(d)] + d  # beside `Helper 1`
     return "-"
 
 

@@ -1,5 +1,6 @@
 """The roll builder's odds line for a ui.pools.Pool: 'Odds 68.8%',
-'W 45.0% T 10.0%' (expedition versus) or 'Win 61.3%' (paths opposed).
+'Win 45.0%' over 'Tie 10.0%' (expedition versus: two rows) or 'Win 61.3%'
+(paths opposed).
 
 Apart from the pool model so that rules.odds is imported when the builder
 first opens, not at boot. The figures come from rules.odds: builder_odds,
@@ -95,7 +96,7 @@ def _exp_odds(p, n):
         w, ti, l = odds.builder_odds(2, n, 0, versus=nb)
     else:
         w, ti, l = _coin_vs(n, nb, m)
-    return "W %d.%d%% T %d.%d%%" % (w // 10, w % 10, ti // 10, ti % 10)
+    return "Win %d.%d%%\nTie %d.%d%%" % (w // 10, w % 10, ti // 10, ti % 10)
 
 
 def _coin_vs(n, nb, m):

@@ -60,7 +60,5 @@ class NewTest(Form):
         args = (self.val(0), self.val(2), self.val(4), self.val(3), self.val(5))
         out = app.act(m.PRO_OPEN, args, pm.skill_name(self.val(1)))
         if out is not None:
-            app.pop()
-            p = app.need_pool()
-            p.v["test"] = out.tal
-            app.top().refresh()
+            app.need_pool().v["test"] = out.tal  # the builder, refreshed as the form closes
+        self.done(out)

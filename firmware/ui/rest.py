@@ -7,7 +7,8 @@ The dice are rolled as the screen opens (ui/predraw.py: the same ones
 until an event comes between, so Back is no re-roll) and shown one a row,
 `Ada 3  <stress>`; Left/Right spend that die on bursts, stress or one of
 that exorcist's hooks; OK rests (REST with those faces): the pressure
-step, its triggers, and what each die did, on a message.
+step, its triggers, and what each die did, on Scenes (a page of them:
+ui/notes.py).
 """
 
 from hw.keys import K_LEFT, K_RIGHT
@@ -18,9 +19,8 @@ from rules import hunt as m, hunt_more as hm
 
 
 class Rest(Form):
-    def __init__(self, app, back):
+    def __init__(self, app):
         c = app.c
-        self.back = back
         self.who = []   # each die's exorcist
         self.codes = []  # each die's spending codes (REST: 0 bursts, 1 stress, 2 + t hook t)
         live = [i for i in range(len(c.chars)) if not c.chars[i].v[m.DEAD]]
@@ -77,7 +77,5 @@ class Rest(Form):
             i = self.who[j]
             args[2 * i + n[i]] = self.codes[j][self.val(j)]
             n[i] += 1
-        out = app.act(m.REST, tuple(args), "", self.faces, False)  # (refreshed: gone)
-        if out is not None:
-            app.pop()
-            self.back.show("REST", out)
+        # (not refreshed first: a refresh after an event closes it)
+        self.done(app.act(m.REST, tuple(args), "", self.faces, False))

@@ -16,37 +16,32 @@ found` (TRAUMA: one more of the three); `Sin goes outside` in its palace,
 first); `New hunt` (NEW_HUNT: the Sin's CAT, in its palace or not); `Success
 on` (Left/Right: FACE 2+..6+).
 
-An action's notes show on the two bottom rows, or whole on a message
-when they do not fit. The lists do not wrap: Up on the first row and Down
-on the last stay where they are, so no press from one end lands on the
-other's action.
+An action's notes show on the two bottom rows, every one on a page when
+they are more (ui/notes.py). The lists stop at their ends (ui/form.py
+Stop): Up on the first row and Down on the last stay where they are, so
+no press from one end lands on the other's action.
 """
 
-from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK
-from ui.screen import Screen, Menu, Message, row, lr, wrap, NO, DRAW, KEEP
-from ui.form import Form
+from hw.keys import K_LEFT, K_RIGHT, K_OK
+from ui.screen import Screen, row, lr, toast, NO, DRAW
+from ui.form import Form, Stop, Ask
 from rules import hunt as m
 
 _YES_NO = ("<no>", "<yes>")
 
 
 class Rows(Screen):
-    """A title, a row under it, a list on rows 2..5 that does not wrap, and
-    the last action's notes on rows 6..7. Subclasses give rows() and
-    do(id) (and Left/Right: turn(id, d))."""
+    """A title, a row under it, a list on rows 2..5 that stops at its
+    ends, and the last action's notes on rows 6..7. Subclasses give
+    rows() and do(id) (and Left/Right: turn(id, d))."""
+
+    NOTES = 2
 
     def __init__(self, app):
         Screen.__init__(self, app)
-        self.menu = Menu([], 2, 4)
+        self.menu = Stop([], 2, 4)
         self.ids = []
-        self.notes = []
         self.head = self.sub = ""
-
-    def press(self, k):
-        n = len(self.menu.items)
-        if (k == K_UP and self.menu.sel == 0) or (k == K_DOWN and self.menu.sel == n - 1):
-            return KEEP
-        return Screen.press(self, k)
 
     def refresh(self):
         self.ids = []
@@ -75,28 +70,11 @@ class Rows(Screen):
         """Left/Right (d -1/1) on the row of id i."""
         return NO
 
-    def act(self, title, kind, args=()):
-        """Do the action; its notes under the list, or on a message."""
-        self.show(title, self.app.act(kind, args))
-
-    def show(self, title, out):
-        """An action's notes (out None: refused, the app says why)."""
-        if out is None:
-            return
-        lines = []
-        for n in out.notes:
-            lines.extend(wrap(n))
-        self.notes = lines
-        if len(lines) > 2:
-            self.app.push(Message(self.app, title, "\n".join(out.notes)))
-
     def draw(self, fb):
         row(fb, 0, self.head, True)
         row(fb, 1, self.sub)
         self.menu.draw(fb)
-        for r in range(2):
-            if r < len(self.notes):
-                row(fb, 6 + r, self.notes[r])
+        toast(fb, self.app.toast, 6, 2)
 
 
 _CALM, _FIGHT, _BREAKS, _RISK, _REST, _HUNT = range(6)
@@ -128,14 +106,14 @@ class Scenes(Rows):
     def do(self, i):
         app = self.app
         if i == _CALM or i == _FIGHT:
-            self.act("SCENE ENDS", m.SCENE_END, (i,))
+            app.act(m.SCENE_END, (i,))
         elif i == _BREAKS:
-            self.act("A FIGHT", m.SCENE, (1,))
+            app.act(m.SCENE, (1,))
         elif i == _RISK:
-            self.act("RISK DIE", m.RISK, (self.who,))
+            app.act(m.RISK, (self.who,))
         elif i == _REST:
             from ui.rest import Rest
-            app.push(Rest(app, self))
+            app.push(Rest(app))
         else:
             app.push(Hunt(app))
 
@@ -144,12 +122,10 @@ class Scenes(Rows):
             return NO
         c = self.app.c
         w = self.who
-        for _ in range(len(c.chars) + 1):  # the next one alive, or nobody
+        while True:  # the next one alive, or nobody (`-`, first): it stops at the ends
             w += d
-            if w >= len(c.chars):
-                w = -1
-            elif w < -1:
-                w = len(c.chars) - 1
+            if w < -1 or w >= len(c.chars):
+                return DRAW
             if w < 0 or not c.chars[w].v[m.DEAD]:
                 break
         self.who = w
@@ -187,45 +163,25 @@ class Hunt(Rows):
         app = self.app
         c = app.c
         if i == _EXECUTE or i == _SPARE:
-            self.act("THE SIN FALLS", m.SIN_END, (i,))
+            app.act(m.SIN_END, (i,))
         elif i == _ANSWER:
-            self.act("TRAUMA", m.TRAUMA)
+            app.act(m.TRAUMA)
         elif i == _PALACE:
-            self.act("THE PALACE", m.PALACE, (0 if c.x[m.X_PALACE] else 1,))
+            app.act(m.PALACE, (0 if c.x[m.X_PALACE] else 1,))
         elif i == _SESSION:
-            app.push(EndSession(app, self))
+            app.push(Ask(app, "END SESSION?", ("Pathos: all lost", "Divine agony:", "usable again",
+                                               "", "OK: end it", "Back: cancel"),
+                         lambda: app.act(m.SESSION_END)))
         elif i == _NEW:
-            app.push(NewHunt(app, self))
+            app.push(NewHunt(app))
 
     def turn(self, i, d):
         if i != _FACE:
             return NO
         f = self.app.c.x[m.X_FACE] + d
         if 2 <= f <= 6:
-            self.act("SUCCESS FACE", m.FACE, (f,))
+            self.app.act(m.FACE, (f,))
         return DRAW
-
-
-class EndSession(Screen):
-    """Asked first: the session's end takes every exorcist's pathos."""
-
-    def __init__(self, app, back):
-        Screen.__init__(self, app)
-        self.back = back
-
-    def key(self, k):
-        if k == K_OK:
-            done(self, "SESSION ENDS", m.SESSION_END, ())
-            return DRAW
-        return KEEP if k & (K_UP | K_DOWN | K_LEFT | K_RIGHT) else NO
-
-    def draw(self, fb):
-        row(fb, 0, "END SESSION?", True)
-        row(fb, 2, "Pathos: all lost")
-        row(fb, 3, "Divine agony:")
-        row(fb, 4, "usable again")
-        row(fb, 6, "OK: end it")
-        row(fb, 7, "Back: cancel")
 
 
 class NewHunt(Form):
@@ -233,11 +189,11 @@ class NewHunt(Form):
     palace. Tension and pressure back to 0, the Sin's talisman 8 + CAT,
     every exorcist's bursts 3 and kit 5 (rules/hunt.py)."""
 
-    def __init__(self, app, back):
+    def __init__(self, app):
         s = app.c.find(m.ROLE_SIN)
         Form.__init__(self, app, [["Sin's CAT", 0, 20, app.c.tals[s].a if s >= 0 else 0],
                                   ["In palace", 0, 1, 0]])
-        self.back = back
+        self.menu = Stop([], 1, 6)  # OK on any row resets the hunt: never a wrap away
 
     def show(self, j):
         return ("<%d>" % self.val(0)) if j == 0 else _YES_NO[self.val(1)]
@@ -249,13 +205,5 @@ class NewHunt(Form):
         return "OK: start it"
 
     def go(self):
-        done(self, "NEW HUNT", m.NEW_HUNT, (self.val(0), self.val(1)))
+        self.done(self.app.act(m.NEW_HUNT, (self.val(0), self.val(1))))
 
-
-def done(scr, title, kind, args):
-    """A screen over a list (scr.back) does its action: on success it
-    closes and the list shows the notes; refused, it stays as it was."""
-    out = scr.app.act(kind, args)
-    if out is not None:
-        scr.app.pop()
-        scr.back.show(title, out)

@@ -16,7 +16,8 @@ at the table; the event records it, and the overflow's d6 when defying.
 
 from hw.keys import K_UP, K_DOWN, K_OK
 from ui.charform import CharForm
-from ui.screen import Screen, Menu, Message, row, lr, wrap, NO, DRAW, KEEP
+from ui.screen import Screen, row, lr, wrap, NO, DRAW, KEEP
+from ui.form import Stop
 from ui import predraw
 from rules import hunt as m, hunt_more as hm
 
@@ -25,15 +26,15 @@ _YES_NO = ("<no>", "<yes>")
 
 def _take(app, i, k, answer, defy, faces, pops):
     """STRESS (i, k, answer, defy) with the faces drawn; on success the
-    `pops` screens over the sheet close, and notes that do not fit the
-    sheet's toast show whole."""
+    `pops` screens over the sheet close, and its notes show there (a page
+    of them when they are more than the sheet's rows: ui/notes.py)."""
     out = app.act(m.STRESS, (i, k, answer, defy), "", faces, False)  # (Fate refreshed: gone)
     if out is None:
         return
     for _ in range(pops):
         app.pop()
-    if len(out.notes) > 1:
-        app.push(Message(app, "STRESS", "\n".join(out.notes)))
+    from ui import notes
+    notes.show(app, out)
 
 
 class Stress(CharForm):
@@ -79,7 +80,7 @@ class Fate(Screen):
         else:  # (after an answer: what is left of it)
             text = "%d stress %sin one move kills %s." % (taken, "left " if answer else "", ch.name)
         self.lines = wrap(text) + ["Defy: -1 injury,", "sin overflow."]
-        self.menu = Menu(["Defy fate", "Instant death"], 6, 2)
+        self.menu = Stop(["Defy fate", "Instant death"], 6, 2)  # death never a wrap away
         self.n = app.c.nevents
 
     def refresh(self):

@@ -118,8 +118,8 @@ def steps_for(system):
         tal = (2, r"Tension +0/3")
     else:
         s += [shot("talismans", r0=r"TALISMANS +0", r1=r"\+ new"),
-              "OK", shot("new_talisman", r0="NEW TALISMAN", r2=r"Capacity +< 4 >"),
-              "RIGHT", shot("capacity", r2=r"Capacity +< 5 >"),
+              "OK", shot("new_talisman", r0="NEW TALISMAN", r2=r"Capacity +<4>"),
+              "RIGHT", shot("capacity", r2=r"Capacity +<5>"),
               "OK", shot("created", r0=r"TALISMANS +1", r1=r"Clock 1 +0/5"),
               "RIGHT", shot("slashed", ring="lit", r1=r"Clock 1 +1/5",
                                      r6=r"Clock 1 1/5")]

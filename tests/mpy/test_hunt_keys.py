@@ -71,7 +71,7 @@ def test_a_new_scene_calm_or_a_fight_and_a_fight_that_breaks_out():
     assert _items(a)[:3] == ["New scene: calm", "New scene: fight", "Fight breaks out"]
     rows = press(a, K_OK)                                  # the calm scene passes
     assert _last(s)[:2] == (m.SCENE_END, [0]) and rows[0] == "SCENE 1"
-    assert rows[1] == "Tension 1/3" and rows[6:8] == ["Tension 1/3", "Scene 1"]
+    assert rows[1] == "Tension 1/3" and rows[6:8] == ["Tension 1/3;", "Scene 1"]
     rows = press(a, K_DOWN, K_OK)                          # the next one is a fight
     assert _last(s)[:2] == (m.SCENE_END, [1]) and rows[0] == "SCENE 2  a fight"
     assert "Fight breaks out" not in _items(a)             # it is one already
@@ -129,7 +129,10 @@ def test_gain_a_hook_by_name_gain_it_again_and_a_bargain():
     assert rows[0] == lr("Ada", "HOOKS") and rows[1] == lr("Threat 2", "0/3")
     assert _items(a)[a.top().menu.sel] == "+ gain a hook"  # the cursor stays on the row pressed
     rows = press(a, K_UP, K_OK)                            # gained again: a slash
-    assert _kt(s) == (m.HOOK, "Threat 2") and rows[1] == lr("Threat 2", "1/3")
+    assert _kt(s) == (m.HOOK, "Threat 2")
+    assert rows[:5] == ["OUTCOME", "Ada gains Threat", "2 again", "Hook Threat 2", "1/3"]
+    rows = press(a, K_OK)                                  # its notes read: OK
+    assert rows[1] == lr("Threat 2", "1/3")
     assert _items(a)[1:] == ["+ gain a hook", "+ bargain"]
     rows = press(a, K_DOWN, K_DOWN, K_OK, K_OK)            # + bargain, its name as it starts
     assert _kt(s) == (m.HOOK, "Bargain 1")
@@ -160,7 +163,7 @@ def test_a_rest_shows_the_dice_and_spends_each_as_chosen():
     assert kind == m.REST and args == [1, 1, 0, 2 + hook]
     assert list(faces) == shown                            # the dice shown are the event's
     assert s.c.tals[s.c.find(m.ROLE_PRESSURE)].n == 1
-    assert a.top().title == "REST"                          # every note, on a message
+    assert a.top().title == "OUTCOME"                       # every note, on a page
     lines = a.top().lines      # the pressure step slashed the hook first: Debt 2/3
     assert lines[:3] == ["Pressure 1/6:", "Sin capacity 9", "Hook Debt 2/3"]
     assert lines[-2:] == ["Bram %d: hook" % shown[3], "Debt %d/3" % max(0, 2 - shown[3])]
@@ -243,7 +246,7 @@ def test_answers_the_palace_the_sins_end_and_the_success_face():
 def test_stress_of_n_in_one_move():
     a, s = _app()
     rows = _sheet(a)
-    assert _items(a)[0] == lr("stress", "0/6>")
+    assert _items(a)[0] == lr("Stress", "0/6>")
     rows = press(a, K_OK)
     assert rows[0] == lr("Ada", "STRESS 0/6") and rows[1] == lr("Stress", "<1>")
     assert rows[2] == "" and rows[7] == "OK: take it"       # no answer to expend
@@ -251,9 +254,9 @@ def test_stress_of_n_in_one_move():
     rows = press(a, K_OK)
     assert _last(s)[:2] == (m.STRESS, [0, 5, 0, 0])
     assert rows[0] == "Ada" and s.c.tals[s.c.find(m.ROLE_STRESS, 0)].n == 5
-    rows = press(a, K_OK, K_RIGHT, K_RIGHT, K_OK)          # 3 more: an injury, on a message
+    rows = press(a, K_OK, K_RIGHT, K_RIGHT, K_OK)          # 3 more: an injury, first
     assert _last(s)[:2] == (m.STRESS, [0, 3, 0, 0])
-    assert a.top().title == "STRESS" and "Ada injury 1" in a.top().lines
+    assert rows[0] == "Ada" and rows[6:8] == ["Ada injury 1;", "Ada stress 2/5"]
 
 
 def test_seven_stress_in_one_move_kills_unless_fate_is_defied():
@@ -276,7 +279,7 @@ def test_seven_stress_in_one_move_kills_unless_fate_is_defied():
     assert (kind, args, len(faces)) == (m.STRESS, [0, 7, 0, 1], 1)
     v = s.c.chars[0].v
     assert v[m.DEAD] == 0 and v[m.MARKS] == 1 and v[m.CHECK] == faces[0]
-    assert a.top().title == "STRESS" and "defies fate" in a.top().lines[0]
+    assert a.top().title == "OUTCOME" and "defies fate" in " ".join(a.top().lines)
 
 
 def _dice_left(s):
@@ -311,7 +314,7 @@ def test_a_trauma_answer_against_stress_and_defying_what_is_left():
 def test_a_kit_item_carries_its_name():
     a, s = _app()
     _sheet(a)
-    _to(a, "kit")
+    _to(a, "Kit points")
     rows = press(a, K_OK)
     assert rows[0] == lr("Ada", "KIT 5") and rows[1] == lr("Points", "<2>")
     assert rows[2] == lr("Item", "Weapon") and rows[7] == "OK: pull it out"

@@ -66,9 +66,10 @@ def test_open_a_prolonged_test_hidden_with_a_time_limit_and_roll_it():
     rows = press(a, K_OK)
     kind, args, _f, text = _last(s)
     assert kind == P.PRO_OPEN and args == [0, 6, 3, 2, 1] and text == "Languages"
+    assert rows[:4] == ["OUTCOME", "Languages (1", "day, 3 max.) ?", "successes"]  # its note
+    rows = press(a, K_OK)
     assert rows[0] == "ROLL        2d12"
-    assert a.top().menu.items[1] == "Languages 0/?   "      # no room for `Test`: never `Te`
-    assert rows[7] == "Languages (1"                         # the note: (1 day, 3 max.) ?
+    assert a.top().menu.items[1] == "Languages    0/?"      # no room for `Test`: never `Te`
     out = a.roll()
     assert _last(s)[:2] == (P.PRO_ROLL, [len(s.c.tals) - 1, 1, 1, 0, 0])
     assert a.top().lines[len(out.faces) // 16 + 1] == lr("%d succ" % out.successes, "hidden")
@@ -133,7 +134,9 @@ def test_paths_and_skills_on_the_sheet_fill_the_builder():
         press(a, K_DOWN)
     press(a, K_RIGHT)                                         # Bram helps: his own pool, 2d
     assert a.top().menu.items[-2] == lr("Helper 1", "Bram 2d")
-    press(a, K_RIGHT)                                         # nobody else: back to none
+    press(a, K_RIGHT)                                         # nobody else: it stops at Bram
+    assert a.top().menu.items[-2] == lr("Helper 1", "Bram 2d")
+    press(a, K_LEFT)                                          # none
     assert a.top().menu.items[-2] == lr("Helper 1", "-")
     press(a, K_RIGHT, K_ROLL)
     kind, args, _f, text = _last(s)
@@ -155,8 +158,9 @@ def test_paths_and_skills_on_the_sheet_fill_the_builder():
 def test_the_builder_cursor_stays_on_mode_when_it_changes():
     a, s = _app()
     press(a, K_OK, K_DOWN)
-    for mode, row in (("opposed", 1), ("prolonged", 0), ("test", 1)):
-        press(a, K_RIGHT)
+    for k, mode, row in ((K_RIGHT, "opposed", 1), (K_RIGHT, "prolonged", 0), (K_LEFT, "opposed", 1),
+                         (K_LEFT, "test", 1)):
+        press(a, k)
         assert _sel(a) == lr("Mode", mode) and a.top().menu.sel == row
 
 
@@ -166,11 +170,10 @@ def test_the_exarch_changes_the_successes_a_prolonged_test_needs():
     t = s.do(P.PRO_OPEN, (0, 8, 0, 2, 0), "Healing").tal
     s.do(P.PRO_ROLL, (t, 2, 2, 0, 0), "", (12, 12, 12, 1))   # 6/8
     press(a, K_DOWN, K_DOWN, K_OK)                            # Talismans
-    while not _sel(a).startswith("Healing"):
-        press(a, K_DOWN)
+    assert _sel(a) == "Healin (Ada) 6/8"                      # the owner's name beside it
     rows = press(a, K_OK)
     assert a.top().menu.items == ["Clear", "Delete", "Rename", "Capacity"]
-    rows = press(a, K_UP, K_OK)                               # Capacity (Up: the last row)
+    rows = press(a, K_DOWN, K_DOWN, K_DOWN, K_OK)             # Capacity, the last row
     assert rows[0] == lr("Healing", "6/8") and rows[1] == lr("Capacity", "<8>")
     assert rows[7] == "OK: set"
     rows = press(a, K_LEFT, K_LEFT, K_LEFT, K_OK)             # 5: it fills
@@ -182,7 +185,7 @@ def test_an_undo_under_the_capacity_form_closes_it():
     from test_ui import long
     a, s = _app()
     s.do(P.PRO_OPEN, (0, 8, 0, 2, 0), "Healing")
-    press(a, K_DOWN, K_DOWN, K_OK, K_OK, K_UP, K_OK)          # Healing > Capacity
+    press(a, K_DOWN, K_DOWN, K_OK, K_OK, K_DOWN, K_DOWN, K_DOWN, K_OK)  # Healing > Capacity
     assert a.top().__class__.__name__ == "Capacity"
     long(a, K_BACK)                                           # the test is gone
     assert _last(s)[0] == cp.UNDO and a.top().__class__.__name__ == "Talismans"
