@@ -3,12 +3,13 @@
 # the firmware frozen in) into build/uf2/; it needs the arm toolchain, not the
 # virtual environment (docs/image.md). `make enclosure` writes the printable
 # enclosure (STEP, STL, renders) into build/enclosure/ (docs/hardware.md).
+# `make docs` makes every picture in docs/img again (tools/docshots.py).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test check test-board test-web bench firmware sim deploy typecheck uf2 web enclosure clean
+.PHONY: test check test-board test-web bench firmware sim deploy typecheck uf2 web enclosure docs clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +58,12 @@ web: $(STAMP)
 enclosure: $(STAMP)
 	$(PY) hardware/enclosure.py --out build/enclosure
 	$(PY) hardware/enclosure.py --out build/enclosure/sh1106 --oled sh1106 --no-renders
+
+# Every picture in docs/img, made again from the code as it is: the simulator's
+# screenshot, the 80x24 terminal and watch, the hub's page, the web page (built
+# first) and the enclosure's renders (tools/docshots.py; needs chromium).
+docs: web
+	$(PY) tools/docshots.py
 
 # The firmware against the Raspberry Pi Pico's MicroPython stubs (mypy).
 typecheck: $(STAMP)

@@ -184,7 +184,8 @@ def device_figures():
         ),
         (
             "key to frame: exped. builder, ability 5<->4 (2)",
-            device.booted("bench-exp") + "press(A, B, K_OK)\npress(A, B, K_DOWN)\n",
+            # Mode, Who (issue 38), then Ability: the same field as before
+            device.booted("bench-exp") + "press(A, B, K_OK)\n" + "press(A, B, K_DOWN)\n" * 2,
             lr,
             4,
             2 * 800_000,
@@ -214,7 +215,7 @@ def device_figures():
             "key to frame: exped. builder, Ob 30<->29 (2 keys)",
             device.booted("bench-exp")
             + "press(A, B, K_OK)\nA.pool.v['ob'] = 30\nA.top().refresh()\n"
-            + "press(A, B, K_DOWN)\n" * 7,
+            + "press(A, B, K_DOWN)\n" * 9,  # past Who and Resist (issue 38)
             rl,
             4,
             2 * 800_000,
@@ -223,7 +224,7 @@ def device_figures():
         (
             "key to frame: exped. builder, monster L14<->13 (2)",
             device.booted("bench-exp") + "press(A, B, K_OK)\nA.pool.v['mode'] = 2\n"
-            "A.pool.v['blv'] = 14\nA.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 7,
+            "A.pool.v['blv'] = 14\nA.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 9,
             rl,
             4,
             2 * 800_000,
@@ -233,7 +234,7 @@ def device_figures():
             "key to frame: exped. 19 v L14+2, -1s<->-2s (2)",
             device.booted("bench-exp") + "press(A, B, K_OK)\nP = A.pool.v\nP['mode'] = 2\n"
             "P['blv'] = 14\nP['bmd'] = 2\nP['ab'] = 10\nP['hel'] = 7\nP['xminus'] = 1\n"
-            "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 6,
+            "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 7,
             lr,
             4,
             2 * 800_000,
@@ -244,7 +245,7 @@ def device_figures():
             "key to frame: exped. builder, bonus 17<->18 (2)",
             device.booted("bench-exp")
             + "press(A, B, K_OK)\nP = A.pool.v\nP['ab'] = 0\nP['bon'] = 17\n"
-            "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 2,
+            "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 3,
             lr,
             4,
             2 * 800_000,
@@ -368,6 +369,10 @@ def main():
     import board
 
     board.main(fuel)
+    print()
+    import xipcal
+
+    xipcal.main([])
     print()
     store_boot()
     print()

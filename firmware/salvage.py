@@ -4,6 +4,22 @@ it (the session loads this module only then, not at every boot)."""
 from rules import campaign as cp
 
 
+def salvage(session, spare, step):
+    """Make session.c when no snapshot reads (Session.load()): when no
+    header names its rule system, a first pass over the journal finds it,
+    then the store is recovered again; `spare()` between steps of `step`
+    events."""
+    r = Rebuild(session, session._rep)
+    if r.need:
+        while session.st.replay(r.see, step) and r.system < 0:
+            if spare is not None:
+                spare()
+        first = session._rep
+        session._begin()
+        session._rep.errors[0:0] = first.errors   # what the first pass set aside
+    session.c = r.campaign(session._errs)
+
+
 class Rebuild:
     """The empty Campaign the journal is replayed onto: its rule system and
     id from a damaged snapshot's header (the store set it aside), else the

@@ -127,7 +127,8 @@ class Session:
         self._snap = self._cpt = False
         self._errs = []
         if not self._begin():
-            self._salvage(spare)
+            from salvage import salvage  # loaded only then, not at every boot
+            salvage(self, spare, REPLAY_STEP)
         # This frame and the ones below it stay small: spare() may collect
         # garbage (the simulator's collector frees a big frame: hw/simboard.py).
         while self.st.replay(self._apply, REPLAY_STEP):
@@ -147,21 +148,6 @@ class Session:
             except ValueError as e:
                 self._errs.append("snapshot unreadable: %s" % e)
         return False
-
-    def _salvage(self, spare):
-        """No snapshot reads: salvage.py (loaded only then) makes the
-        campaign; when no header names its rule system, a first pass over
-        the journal finds it, then the store is recovered again."""
-        from salvage import Rebuild
-        r = Rebuild(self, self._rep)
-        if r.need:
-            while self.st.replay(r.see, REPLAY_STEP) and r.system < 0:
-                if spare is not None:
-                    spare()
-            first = self._rep
-            self._begin()
-            self._rep.errors[0:0] = first.errors   # what the first pass set aside
-        self.c = r.campaign(self._errs)
 
     def _apply(self, ev):
         """One replayed event onto the campaign (the store's replay hands it)."""

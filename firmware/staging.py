@@ -2,6 +2,9 @@
 (the host's `restore`, docs/backup.md; the link only carries its
 requests) and a new campaign (Session.new_campaign). The session's work,
 in a module of its own so that a boot, which does neither, loads none of it.
+A restored campaign replaces every copy of itself on the flash (the same
+id and system: the current campaign or another slot) and leaves every
+other campaign in its slot.
 
 The backup's snapshot and events are written into a new slot's staging
 directory nN/ (session.py's flash layout) and checked as they come: the
@@ -176,8 +179,8 @@ class Restore:
 
     def commit(self):
         """Read the staged campaign back as a boot would, then make it the
-        current one (the rename); ValueError if it is incomplete or does
-        not read back as written."""
+        current one (the rename) and delete its copies in other slots;
+        ValueError if it is incomplete or does not read back as written."""
         self._live()
         c = self.c
         last = self.first + self.count - 1
@@ -199,7 +202,16 @@ class Restore:
             c2.apply(ev)
         if cp.encode_snapshot(c2) != want:
             raise self._fail("staged campaign did not read back as written")
-        adopt(self.s, self.path, self.n)
+        # One campaign, one slot: the copies of it on the flash (the current
+        # one a restore replaces, an older one in another slot) go once the
+        # restored one is current; other campaigns keep their slots. A reset
+        # between the rename and a delete leaves a copy (nothing is lost).
+        s = self.s
+        copies = [t[0] for t in s.campaigns()[0] if t[1] == c.cid and t[2] == c.system]
+        adopt(s, self.path, self.n)
+        from store.slots import delete
+        for n in copies:
+            delete(s, n, ROOT)
 
     def abort(self):
         """Drop the staged store (its files stay until the next staging of

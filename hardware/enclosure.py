@@ -4,11 +4,12 @@ built with build123d from ONE table of plain numbers (TABLE below).
     python hardware/enclosure.py [--out build/enclosure] [--oled sh1106] [--arcade 24]
                                  [--ring ring50] [--set NAME=MM ...] [--no-renders]
 
-writes each printed part (base, lid, diffuser) as STEP and STL in its print
+writes each printed part (base, lid, diffuser, and the six key caps, each
+with its key's symbol raised on top) as STEP and STL in its print
 orientation, the whole assembly with the bought parts as one STEP, and two
 PNG renders (assembled, exploded); it refuses to write anything when the
 model's checks (hardware/enclosure_check.py: collisions, clearances, walls,
-openings, overhangs, print bed) find a problem. docs/hardware.md explains
+openings, overhangs, print bed, the caps' symbols) find a problem. docs/hardware.md explains
 the choices; tests/host/test_enclosure.py runs the checks and mutates the
 table to show they fail.
 
@@ -18,6 +19,7 @@ the box (base on its floor, lid on its underside, diffuser flat): no
 supports.
 """
 import argparse
+import math
 import os
 import sys
 
@@ -31,7 +33,7 @@ TABLE = {
     "wall_min": 2.0,                  # thinnest wall / plate the checks accept
     "floor_min": 2.0,                 # (5 perimeters / 10 layers of 0.2 mm)
     # --- the box -----------------------------------------------------------------
-    "box_w": 180.0, "box_d": 170.0,   # outside, x and y
+    "box_w": 180.0, "box_d": 200.0,   # outside, x and y
     "box_h": 42.0,                    # base underside to lid top
     "corner_r": 6.0,                  # vertical edges
     "wall": 2.4, "floor": 2.4,
@@ -41,11 +43,19 @@ TABLE = {
     "screw_clear_d": 2.4,             # M2 through the lid
     "screw_pilot_d": 1.7,             # M2 self-tapping into PLA/PETG
     "screw_depth": 12.0,              # pilot hole depth (M2 x 10 screws)
-    # --- the dice tray: a round dish on the lid ------------------------------------
-    "tray_d": 100.0,                  # inside diameter of the rim
+    # --- the dice tray: a round dish on the lid, at the back; its inside
+    # diameter (tray_d) is not an entry: well_d() sizes it for the pools below
+    # (the largest the rules allow: paths 20 d12, Skill + Path; expedition 20 d6,
+    # 2 + Ability + bonus dice; docs/rules/), each die lying on the felt.
+    "pool_d6": 20, "pool_d12": 20,
+    "d6": 16.0,                       # a d6's edge (the common 16 mm die)
+    "d12": 20.0,                      # a d12 across, lying on a face (typical: 18-22)
+    "well_fill": 0.5,                 # the felt the resting pool covers at most: one layer,
+                                      # room to tumble (a d6 its square, a d12 its circle)
     "tray_rim": 3.0,                  # rim wall
     "tray_h": 22.0,                   # rim above the felt: the dice depth
-    "tray_x": 0.0, "tray_y": 29.0,    # centre
+    "tray_back": 2.0,                 # rim to the lid's back edge (tray_y follows)
+    "tray_x": 0.0,                    # centre
     "felt_t": 2.0,                    # felt/neoprene sheet = felt recess depth (BOM)
     "felt_clear": 0.5,                # felt disc round its recess and the diffuser
     # --- LED ring under the tray's centre: Adafruit NeoPixel Ring 12 (product 1643):
@@ -88,7 +98,7 @@ TABLE = {
     "oled_aa_w": 21.74, "oled_aa_h": 10.86, "oled_aa_dy": 1.9,
     "oled_header_w": 10.16, "oled_header_inset": 1.6,
     "oled_under": 11.0,               # header pins to the back + wire ends
-    "oled_x": 0.0, "oled_y": -55.0,   # module centre: in front of the tray
+    "oled_x": 0.0, "oled_y": -65.0,   # module centre: in front of the tray
     "oled_gap": 0.3,                  # glass under the lid (the lid holds it down)
     "oled_peg_clear": 0.2,            # pegs in the module's holes (radial)
     "oled_pillar_wall": 1.25,
@@ -97,12 +107,18 @@ TABLE = {
     "oled_land": 1.0,                 # straight part of the window; above it 45 deg
     # --- six 12 x 12 mm tactile switches on a 50 x 70 mm perfboard (BOM):
     # Omron B3F-4055 class, 12 x 12 x 3.5 mm body, plunger top 7.3 mm over
-    # the board, pretravel 0.25 mm (Omron B3F / B3FS-4 datasheets); round cap
-    # 11.5 mm across rising 3.5 mm over the plunger (typical caps for them).
+    # the board, 3.5 mm round plunger, pretravel 0.25 mm (Omron B3F / B3FS-4
+    # datasheets). The caps are printed (cap_KEY.stl): 11.5 mm across, 4.8 mm
+    # over the plunger, pushed onto it, each with its key's symbol on top.
     "key_body": 12.0, "key_body_h": 3.5, "key_h": 7.3, "key_plunger_d": 3.5,
-    "cap_d": 11.5, "cap_rise": 3.5, "cap_skirt": 0.8,
+    "cap_d": 11.5, "cap_rise": 4.8, "cap_skirt": 0.8,
+    "cap_socket_clear": 0.15,         # plunger in the cap's socket (radial: a push fit)
+    "symbol_h": 0.6,                  # the symbol's relief (3 layers of 0.2 mm)
+    "symbol_w": 6.5,                  # its size across
+    "symbol_line": 1.2,               # its strokes (3 lines of a 0.4 mm nozzle)
+    "layer": 0.2,                     # print layer: a symbol is at least two
     "key_pitch": 17.78,               # 7 x 2.54: the perfboard's grid
-    "key_x": -52.0, "key_y": -55.0,   # OK, the diamond's centre
+    "key_x": -52.0, "key_y": -65.0,   # OK, the diamond's centre
     "key_clear": 0.3,                 # cap in its lid hole (radial)
     "key_proud": 2.0,                 # cap top above the lid
     "key_gap": 1.0,                   # switch body under the lid, at least
@@ -123,7 +139,7 @@ TABLE = {
     "arcade_sw_w": 16.0, "arcade_sw_l": 28.0,
     "arcade_panel": 3.0,              # panel thickness its snap clips take (lid thinned)
     "arcade_floor_gap": 2.0,          # switch tabs above the floor, at least
-    "arcade_x": 55.0, "arcade_y": -55.0,
+    "arcade_x": 55.0, "arcade_y": -65.0,
 }
 
 # Other parts a builder may have: overrides of TABLE, chosen on the command
@@ -164,11 +180,28 @@ VARIANTS = {
 # button.
 KEYPAD = {"UP": (0, 1), "DOWN": (0, -1), "LEFT": (-1, 0), "RIGHT": (1, 0), "OK": (0, 0),
           "BACK": (-1, 1)}
-PARTS = ("base", "lid", "diffuser")
+CAPS = tuple("cap_" + k for k in KEYPAD)          # a printed cap for each key, its symbol on top
+PARTS = ("base", "lid", "diffuser") + CAPS
+
+
+def well_d(t):
+    """The dice well's inside diameter (mm, whole): the felt that pool_d6
+    d6 and, apart, pool_d12 d12 cover lying on it (a d6 its square, a d12
+    the circle it fills) is at most well_fill of the well's floor."""
+    need = max(t["pool_d6"] * t["d6"] ** 2, t["pool_d12"] * math.pi * t["d12"] ** 2 / 4)
+    return float(math.ceil(math.sqrt(4 * need / (math.pi * t["well_fill"]))))
+
+
+def holds(t):
+    """(d6, d12): how many of each the well holds by the same measure."""
+    floor = t["well_fill"] * math.pi * t["tray_d"] ** 2 / 4
+    return int(floor // t["d6"] ** 2), int(floor // (math.pi * t["d12"] ** 2 / 4))
 
 
 def table(oled="ssd1306", arcade="30", ring="adafruit12", **changes):
-    """TABLE with the named variants and any single-number changes applied."""
+    """TABLE with the named variants and any single-number changes applied,
+    and what follows from it: the well's diameter tray_d (well_d) and its
+    centre tray_y (the rim tray_back from the lid's back edge)."""
     t = dict(TABLE)
     for group, name in (("oled", oled), ("arcade", str(arcade)), ("ring", ring)):
         if name not in VARIANTS[group]:
@@ -178,6 +211,8 @@ def table(oled="ssd1306", arcade="30", ring="adafruit12", **changes):
         if k not in TABLE:
             raise ValueError("no table entry %r: the names are those of TABLE in hardware/enclosure.py" % k)
         t[k] = float(v)
+    t["tray_d"] = well_d(t)
+    t["tray_y"] = t["box_d"] / 2 - t["tray_back"] - t["tray_rim"] - t["tray_d"] / 2
     return t
 
 
@@ -355,28 +390,110 @@ def light_path(t):
 
 
 def keypad(t, g=0.0):
-    """The perfboard with the six switches and their caps."""
+    """The perfboard with the six switches (the caps are printed: cap())."""
     lv = levels(t)
     top = lv["kb_top"]
     bx, by = t["key_x"], t["key_y"] + t["kb_dy"]
     board = box(bx, by, top - t["kb_t"], t["kb_w"], t["kb_l"], t["kb_t"], g)
     for hx, hy in kb_holes(t):
         board = board - cyl(hx, hy, top - t["kb_t"] - 1, t["kb_hole_d"] / 2 - g, t["kb_t"] + 2)
-    bodies, plungers, caps = [], [], []
-    cap_bot = top + t["key_body_h"] + t["cap_skirt"]
+    bodies, plungers = [], []
     for name, (x, y) in key_positions(t).items():
         if name == "ROLL":
             continue
         bodies.append(box(x, y, top, t["key_body"], t["key_body"], t["key_body_h"], g))
-        plungers.append(cyl(x, y, top + t["key_body_h"], t["key_plunger_d"] / 2, t["cap_skirt"], g))
-        caps.append(cyl(x, y, cap_bot, t["cap_d"] / 2, t["box_h"] + t["key_proud"] - cap_bot, g))
-    return {"board": board, "bodies": union(bodies), "plungers": union(plungers), "caps": union(caps)}
+        plungers.append(cyl(x, y, top + t["key_body_h"], t["key_plunger_d"] / 2,
+                            t["key_h"] - t["key_body_h"], g))
+    return {"board": board, "bodies": union(bodies), "plungers": union(plungers)}
+
+
+def cap_levels(t):
+    """(bottom, plunger top, top) of a key cap: it stands cap_skirt over the
+    switch body, the plunger in its socket, its top key_proud over the lid."""
+    kb_top = levels(t)["kb_top"]
+    return (kb_top + t["key_body_h"] + t["cap_skirt"], kb_top + t["key_h"],
+            t["box_h"] + t["key_proud"])
+
+
+def symbol(t, key):
+    """The key's symbol as a flat sketch centred on the origin, symbol_w
+    across: the arrows a triangle pointing their way, OK a ring, BACK a
+    U-turn arrow (its head down on the left, as the firmware's Back undoes
+    a step); strokes symbol_line wide."""
+    b = _b3d()
+    w, line = t["symbol_w"], t["symbol_line"]
+    if key in ("UP", "DOWN", "LEFT", "RIGHT"):
+        h = w * math.sqrt(3) / 2
+        tri = b.Polygon((0, h / 2), (-w / 2, -h / 2), (w / 2, -h / 2), align=None)
+        return b.Rot(0, 0, {"UP": 0, "LEFT": 90, "DOWN": 180, "RIGHT": 270}[key]) * tri
+    if key == "OK":
+        return b.Circle(w / 2) - b.Circle(w / 2 - line)
+    if key == "BACK":
+        head = 2.6 * line                      # the arrowhead's width, and its length 0.8 of it
+        r = (w + line / 2 - head / 2) / 2      # the arc's outer radius: the whole w across
+        # the upper half of a ring, its legs run 0.3 into the head: one face
+        arc = (b.Circle(r) - b.Circle(r - line)) & b.Pos(0, (r - 0.3) / 2) * b.Rectangle(2 * r, r + 0.3)
+        x = -r + line / 2
+        tip = b.Polygon((x - head / 2, 0), (x, -0.8 * head), (x + head / 2, 0), align=None)
+        s = arc + tip
+        bb = s.bounding_box()
+        return b.Pos(-(bb.min.X + bb.max.X) / 2, -(bb.min.Y + bb.max.Y) / 2) * s
+    raise ValueError("no symbol for the key %r" % key)
+
+
+def relief(t, key):
+    """The key's symbol raised symbol_h on its cap's top, in place."""
+    b = _b3d()
+    x, y = key_positions(t)[key]
+    return b.Pos(x, y, cap_levels(t)[2]) * b.extrude(symbol(t, key), amount=t["symbol_h"])
+
+
+def cap(t, key, g=0.0):
+    """The printed cap of `key` in place: a cylinder cap_d across from
+    cap_levels' bottom to its top, an eight-sided socket up its middle for
+    the plunger (cap_socket_clear from it to each flat) under a pyramid
+    roof, so it prints standing up without support, and the key's symbol on
+    top. g grows it sideways (its socket shrinks), as the components' g
+    does. (Eight flat sides rather than a round socket under a cone: a
+    cone's apex meshes into degenerate triangles, which no STL check
+    passes.)"""
+    b = _b3d()
+    x, y = key_positions(t)[key]
+    bot, plunger, top = cap_levels(t)
+    body = cyl(x, y, bot, t["cap_d"] / 2, top - bot, g)
+    r = t["key_plunger_d"] / 2 + t["cap_socket_clear"] - g      # to the flats
+    big = r / math.cos(math.pi / 8)                             # to the corners
+    socket = b.Pos(x, y, bot - 1) * b.extrude(b.RegularPolygon(big, 8), amount=plunger - bot + 1)
+    return body - socket - pyramid(x, y, plunger, big, roof_h(t, r)) + relief(t, key)
+
+
+def pyramid(x, y, z, big, h):
+    """An eight-sided pyramid on the octagon of corner radius `big` round
+    (x, y) at height z (as RegularPolygon(big, 8) has it), its apex h above."""
+    b = _b3d()
+    pts = [b.Vector(x + big * math.cos(k * math.pi / 4), y + big * math.sin(k * math.pi / 4), z)
+           for k in range(8)]
+    apex = b.Vector(x, y, z + h)
+    faces = [b.Face(b.Wire.make_polygon(pts, close=True))]
+    faces += [b.Face(b.Wire.make_polygon([pts[k], pts[(k + 1) % 8], apex], close=True))
+              for k in range(8)]
+    return b.Solid(b.Shell(faces))
+
+
+def roof_h(t, r):
+    """The height of the socket's pyramid over flats r from its axis: its
+    faces 10 degrees steeper than overhang_max (margin for the slicer)."""
+    return r * math.tan(math.radians(100 - t["overhang_max"]))
+
+
+def caps(t, g=0.0):
+    """The six printed caps in place, grown g (fits: their lid holes)."""
+    return {"caps": union([cap(t, k, g) for k in KEYPAD])}
 
 
 def key_paths(t):
     """Keep-out: each cap's way out through the lid, up to above the tray."""
-    lv = levels(t)
-    cap_bot = lv["kb_top"] + t["key_body_h"] + t["cap_skirt"]
+    cap_bot = cap_levels(t)[0]
     return union([cyl(x, y, cap_bot, t["cap_d"] / 2, t["box_h"] + t["tray_h"] - cap_bot)
                   for k, (x, y) in key_positions(t).items() if k != "ROLL"])
 
@@ -406,6 +523,7 @@ def felt(t, g=0.0):
 
 COMPONENTS = {"pico": pico, "oled": oled, "ring": ring, "keypad": keypad, "arcade": arcade,
               "felt": felt}
+PRINTED = {"caps": caps}   # printed parts the fit checks grow, as they grow COMPONENTS
 
 
 # --- the printed parts -------------------------------------------------------------------
@@ -516,7 +634,14 @@ class Model:
     def __init__(self, t):
         self.table = t
         self.parts = {"base": base(t), "lid": lid(t), "diffuser": diffuser(t)}
+        self.parts.update(("cap_" + k, cap(t, k)) for k in KEYPAD)
         self.components = {name: build(t) for name, build in COMPONENTS.items()}
+
+    def part(self, name):
+        """A printed part, or "caps": the six caps as one shape."""
+        if name == "caps":
+            return union([self.parts[c] for c in CAPS])
+        return self.parts[name]
 
 
 def build(t=None):
@@ -589,9 +714,18 @@ def main(argv=None):
             print("enclosure: %s" % p, file=sys.stderr)
         print("enclosure: %d problem(s) in the table; nothing written" % len(problems), file=sys.stderr)
         return 1
+    d6, d12 = holds(t)
+    print("enclosure: every check passed (%s); the dice well is %.0f mm across: it holds %d d6 "
+          "or %d d12 lying on its felt (pools of %d d6 and %d d12 asked)"
+          % (", ".join(CHECKS), t["tray_d"], d6, d12, t["pool_d6"], t["pool_d12"]))
     for path in write(model, a.out, renders=not a.no_renders):
         print(path)
     return 0
+
+
+# What enclosure_check.check runs, in words (the line `make enclosure` ends its checks with).
+CHECKS = ("no collisions", "every fit at its clearance", "walls and floors", "openings",
+          "no overhangs", "the print bed", "the key caps' symbols")
 
 
 if __name__ == "__main__":

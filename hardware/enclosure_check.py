@@ -13,6 +13,9 @@ tests/host/test_enclosure.py runs each on its own and on mutated tables.
 - overhangs: in its print position no part has a face steeper than
   overhang_max above the bed (no supports).
 - bed: every part's footprint fits the print bed.
+- symbols: every key cap carries its key's symbol, raised at least two
+  layers, inside its top, each cap's its own; the cap's roof over its
+  socket at least wall_min.
 """
 import math
 import struct
@@ -61,7 +64,8 @@ def _label(name, sub):
 # (component, piece, part, clearance entry, exact): the piece grown by the
 # clearance fits the part; exact = the pocket is sized by that clearance.
 FITS = (
-    ("keypad", "caps", "lid", "key_clear", True),        # caps in their lid holes
+    ("caps", "caps", "lid", "key_clear", True),          # the printed caps in their lid holes
+    ("keypad", "plungers", "caps", "cap_socket_clear", True),  # each plunger in its cap's socket
     ("arcade", "body", "lid", "arcade_clear", True),     # ROLL's body in its hole
     ("arcade", "bezel", "lid", "arcade_clear", True),    # its bezel in the seat
     ("oled", "pcb", "base", "oled_peg_clear", True),     # module's holes round the pegs
@@ -92,11 +96,11 @@ def fits(model):
     problems = []
     for comp, piece, part, key, exact in FITS:
         c = t[key]
-        grow = E.COMPONENTS[comp]
+        grow = E.COMPONENTS.get(comp) or E.PRINTED[comp]
         name = "%s.%s in %s" % (comp, piece, part)
-        if overlap(grow(t, c - EPS)[piece], model.parts[part]) > VOL:
+        if overlap(grow(t, c - EPS)[piece], model.part(part)) > VOL:
             problems.append("%s: less than %s = %.2f mm round it" % (name, key, c))
-        elif exact and overlap(grow(t, c + TIGHT)[piece], model.parts[part]) <= VOL:
+        elif exact and overlap(grow(t, c + TIGHT)[piece], model.part(part)) <= VOL:
             problems.append("%s: more than %s = %.2f mm round it (the pocket is not sized by it)"
                             % (name, key, c))
     for (comp, piece), part, key, sign, exact in GAPS:
@@ -256,10 +260,45 @@ def bed(model):
     return problems
 
 
+def symbols(model):
+    """Each key cap's symbol: raised at least two layers over the cap's top,
+    inside that top (0.5 mm to spare round it), not any other cap's; and
+    the cap's roof over its socket's cone at least wall_min."""
+    b = E._b3d()
+    t = model.table
+    bot, plunger, top = E.cap_levels(t)
+    problems, seen = [], {}
+    for key, (x, y) in E.key_positions(t).items():
+        if key == "ROLL":
+            continue
+        cap = model.parts["cap_" + key]
+        raised = cap & E.cyl(x, y, top, t["cap_d"], 50)
+        if raised.volume <= VOL:
+            problems.append("the %s key's cap has no symbol on its top" % key)
+            continue
+        h = raised.bounding_box().max.Z - top
+        if h < 2 * t["layer"] - 1e-6:
+            problems.append("the %s key's symbol is %.2f mm high: under two layers of %.2f"
+                            % (key, h, t["layer"]))
+        inside = raised & E.cyl(x, y, top, t["cap_d"] / 2 - 0.5, 50)
+        if abs(inside.volume - raised.volume) > VOL:
+            problems.append("the %s key's symbol reaches the edge of its cap" % key)
+        mine = b.Pos(-x, -y, -top) * raised
+        for other, shape in seen.items():
+            if abs((mine - shape).volume) <= 1e-3 and abs((shape - mine).volume) <= 1e-3:
+                problems.append("the %s and %s keys' caps carry the same symbol" % (other, key))
+        seen[key] = mine
+    roof = top - plunger - E.roof_h(t, t["key_plunger_d"] / 2 + t["cap_socket_clear"])
+    if roof < t["wall_min"] - 1e-6:
+        problems.append("a key cap's roof over its socket is %.2f mm: under wall_min %.1f"
+                        % (roof, t["wall_min"]))
+    return problems
+
+
 def check(model):
     """Every check's problems."""
     return (collisions(model) + fits(model) + thickness(model) + openings(model)
-            + overhangs(model) + bed(model))
+            + overhangs(model) + bed(model) + symbols(model))
 
 
 def read_stl(path):

@@ -25,7 +25,8 @@ COLOURS = {
     "ring.leds": (1.00, 0.70, 0.20, 1.0),
     "keypad": (0.80, 0.68, 0.42, 1.0),
     "keypad.bodies": (0.12, 0.12, 0.12, 1.0),
-    "keypad.caps": (0.25, 0.25, 0.27, 1.0),
+    "cap": (0.25, 0.25, 0.27, 1.0),
+    "cap.symbol": (0.96, 0.95, 0.90, 1.0),   # a second filament from the symbol's first layer
     "arcade": (0.80, 0.12, 0.10, 1.0),
     "arcade.switch": (0.20, 0.20, 0.22, 1.0),
     "screen": (0.55, 0.80, 0.95, 1.0),
@@ -35,7 +36,7 @@ COLOURS = {
 LIGHT = np.array([-0.45, -0.65, 0.85])
 
 # How far each thing rises in the exploded view (mm): the order it goes in.
-EXPLODE = {"lid": 60.0, "arcade": 105.0, "diffuser": 95.0, "felt": 112.0}
+EXPLODE = {"lid": 60.0, "arcade": 105.0, "diffuser": 95.0, "felt": 112.0, "cap": 30.0}
 
 
 def _split(v, f, longest):
@@ -84,7 +85,13 @@ def scene(model, exploded=False):
     """[(name, shape)] of everything drawn, moved apart when exploded."""
     b = E._b3d()
     t, lv = model.table, E.levels(model.table)
-    items = [(name, s) for name, s in model.parts.items()]
+    items = []
+    for name, s in model.parts.items():
+        if name in E.CAPS:   # each cap with its symbol in a colour of its own
+            r = E.relief(t, name[4:])
+            items += [("cap", s - r), ("cap.symbol", r)]
+        else:
+            items.append((name, s))
     for comp, pieces in model.components.items():
         items += [("%s.%s" % (comp, p), s) for p, s in pieces.items()]
     # The panel's active area lit: cut out of it, so no two faces lie on one another.

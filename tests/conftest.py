@@ -24,5 +24,6 @@ def _scratch_home(tmp_path_factory):
 from sharding import (  # noqa: E402,F401
     pytest_collection_modifyitems,
     pytest_runtest_logreport,
+    pytest_runtest_logstart,
     pytest_sessionfinish,
 )

@@ -8,7 +8,9 @@ the mean), each to the shard with the least so far. Whole files, so a
 module's fixtures (a build, a booted page) stay in one process; every
 shard computes the same split, so each file runs in exactly one.
 DICETRAY_DURATIONS=PATH writes each file's seconds (setup, call and
-teardown of its tests) to PATH when the run ends.
+teardown of its tests) to PATH when the run ends. DICETRAY_NOW=PATH holds
+the id of the test running now (written as each starts), which the runner
+names while a stage runs long.
 """
 import json
 import os
@@ -51,6 +53,13 @@ def pytest_collection_modifyitems(config, items):
 
 
 _seconds = {}
+
+
+def pytest_runtest_logstart(nodeid, location):
+    path = os.environ.get("DICETRAY_NOW")
+    if path:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(nodeid)
 
 
 def pytest_runtest_logreport(report):

@@ -1,16 +1,28 @@
-"""The docs' screenshots of what a table sees (issue 30): the hub's page in
-large mode (docs/img/hub-page.png), and an 80x24 terminal: `dicetray sim`'s
-view (docs/img/terminal-80x24.png) and `dicetray watch` (docs/img/watch-80x24.png).
+"""Every picture in docs/img, made by one command (`make docs`, which
+builds the web page first):
 
-    .venv/bin/python tools/docshots.py [--out docs/img]
+    .venv/bin/python tools/docshots.py [--out docs/img] [--only NAME ...]
 
-A desktop simulator of the real firmware (seed 7, a fresh flash in a
-temporary folder, DICETRAY_HOME there too) plays a short hunt session
-through the real commands; the terminal frames are the real code's
-(dicetray.sim.terminal.frame on the tray's SCREEN, `watch`'s own screen),
-drawn as text cells in headless chromium; the page is the hub's own,
-served by a Hub, a View and a Web as `dicetray serve` runs them. Needs
-chromium, chromedriver and selenium (as `make test-web`).
+- sim.png: the README's first picture, `dicetray sim --headless --script`
+  (SIM_SCRIPT: the tour skipped, Tension slashed four times) with
+  `--screenshot`: the simulator's own PNG, byte for byte what the firmware
+  draws (tests/host/test_journeys.py compares the committed copy);
+- terminal-80x24.png, watch-80x24.png, hub-page.png: what a table sees (issue
+  30). A desktop simulator of the real firmware (seed 7, a fresh flash in a
+  temporary folder, DICETRAY_HOME there too) plays a short hunt session
+  through the real commands; the terminal frames are the real code's
+  (dicetray.sim.terminal.frame on the tray's SCREEN, `watch`'s own screen),
+  drawn as text cells in headless chromium; the page is the hub's own,
+  served by a Hub, a View and a Web as `dicetray serve` runs them;
+- web.png: the tray's web page (build/web) in headless chromium after
+  SIM_SCRIPT's keys, played in the page's virtual time;
+- enclosure.png, enclosure-exploded.png: the enclosure's renders
+  (hardware/enclosure_render.py) of the table as it is.
+
+Needs chromium, chromedriver and selenium (as `make test-web`), the built
+web page and build123d (the [hardware] extra): `make docs` sees to the
+last two. tests/host/test_docshots.py checks that docs/img holds exactly
+these pictures and that the docs show no other.
 """
 
 import argparse
@@ -25,9 +37,6 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in (os.path.join(ROOT, "host"), os.path.join(ROOT, "tests", "web")):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
 
 SESSION = [  # what the table does before the pictures, as the keeper types it
     ["char", "Ada"],
@@ -43,6 +52,33 @@ SESSION = [  # what the table does before the pictures, as the keeper types it
 ]
 SIZE = (80, 24)
 _SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+# The README's first picture: the tour skipped (Back), then Talismans >
+# Tension slashed four times (Tension 1/3, Pressure 1/6: the carry's notes
+# on a page, OK closes it), back home.
+SIM_SCRIPT = """\
+300  BACK
+600  DOWN
+900  DOWN
+1200 OK
+1500 DOWN
+1800 RIGHT
+2100 RIGHT
+2400 RIGHT
+2700 OK
+3000 RIGHT
+3300 BACK
+3900 quit
+"""
+SHOTS = (
+    "sim.png",
+    "terminal-80x24.png",
+    "watch-80x24.png",
+    "hub-page.png",
+    "web.png",
+    "enclosure.png",
+    "enclosure-exploded.png",
+)
 
 
 def _sim(flash, home):
@@ -205,46 +241,117 @@ def hub_page(port, driver, path):
         hub.close()
 
 
+def sim_png(path, tmp):
+    """The simulator's own screenshot after SIM_SCRIPT, on a fresh flash."""
+    script = os.path.join(tmp, "readme.txt")
+    with open(script, "w") as f:
+        f.write(SIM_SCRIPT)
+    cmd = [sys.executable, "-m", "dicetray", "sim", "--headless", "--flash"]
+    cmd += [os.path.join(tmp, "readme-flash"), "--script", script, "--screenshot", path]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.join(ROOT, "host") + os.pathsep + env.get("PYTHONPATH", "")
+    subprocess.run(cmd, cwd=ROOT, env=env, check=True, capture_output=True)
+
+
+def web_png(driver, path):
+    """The web page after SIM_SCRIPT's keys (virtual time, seed 1)."""
+    import browser
+
+    site = browser.Site(browser.build_site())
+    try:
+        driver.set_window_size(760, 800)
+        browser.open_page(driver, site.url("?virtual=1&wait=1&seed=1&flash=docshots"))
+        got = driver.execute_async_script(
+            "const cb = arguments[arguments.length - 1];"
+            "dicetray.play(arguments[0]).then(() => cb('ok'), e => cb(String(e)));",
+            SIM_SCRIPT,
+        )
+        if got != "ok":
+            raise SystemExit("docshots: the web page did not play the script: %s" % got)
+        time.sleep(0.5)  # the canvas and the ring drawn
+        height = driver.execute_script(
+            "const k = document.getElementById('k-ROLL').getBoundingClientRect();"
+            "return Math.ceil(k.bottom + window.scrollY) + 24;"
+        )
+        inner = driver.execute_script("return window.innerHeight")
+        driver.set_window_size(760, 800 - inner + height)  # the page down to its keys
+        time.sleep(0.5)
+        driver.save_screenshot(path)
+    finally:
+        site.close()
+
+
+def enclosure_pngs(out):
+    """The enclosure's two renders (the table as it is)."""
+    sys.path.insert(0, os.path.join(ROOT, "hardware"))
+    import enclosure
+    import enclosure_render
+
+    return enclosure_render.render_all(enclosure.build(), out)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="python tools/docshots.py", description=__doc__.split("\n")[0]
     )
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "img"), help="where the PNGs go")
+    ap.add_argument(
+        "--only", action="append", choices=SHOTS, metavar="NAME", help="just these (repeatable)"
+    )
     a = ap.parse_args(argv)
+    want = set(a.only or SHOTS)
+    for p in (os.path.join(ROOT, "host"), os.path.join(ROOT, "tests", "web")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
     import browser
 
     why = browser.missing()
     if why:
         raise SystemExit("docshots: " + why)
     with tempfile.TemporaryDirectory() as tmp:
-        home = os.path.join(tmp, "home")
-        os.environ["DICETRAY_HOME"] = home
-        p, port = _sim(os.path.join(tmp, "flash"), home)
+        if "sim.png" in want:
+            sim_png(os.path.join(a.out, "sim.png"), tmp)
+        if want & {"enclosure.png", "enclosure-exploded.png"}:
+            enclosure_pngs(a.out)
         driver = browser.chrome()
         try:
-            for argv in SESSION:
-                _tool(*argv + ["--port", port])
-            time.sleep(1.0)  # the last roll's comet and flash done: the dial
-            _shoot_html(
-                driver,
-                cells_html(terminal_text(port), "dicetray sim"),
-                os.path.join(a.out, "terminal-80x24.png"),
-                tmp,
-            )
-            _shoot_html(
-                driver,
-                cells_html(watch_text(port), "dicetray watch"),
-                os.path.join(a.out, "watch-80x24.png"),
-                tmp,
-            )
-            hub_page(port, driver, os.path.join(a.out, "hub-page.png"))
+            if "web.png" in want:
+                web_png(driver, os.path.join(a.out, "web.png"))
+            if want & {"terminal-80x24.png", "watch-80x24.png", "hub-page.png"}:
+                session_pngs(driver, a.out, tmp)
         finally:
             driver.quit()
-            p.terminate()
-            p.wait(30)
-    for name in ("terminal-80x24.png", "watch-80x24.png", "hub-page.png"):
-        print("docshots: %s" % os.path.relpath(os.path.join(a.out, name), ROOT))
+    for name in SHOTS:
+        if name in want:
+            print("docshots: %s" % os.path.relpath(os.path.join(a.out, name), ROOT))
     return 0
+
+
+def session_pngs(driver, out, tmp):
+    """The terminal, watch and hub-page pictures of a short hunt session."""
+    home = os.path.join(tmp, "home")
+    os.environ["DICETRAY_HOME"] = home
+    p, port = _sim(os.path.join(tmp, "flash"), home)
+    try:
+        for argv in SESSION:
+            _tool(*argv + ["--port", port])
+        time.sleep(1.0)  # the last roll's comet and flash done: the dial
+        _shoot_html(
+            driver,
+            cells_html(terminal_text(port), "dicetray sim"),
+            os.path.join(out, "terminal-80x24.png"),
+            tmp,
+        )
+        _shoot_html(
+            driver,
+            cells_html(watch_text(port), "dicetray watch"),
+            os.path.join(out, "watch-80x24.png"),
+            tmp,
+        )
+        hub_page(port, driver, os.path.join(out, "hub-page.png"))
+    finally:
+        p.terminate()
+        p.wait(30)
 
 
 if __name__ == "__main__":

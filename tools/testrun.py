@@ -1,7 +1,7 @@
 """`make test` and `make check`: the test stages, several at once, each
 stage's time, and a table of their results at the end (docs/testing.md).
 
-    python tools/testrun.py [--check] [--jobs N] [--shards N] [--keep-going] [STAGE ...]
+    python tools/testrun.py [--check] [--jobs N] [--shards N] [--fail-fast] [STAGE ...]
 
 Stages: lint (ruff check, ruff format --check, tools/typecheck.py),
 pytest (tests/host and tests/mpy on CPython, in --shards processes),
@@ -9,11 +9,14 @@ micropython (tests/mpy_run.py), board (tests/board/boards.py builds the
 images, then tests/board in two processes) and web (tests/web). `--check`
 is the everyday three: lint, pytest, micropython. Up to --jobs processes
 run at once (default: the cores plus two; a pytest process waits on its
-simulators about half the time). A failed stage lets what runs finish and
-starts nothing more (--keep-going: runs the rest); the table names what
-was not run and why. Each process's output goes to build/test/NAME.log
-and is printed whole when it ends, under a banner with its time. Exit
-status 0 if every stage that ran passed.
+simulators about half the time). A failed stage stops only what waits
+on it (the board's tests without their images): every other stage still
+runs, so the table has each one's verdict (--fail-fast: nothing more
+starts after a failure, and the table names what was not run and why).
+Each process's output goes to build/test/NAME.log and is printed whole
+when it ends, under a banner with its time; the line printed every minute
+names what still runs and the test each pytest process is in. Exit status
+0 if every stage that ran passed.
 """
 
 import argparse
@@ -56,6 +59,20 @@ class Job:
         self.shown = False
 
     @property
+    def now_file(self):
+        """build/test/NAME.now: the test its pytest is in (tests/sharding.py)."""
+        return self.log[:-4] + ".now"
+
+    def current(self):
+        """(test id, seconds in it) of the test it is in now, or None."""
+        try:
+            with open(self.now_file, encoding="utf-8") as f:
+                name = f.read().strip()
+            return (name, time.time() - os.path.getmtime(self.now_file)) if name else None
+        except OSError:
+            return None
+
+    @property
     def log(self):
         """build/test/NAME.log (LOGS read when used: a test points it elsewhere)."""
         return os.path.join(LOGS, self.name.replace(" ", "-").replace("/", "of") + ".log")
@@ -67,6 +84,7 @@ class Job:
 
     def _run(self):
         env = dict(os.environ, **self.env)
+        env["DICETRAY_NOW"] = self.now_file
         try:
             with open(self.log, "w") as out:
                 for cmd in self.cmds:
@@ -177,7 +195,7 @@ def main(argv=None):
     p.add_argument("--check", action="store_true", help="the everyday stages: " + ", ".join(CHECK))
     p.add_argument("--jobs", type=int, default=(os.cpu_count() or 1) + 2, help="processes at once")
     p.add_argument("--shards", type=int, default=2, help="processes for the pytest stage")
-    p.add_argument("--keep-going", action="store_true", help="start the rest after a failure too")
+    p.add_argument("--fail-fast", action="store_true", help="start nothing more after a failure")
     p.add_argument("only", nargs="*", metavar="STAGE", help="these stages only")
     args = p.parse_args(argv)
     table = stages(max(1, args.shards))
@@ -213,7 +231,7 @@ def main(argv=None):
     t0 = time.monotonic()
     failed = []
     try:
-        run(jobs, max(1, args.jobs), args.keep_going, failed, t0)
+        run(jobs, max(1, args.jobs), args.fail_fast, failed, t0)
     except KeyboardInterrupt:
         failed.append("Ctrl-C")
         for j in jobs:  # they had the Ctrl-C too: a moment to end, then the table
@@ -229,9 +247,10 @@ def main(argv=None):
     return report(table, total, failed)
 
 
-def run(jobs, limit, keep_going, failed, t0):
+def run(jobs, limit, fail_fast, failed, t0):
     """Start jobs by priority as slots free up and what they wait for has
-    passed; print each one's output when it ends."""
+    passed (fail_fast: none after a failure); print each one's output when
+    it ends."""
     by_name = {j.name: j for j in jobs}
     beat = time.monotonic() + BEAT
     while True:
@@ -255,7 +274,7 @@ def run(jobs, limit, keep_going, failed, t0):
             if j.t0 is not None or j.why:
                 continue
             dep = by_name.get(j.after)
-            if failed and not keep_going:
+            if failed and fail_fast:
                 j.why = "not run: %s failed" % failed[0]
             elif dep is not None and (dep.why or (dep.done and dep.code)):
                 j.why = "not run: %s %s" % (dep.name, dep.why or "failed")
@@ -275,13 +294,21 @@ def run(jobs, limit, keep_going, failed, t0):
                 "-- %s: running %s"
                 % (
                     clock(now - t0),
-                    ", ".join(
-                        "%s (%s)" % (j.name, clock(now - j.t0)) for j in jobs if j.t0 and not j.done
-                    ),
+                    ", ".join(running(j, now) for j in jobs if j.t0 and not j.done),
                 ),
                 flush=True,
             )
         time.sleep(0.2)
+
+
+def running(job, now):
+    """'board 2/2 (28:28, in tests/board/test_powercut.py::test_cuts for 14:02)'."""
+    cur = job.current()
+    return "%s (%s%s)" % (
+        job.name,
+        clock(now - job.t0),
+        ", in %s for %s" % (cur[0], clock(cur[1])) if cur else "",
+    )
 
 
 def save_times():
@@ -299,6 +326,8 @@ def save_times():
             except ValueError:
                 pass  # a shard stopped while writing it
             os.remove(path)
+        elif name.endswith(".now"):
+            os.remove(os.path.join(LOGS, name))
     with open(TIMES, "w", encoding="utf-8") as f:
         json.dump(dict(sorted(times.items())), f, indent=0)
 

@@ -48,6 +48,7 @@ RP2 = os.path.join(ROOT, "rp2")
 MANIFEST = os.path.join(RP2, "manifest.py")
 LAUNCHER = os.path.join(RP2, "main.py")
 PINS_FILE = os.path.join(RP2, "pins.json")
+SRAM_FILE = os.path.join(RP2, "sram.txt")
 BUILD = os.path.join(ROOT, "build")
 OUT = os.path.join(BUILD, "uf2")
 WORK = os.path.join(BUILD, "rp2")
@@ -139,6 +140,9 @@ _ENV_DROP_PREFIX = ("PICO_", "PICOTOOL_", "MICROPY_")
 # to CMAKE_ARGS, and a command-line CMAKE_ARGS=... would silently replace
 # those appends (every board would build as the default RPI_PICO, unfrozen).
 CMAKE_ARGS = "-DPICO_NO_PICOTOOL=1"
+# The RP2040 linker script's list of objects kept out of flash, as v1.27.0
+# writes it; rp2/sram.txt's files replace it (with the names CMake gives).
+SRAM_UPSTREAM = "*gc.c.obj *vm.c.obj *parse.c.obj"
 
 
 class Uf2Error(Exception):
@@ -257,10 +261,13 @@ def firmware_files():
     return sorted(out)
 
 
-def input_files(stock=False):
+def input_files(stock=False, sram=None):
     """{repository-relative path: absolute path} of what the image is made from
-    (besides the pinned upstream sources, which rp2/pins.json names)."""
+    (besides the pinned upstream sources, which rp2/pins.json names). sram:
+    rp2/sram.txt's files linked into SRAM (default: the release image only)."""
     files = {"rp2/pins.json": PINS_FILE}
+    if not stock if sram is None else sram:
+        files["rp2/sram.txt"] = SRAM_FILE
     if not stock:
         files["rp2/manifest.py"] = MANIFEST
         files["rp2/main.py"] = LAUNCHER
@@ -269,21 +276,21 @@ def input_files(stock=False):
     return files
 
 
-def read_inputs(stock=False):
+def read_inputs(stock=False, sram=None):
     """{repository-relative path: bytes} of the input files, each read once:
     the hash and the staging folder are made from these same bytes, so an
     image always matches its input hash, even with the tree being edited."""
     out = {}
-    for rel, path in input_files(stock).items():
+    for rel, path in input_files(stock, sram).items():
         with open(path, "rb") as f:
             out[rel] = f.read()
     return out
 
 
-def input_hash(stock=False, inputs=None):
+def input_hash(stock=False, inputs=None, sram=None):
     """sha256 over the sorted input files: for each, its repository-relative
     path, a NUL, its length in decimal, a NUL, its bytes (docs/image.md)."""
-    inputs = read_inputs(stock) if inputs is None else inputs
+    inputs = read_inputs(stock, sram) if inputs is None else inputs
     h = hashlib.sha256()
     for rel in sorted(inputs):
         data = inputs[rel]
@@ -311,6 +318,35 @@ def stage(dest, inputs=None):
         with open(dst, "wb") as f:
             f.write(data)
     return sorted(files)
+
+
+def _sram_names(inputs):
+    """The C files rp2/sram.txt names (none when it is not an input)."""
+    lines = inputs.get("rp2/sram.txt", b"").decode().splitlines()
+    return [n.strip() for n in lines if n.strip() and not n.strip().startswith("#")]
+
+
+def sram_linker_script(tree, board, text, path):
+    """Write the port's linker script for `board` to `path` with the C files
+    named in `text` (rp2/sram.txt) linked into SRAM; returns its path, or None
+    for a board it does not apply to (the RP2350's is left as it is: no
+    emulator runs it to measure). Uf2Error if the script is not v1.27.0's."""
+    if BOARDS[board]["chip"] != "RP2040":
+        return None
+    names = _sram_names({"rp2/sram.txt": text})
+    bad = [n for n in names if not re.fullmatch(r"[A-Za-z0-9_]+\.c", n)]
+    if bad or not names:
+        raise Uf2Error("rp2/sram.txt: %s: one C file name a line (vm.c)" % (bad or "empty"))
+    with open(os.path.join(tree, "ports", "rp2", "memmap_mp_rp2040.ld")) as f:
+        script = f.read()
+    if script.count(SRAM_UPSTREAM) != 1:
+        raise Uf2Error(
+            "ports/rp2/memmap_mp_rp2040.ld has no %r once: not v1.27.0's linker script, "
+            "so rp2/sram.txt cannot be applied" % SRAM_UPSTREAM
+        )
+    with open(path, "w") as f:
+        f.write(script.replace(SRAM_UPSTREAM, " ".join("*%s.o" % n for n in names)))
+    return path
 
 
 # ---------------------------------------------------------------------------
@@ -746,18 +782,23 @@ def _run(cmd, logfile, env, log, label):
         )
 
 
-def image_path(board, stock=False, out=None):
+def image_path(board, stock=False, out=None, sram=False):
     """The stable name of a board's image: build/uf2/dicetray-rpi_pico.uf2, or
-    for the stock image build/uf2/micropython-v1.27.0-rpi_pico.uf2."""
+    for the stock image build/uf2/micropython-v1.27.0-rpi_pico.uf2 (with
+    sram: -sram.uf2, rp2/sram.txt's files in SRAM, as the release image)."""
     out = out or OUT
     if stock:
-        return os.path.join(out, "micropython-%s-%s.uf2" % (MP_VERSION, board.lower()))
+        return os.path.join(
+            out, "micropython-%s-%s%s.uf2" % (MP_VERSION, board.lower(), "-sram" if sram else "")
+        )
     return os.path.join(out, "dicetray-%s.uf2" % board.lower())
 
 
-def build(board="RPI_PICO", stock=False, out=None, work=None, jobs=None, log=print):
+def build(board="RPI_PICO", stock=False, out=None, work=None, jobs=None, log=print, sram=None):
     """Build one image; returns the path of its .uf2 (the versioned name for a
-    release image; the stable copy is image_path(board)). One build at a
+    release image; the stable copy is image_path(board)). sram: link
+    rp2/sram.txt's files into SRAM (default: the release image does, the
+    stock image is MicroPython's as released). One build at a
     time per work folder (a lock file in it): two test runs, or a test run
     and `make uf2`, would otherwise write the same build tree at once."""
     import fcntl
@@ -766,10 +807,10 @@ def build(board="RPI_PICO", stock=False, out=None, work=None, jobs=None, log=pri
     os.makedirs(work, exist_ok=True)
     with open(os.path.join(work, ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _build(board, stock, out, work, jobs, log)
+        return _build(board, stock, out, work, jobs, log, (not stock) if sram is None else sram)
 
 
-def _build(board, stock, out, work, jobs, log):
+def _build(board, stock, out, work, jobs, log, sram):
     if board not in BOARDS:
         raise Uf2Error("unknown board %r: use one of %s" % (board, ", ".join(BOARDS)))
     spec = BOARDS[board]
@@ -782,10 +823,10 @@ def _build(board, stock, out, work, jobs, log):
     os.makedirs(work, exist_ok=True)
     mpy_cross = ensure_mpy_cross(src, work, jobs, log)
 
-    name = board + ("-stock" if stock else "")
+    name = board + ("-stock" if stock else "") + ("-sram" if stock and sram else "")
     bdir = os.path.join(work, name)
     extra = dict(_version_env(), MICROPY_MPYCROSS=mpy_cross)
-    extra["CMAKE_ARGS"] = CMAKE_ARGS
+    cmake_args = CMAKE_ARGS
     cmd = [
         "make",
         "-C",
@@ -796,8 +837,14 @@ def _build(board, stock, out, work, jobs, log):
         "BUILD=" + bdir,
     ]
     modules = []
-    inputs = read_inputs(stock)
+    inputs = read_inputs(stock, sram)
     ihash = input_hash(stock, inputs)
+    ld = None
+    if sram:
+        ld = sram_linker_script(tree, board, inputs["rp2/sram.txt"], bdir + "-memmap.ld")
+        if ld:
+            cmake_args += " -DMICROPY_BOARD_LINKER_SCRIPT=" + ld
+    extra["CMAKE_ARGS"] = cmake_args
     if not stock:
         freeze_dir = os.path.join(work, "freeze")
         modules = stage(freeze_dir, inputs)
@@ -822,7 +869,7 @@ def _build(board, stock, out, work, jobs, log):
         "stock": stock,
         "mpy_cross": mpy_cross,
         "cmd": cmd[3:],
-        "cmake_args": CMAKE_ARGS,
+        "cmake_args": cmake_args,
     }
     config_path = os.path.join(bdir, "dicetray-config.json")
     if os.path.isdir(bdir) and _read_json(config_path) != config:
@@ -838,7 +885,7 @@ def _build(board, stock, out, work, jobs, log):
         % (
             board,
             " stock" if stock else "",
-            CMAKE_ARGS,
+            cmake_args.replace(work + os.sep, ""),
             board,
             jobs,
             os.path.relpath(bdir + ".log", ROOT) if bdir.startswith(ROOT) else bdir + ".log",
@@ -866,7 +913,7 @@ def _build(board, stock, out, work, jobs, log):
     )
 
     if stock:
-        fname = os.path.basename(image_path(board, True))
+        fname = os.path.basename(image_path(board, True, sram=sram))
     else:
         fname = "dicetray-%s-%s-%s.uf2" % (version(), board.lower(), ihash[:12])
     side = {
@@ -891,7 +938,12 @@ def _build(board, stock, out, work, jobs, log):
         "toolchain": toolchain(),
         "source_date_epoch": SOURCE_DATE_EPOCH,
         "build_command": "CMAKE_ARGS=%s make -C ports/rp2 BOARD=%s%s"
-        % (CMAKE_ARGS, board, "" if stock else " FROZEN_MANIFEST=rp2/manifest.py"),
+        % (
+            cmake_args.replace(work + os.sep, ""),
+            board,
+            "" if stock else " FROZEN_MANIFEST=rp2/manifest.py",
+        ),
+        "sram": ["ports/rp2/" + n for n in _sram_names(inputs)] if ld else [],
         "input_sha256": ihash,
         "inputs": sorted(inputs),
         "frozen": modules,
@@ -903,6 +955,7 @@ def _build(board, stock, out, work, jobs, log):
         "bin": {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)},
         "code_size": len(data),
         "code_limit": spec["code_limit"],
+        "gc_heap": gc_heap(os.path.join(bdir, "firmware.elf")),
     }
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, fname)
@@ -929,6 +982,27 @@ def _build(board, stock, out, work, jobs, log):
     return path
 
 
+def gc_heap(elf):
+    """{"start", "end"} of the heap the port hands MicroPython's collector
+    (the linker's __GcHeapStart and __GcHeapEnd in the build's ELF), or
+    None if nm or the symbols are missing: the emulator's heap probe
+    reads the collector's table from there (docs/emulator.md)."""
+    try:
+        out = subprocess.run(
+            ["arm-none-eabi-nm", elf], capture_output=True, text=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    sym = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] in ("__GcHeapStart", "__GcHeapEnd"):
+            sym[parts[2]] = int(parts[0], 16)
+    if len(sym) != 2:
+        return None
+    return {"start": sym["__GcHeapStart"], "end": sym["__GcHeapEnd"]}
+
+
 def _write_bytes(path, data):
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
@@ -951,6 +1025,11 @@ def main(argv=None):
     ap.add_argument(
         "--stock", action="store_true", help="plain MicroPython, nothing of Dicetray frozen in"
     )
+    ap.add_argument(
+        "--sram",
+        action="store_true",
+        help="with --stock: rp2/sram.txt's files linked into SRAM, as in the release image",
+    )
     ap.add_argument("--out", default=None, help="output folder (default build/uf2)")
     ap.add_argument("--jobs", type=int, default=None, help="make -j (default: the CPU count)")
     ap.add_argument("--work", default=None, help="build folder (default build/rp2)")
@@ -958,7 +1037,7 @@ def main(argv=None):
     boards = sorted(BOARDS) if a.board == "all" else [a.board]
     try:
         for b in boards:
-            build(b, stock=a.stock, out=a.out, work=a.work, jobs=a.jobs)
+            build(b, stock=a.stock, out=a.out, work=a.work, jobs=a.jobs, sram=a.sram or None)
     except Uf2Error as e:
         if e.tail:
             print("---- last %d lines of the build output ----" % len(e.tail), file=sys.stderr)

@@ -124,17 +124,19 @@ class _Segment:
 
 
 def status_lines(info):
-    """What `dicetray status` prints (host/dicetray/commands.py), from info."""
+    """What `dicetray status -v` prints (host/dicetray/cli/status.py) of
+    the device's info: its campaign and journal in the same words; the
+    device's own numbers (the page knows no port and no backup database)."""
+    last = info.get("events") or 0
     out = ["device    %s (firmware %s, protocol %s, schema %s)" % (
         info.get("device"), info.get("firmware"), info.get("protocol"), info.get("schema")),
-        "campaign  %s (%s)" % (info.get("campaign"), info.get("system"))]
+        "campaign  %s%s (%s), %d event%s" % (
+            info.get("campaign"), " " + info["name"] if info.get("name") else "",
+            info.get("system"), last, "" if last == 1 else "s")]
     first = info.get("first", 1)
-    last = info.get("events")
-    more = ""
     if first > 1:
-        more = " (it holds %d..%s: %s compacted)" % (
-            first, last, "event 1 was" if first == 2 else "events 1..%d were" % (first - 1))
-    out.append("events    %s%s" % (last, more))
+        out.append("journal   it holds events %d..%s: %s compacted" % (
+            first, last, "event 1 was" if first == 2 else "events 1..%d were" % (first - 1)))
     if "heap_free" in info:
         out.append("heap      %d bytes free, %d used" % (info["heap_free"], info["heap_used"]))
     for line in info.get("damage", ()):
@@ -586,15 +588,24 @@ class Client:
                                                                      b.last - keep))
         if dsys != b.system:
             lines.append("note: the file is a %s campaign and the tray runs %s: the restore "
-                         "replaces it anyway" % (b.system, dsys))
+                         "goes ahead anyway" % (b.system, dsys))
+        slot = info.get("slot")
+        p = yield from self.request(fr.SLOTS, _ints(0))     # the first page: 24 slots
+        slots = json.loads(bytes(p))["slots"]
+        lines.append("the restored campaign becomes the tray's current one, in the slot after "
+                     "its highest")
+        for t in slots:   # its copies go, as the tray does it: a campaign is in one slot
+            if t["campaign"] == b.cid and t["system"] == b.system and t["slot"] != slot:
+                lines.append("slot %d holds another copy of campaign %d (%s): the restore "
+                             "replaces it" % (t["slot"], b.cid, _plural(t["events"], "event")))
         if (dc.cid, dc.system) != (b.cid, b.sysno):
-            if dc.nevents:
-                lines.append("the tray's campaign %d and its %s are replaced (a different "
-                             "campaign)" % (dc.cid, _plural(dc.nevents, "event")))
-            else:
-                lines.append("the tray's campaign %d has no events yet: nothing of it is lost"
-                             % dc.cid)
+            lines.append("the tray's current campaign %d (%s, %s) stays on its flash in slot %s "
+                         "(Settings > Campaigns, or `dicetray campaigns`, lists it; switching "
+                         "back to it undoes the restore)"
+                         % (dc.cid, dsys, _plural(dc.nevents, "event"), slot))
         else:
+            lines.append("slot %s holds the tray's current copy of campaign %d: the restore "
+                         "replaces it" % (slot, b.cid))
             dfirst = max(1, info.get("first", 1))
             have = yield from self.events(dfirst - 1)
             common = min(dc.nevents, b.last)
@@ -613,9 +624,6 @@ class Client:
             else:
                 lines.append("the file has %s the tray does not (%d..%d)" % (
                     _plural(b.last - dc.nevents, "event"), dc.nevents + 1, b.last))
-        lines.append("the tray keeps its current campaign on its flash as slot %s (Settings > "
-                     "Campaigns, or `dicetray campaigns`, lists it; switching back undoes the "
-                     "restore)" % info.get("slot"))
         self.pending = (b, (info.get("campaign"), info.get("system"), info.get("events"),
                             info.get("slot")))
         return {"lines": lines, "file": {"campaign": b.cid, "system": b.system,
@@ -690,13 +698,15 @@ class Client:
             back = yield from self.events(held - 1)
             if back != b.events[held - b.first:]:
                 errs.append("its events %d..%d differ from the file's" % (held, b.last))
+        # The tray's campaign before: another one keeps its slot; this one's
+        # copy was replaced (a campaign is in one slot).
+        earlier = ("its earlier copy of this campaign was replaced" if was[:2] == (b.cid, b.system)
+                   else "its earlier campaign is slot %s on its flash" % was[3])
         if errs:
             raise TrayError("the restore was swapped in but did not verify: the tray %s; the file "
-                            "is unchanged: restore it again (the tray's earlier campaign is slot %s "
-                            "on its flash)" % ("; ".join(errs), was[3]))
+                            "is unchanged: restore it again (%s)" % ("; ".join(errs), earlier))
         said = ("events %d..%d verified one by one" % (held, b.last) if held <= b.last
                 else "no events (the file's snapshot at %d is its base)" % b.last)
         return {"info": now, "lines": status_lines(now),
-                "said": "restored and verified: campaign %d (%s), state after event %d, %s; its "
-                        "earlier campaign is slot %s on its flash" % (b.cid, b.system, b.last, said,
-                                                                      was[3])}
+                "said": "restored and verified: campaign %d (%s), state after event %d, %s; %s"
+                        % (b.cid, b.system, b.last, said, earlier)}

@@ -9,10 +9,13 @@ import { CdcHost } from './usb.mjs';
 import { Lines } from './lines.mjs';
 import { BusTarget, GpioTarget } from './i2c.mjs';
 import { Ws2812 } from './ws2812.mjs';
+import { XipCache, attachXip } from './xip.mjs';
+import { HeapProbe } from './heap.mjs';
 
 const CYCLE_NS = 1e9 / CLOCK_HZ;   // 8
 const SLICE_WALL_MS = 15;          // run this long between looks at I/O
 const APP_IDLE_NS = 1e6;           // a wait this long after the first frame: the app is up
+const BATCH = 512;                 // instructions run between the loop's own checks, at most
 
 /** Seeds as the desktop simulator's board.seed() gives them (dicetray.sim.vm). */
 function nextSeed(s) {
@@ -81,7 +84,9 @@ export class Board {
   /**
    * opts: profile (see profiles in dicetray/sim/rp2040.py), flash (a Flash),
    * seed, paced (emulated time never ahead of the wall clock), emit(event),
-   * cutAt (emulated ns of a power cut, or null).
+   * cutAt (emulated ns of a power cut, or null), xip (model the XIP cache:
+   * flash misses cost cycles; false: every flash access is free, rp2040js's
+   * own timing).
    */
   constructor(opts) {
     this.opts = opts;
@@ -96,19 +101,29 @@ export class Board {
     this.appQueue = [];       // [nanos after the app is up, fn]
     this.appUp = false;
     this.appT = 0;
-    this.stats = { i2cBytes: 0, i2cNanos: 0, flashNanos: 0, erases: 0, programs: 0,
+    this.stats = { i2cBytes: 0, i2cQueued: 0, i2cNanos: 0, flashNanos: 0, erases: 0, programs: 0,
                    idleNanos: 0, busyCycles: 0, ledFrames: 0, spiBytes: 0, serialDropped: 0,
-                   cdcIn: 0, cdcOut: 0 };
+                   cdcIn: 0, cdcOut: 0, xipHits: 0, xipMisses: 0, xipCycles: 0 };
     this.spans = false;       // report every run of the CPU that drew or sent on USB
     this.span = null;
     this.stopped = false;
     this.serialOut = opts.serialOut;
+    // opts.gcHeap [start, end]: MicroPython's heap, watched (heap.mjs).
+    this.heap = opts.gcHeap ? new HeapProbe(opts.gcHeap[0], opts.gcHeap[1]) : null;
+  }
+
+  /** Report spans (and count the XIP misses by line, with --xip-profile) or not. */
+  setSpans(on) {
+    this.spans = on;
+    if (this.xip) this.xip.where = on && this.opts.xipProfile || null;
   }
 
   /** The counters now (the harness's `stats`). */
   snapshot() {
+    this._xipStats();
     return { ...this.stats, nanos: this.now(), boots: this.boots, entropyReads: this.entropy.reads,
-             i2cHz: this.i2c ? Math.round(1e9 / this.i2c.bitNanos()) : 0 };
+             i2cHz: this.i2c ? Math.round(1e9 / this.i2c.bitNanos()) : 0,
+             ...(this.heap ? this.heap.stats() : {}) };
   }
 
   // A run of the CPU between two waits: with `spans` on, one that wrote to
@@ -117,19 +132,34 @@ export class Board {
   // frame, and the link's own CPU time without the polls between requests).
   _wake() {
     const st = this.stats;
-    this.span = [this.now(), st.busyCycles, st.i2cNanos, st.i2cBytes + st.spiBytes, st.flashNanos,
-                 st.cdcIn];
+    this._xipStats();
+    this.span = [this.now(), st.busyCycles, st.i2cNanos, st.i2cQueued + st.spiBytes, st.flashNanos,
+                 st.cdcIn, st.xipCycles, st.xipMisses];
   }
 
   _sleep() {
-    const [t0, c0, in0, db0, f0, u0] = this.span;
+    const [t0, c0, in0, db0, f0, u0, x0, m0] = this.span;
     const st = this.stats;
     this.span = null;
-    const drawn = st.i2cBytes + st.spiBytes - db0;
+    // Drawn: bytes queued for the display in this run (a frame sent by DMA
+    // reaches the panel after the run; its bytes were queued in it).
+    const drawn = st.i2cQueued + st.spiBytes - db0;
     const sent = st.cdcIn - u0;
     if (!drawn && !sent) return;
-    this.emit({ ev: 'span', t0, t1: this.now(), cycles: st.busyCycles - c0, i2cNanos: st.i2cNanos - in0,
-                i2cBytes: drawn, flashNanos: st.flashNanos - f0, usbBytes: sent });
+    this._xipStats();
+    this.emit({ ev: 'span', t0, t1: this.now(), cycles: st.busyCycles - c0, i2cNanos: st.i2cNanos - in0, bus0: in0,
+                i2cBytes: drawn, flashNanos: st.flashNanos - f0, usbBytes: sent,
+                xipCycles: st.xipCycles - x0, xipMisses: st.xipMisses - m0 });
+  }
+
+  // The XIP cache's counters, carried over reboots (a new chip, a new cache).
+  _xipStats() {
+    const x = this.xip;
+    if (!x) return;
+    const st = this.stats;
+    st.xipHits = this.xip0[0] + x.hits;
+    st.xipMisses = this.xip0[1] + x.misses;
+    st.xipCycles = this.xip0[2] + x.stallCycles;
   }
 
   /** Emulated nanoseconds since the first power-on. */
@@ -153,6 +183,14 @@ export class Board {
       uniqueId: this.opts.uniqueId,
     });
     this.mcu = mcu;
+    if (this.heap) this.heap.attach(mcu);
+    if (this.opts.xip) {
+      this._xipStats();
+      const st = this.stats;
+      this.xip0 = [st.xipHits, st.xipMisses, st.xipCycles];
+      this.xip = attachXip(mcu, new XipCache());
+      this.xip.where = this.spans && this.opts.xipProfile || null;
+    }
     flash.mem = mcu.flash.subarray(0, flash.mem.length);  // the harness's operations land in the chip's own flash
     this.entropy.restart();
     this.lines = new Lines(mcu);
@@ -174,7 +212,8 @@ export class Board {
     const d = this.profile.display;
     const write = (bytes, addr) => {
       if (bytes[0] & 0x40) this.framed = true;   // a data stream: part of a frame
-      this.emit({ ev: 'i2c', t: this.now(), a: addr, d: Buffer.from(bytes).toString('base64') });
+      this.emit({ ev: 'i2c', t: this.now(), a: addr, d: Buffer.from(bytes).toString('base64'),
+                  bus: this.stats.i2cNanos });
     };
     if (d.bus === 'i2c') {
       const devices = new Map([[d.addr, { write }]]);
@@ -298,6 +337,7 @@ export class Board {
     const clock = mcu.clock;
     const paced = this.opts.paced;
     const cut = this.opts.cutAt;
+    const xip = this.xip;
     const end = Date.now() + SLICE_WALL_MS;
     let wait = 0;
     outer:
@@ -331,9 +371,23 @@ export class Board {
           this.stats.idleNanos += dt;
         } else {
           if (this.spans && !this.span) this._wake();
-          const c = core.executeInstruction();
-          clock.tick(c * CYCLE_NS);
-          this.stats.busyCycles += c;
+          // A run of instructions up to the next timer or cut, or until the
+          // CPU waits, reboots or is stopped (those are only ever set by an
+          // instruction's own access): the loop's other checks once a run.
+          const limit = Math.min(this.timers.length ? this.timers[0][0] : Infinity,
+            cut !== null ? cut : Infinity) - this.nanos0;
+          let cycles = 0;
+          let n = 0;
+          do {
+            let c = core.executeInstruction();
+            if (xip && xip.pending) c += xip.take();   // stalled on flash: cache misses
+            clock.tick(c * CYCLE_NS);
+            cycles += c;
+          } while (++n < BATCH && !core.waiting && clock.nanosCounter < limit &&
+                   !this.rebooting && !this.cutting && !this.stopped);
+          this.stats.busyCycles += cycles;
+          if (this.heap) this.heap.busy(cycles);
+          i += n - 1;
         }
         if (cut !== null && !this.cutting && this.now() >= cut) this._cut('between instructions');
         if (this.cutting) {

@@ -13,6 +13,11 @@
 import { I2CMode } from 'rp2040js';
 
 const FUNC_I2C = 3;   // GPIO function select: the pin belongs to an I2C block
+const IC_DATA_CMD = 0x10;
+const IC_DMA_CR = 0x88;
+const IC_DMA_TDLR = 0x8c;
+const TDMAE = 2;
+const DREQ_I2C_TX = [32, 34];   // DREQ_I2C0_TX, DREQ_I2C1_TX (RP2040 datasheet 2.5.3.1)
 
 /**
  * Target(s) on an RPI2C block, wired to the GPIOs `pins` ([sda, scl]).
@@ -34,6 +39,20 @@ export class BusTarget {
     this.buf = [];
     this.alarm = mcu.clock.createAlarm(() => this._done());
     this.then = null;
+    this.dmaCr = 0;
+    this.dmaTdlr = 0;
+    this.dreq = DREQ_I2C_TX[mcu.i2c.indexOf(i2c)];
+    const read = i2c.readUint32.bind(i2c);
+    const write = i2c.writeUint32.bind(i2c);
+    i2c.readUint32 = (offset) => (offset === IC_DMA_CR ? this.dmaCr
+      : offset === IC_DMA_TDLR ? this.dmaTdlr : read(offset));
+    i2c.writeUint32 = (offset, value) => {
+      if (offset === IC_DATA_CMD) stats.i2cQueued++;   // a byte into the TX FIFO, by the CPU or the DMA
+      if (offset === IC_DMA_CR) this.dmaCr = value & 3;
+      else if (offset === IC_DMA_TDLR) this.dmaTdlr = value & 0xf;
+      else write(offset, value);
+      this._request();
+    };
     i2c.onStart = () => this._after(1, () => i2c.completeStart());
     i2c.onConnect = (addr, mode) => {
       this._flush();
@@ -54,6 +73,16 @@ export class BusTarget {
     });
   }
 
+  // The TX DMA request follows the FIFO's level.
+  _request() {
+    const dma = this.mcu.dma;
+    if ((this.dmaCr & TDMAE) && (this.i2c.enable & 1) && this.i2c.txFIFO.itemCount <= this.dmaTdlr) {
+      dma.setDREQ(this.dreq);
+    } else {
+      dma.clearDREQ(this.dreq);
+    }
+  }
+
   /** Nanoseconds of one SCL period, from the block's configured counts.
    *  They count clk_peri, which this port runs from clk_sys
    *  (ports/rp2/clocks_extra.c); rp2040js 1.4.1 reports clk_peri as 48 MHz
@@ -64,6 +93,7 @@ export class BusTarget {
   }
 
   _after(bits, fn) {
+    this._request();   // a byte left the FIFO (or a stop ended it)
     const ns = bits * this.bitNanos();
     this.stats.i2cNanos += ns;
     this.then = fn;

@@ -4,13 +4,14 @@
 //
 //   node emulator/src/main.mjs --uf2 FILE --flash FILE --profile JSON
 //        [--serial-fd N] [--seed N] [--paced] [--cut-at NS] [--unique-id HEX]
+//        [--no-xip-cache] [--xip-profile FILE] [--gc-heap START:END]
 //
 // stdout: one JSON event a line (boot, usb, app, i2c, spi, leds, mark,
 //         stats, reset, cut, exit); stdin: one JSON command a line (keys,
 //         at, stats, cut, spans, quit); the file descriptor --serial-fd: the USB CDC
 //         port's bytes, both ways (the host bridges it to a pty).
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { isatty, ReadStream, WriteStream } from 'node:tty';
 import { createInterface } from 'node:readline';
@@ -20,7 +21,7 @@ import { Board } from './board.mjs';
 
 function parseArgs(argv) {
   const o = { uf2: null, flash: null, profile: null, serialFd: null, seed: 1, paced: false, cutAt: null,
-              uniqueId: new Uint8Array(8) };
+              uniqueId: new Uint8Array(8), xip: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = () => {
@@ -34,6 +35,14 @@ function parseArgs(argv) {
     else if (a === '--seed') o.seed = Number(v()) & 0x3fffffff;
     else if (a === '--paced') o.paced = true;
     else if (a === '--cut-at') o.cutAt = Number(v());
+    else if (a === '--no-xip-cache') o.xip = false;
+    else if (a === '--xip-profile') o.xipProfile = v();
+    else if (a === '--gc-heap') {
+      // MicroPython's heap (__GcHeapStart:__GcHeapEnd): watched, stats heapFree/heapLow (heap.mjs)
+      const m = /^(\d+):(\d+)$/.exec(v());
+      if (!m) fail('--gc-heap takes START:END, two decimal addresses');
+      o.gcHeap = [Number(m[1]), Number(m[2])];
+    }
     else if (a === '--unique-id') {
       const hex = v();
       if (!/^[0-9a-fA-F]{16}$/.test(hex)) fail('--unique-id takes 16 hex digits');
@@ -55,6 +64,10 @@ function emit(ev) {
 }
 
 const opts = parseArgs(process.argv.slice(2));
+// --xip-profile FILE: the XIP cache's misses by flash line (offset/8) while
+// spans are on, as JSON at the end: where misses cost (docs/emulator.md).
+const profilePath = opts.xipProfile;
+if (profilePath) opts.xipProfile = new Map();
 let flash;
 try {
   flash = new Flash(opts.flash);
@@ -70,7 +83,8 @@ try {
 
 let serial = null;
 const board = new Board({
-  profile: opts.profile, flash, seed: opts.seed, paced: opts.paced, cutAt: opts.cutAt, emit,
+  profile: opts.profile, flash, seed: opts.seed, paced: opts.paced, cutAt: opts.cutAt, emit, xip: opts.xip,
+  xipProfile: opts.xipProfile, gcHeap: opts.gcHeap,
   uniqueId: opts.uniqueId,
   serialOut: (data) => { if (serial) serial.write(Buffer.from(data)); },
   onStop: (why) => stop(why),
@@ -79,6 +93,7 @@ const board = new Board({
 function stop(why) {
   board.stopped = true;
   emit({ ev: 'exit', why, t: board.now(), stats: stats() });
+  if (profilePath) writeFileSync(profilePath, JSON.stringify(Object.fromEntries(opts.xipProfile)));
   flash.close();
   process.exit(0);
 }
@@ -131,7 +146,7 @@ const commands = {
   },
   stats: (c) => emit({ ev: 'stats', id: c.id, stats: stats() }),
   cut: (c) => board.cutAt(c.t, !!c.restart),
-  spans: (c) => { board.spans = !!c.on; },
+  spans: (c) => board.setSpans(!!c.on),
   quit: () => stop('quit'),
 };
 createInterface({ input: process.stdin }).on('line', (line) => {

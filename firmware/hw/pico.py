@@ -15,6 +15,8 @@ pull-ups, a 12-LED WS2812 ring on GP22, an optional piezo on GP18.
                          result comes that much sooner. A value out of
                          range or not a number is ignored: 400 kHz)
     leds=0              (no ring fitted: NullLeds)
+    dma=0               (the OLED's frames sent with writeto, a byte at a
+                         time, instead of by DMA: hw/i2cdma.py)
 """
 
 import os
@@ -132,11 +134,24 @@ class Board:
             raise RuntimeError("no OLED on I2C%d (GP%d SDA, GP%d SCL): found %r; check "
                                "wiring and power" % (bus, pins.gpio(self.PINS, "SDA"),
                                                      pins.gpio(self.PINS, "SCL"), found))
+        dma = self._dma(bus, addr)
         if config("display", "ssd1306") == "sh1106":
             from hw.sh1106 import SH1106
-            return SH1106(128, 64, i2c, addr)
+            return SH1106(128, 64, i2c, addr, dma=dma)
         from hw.ssd1306 import SSD1306
-        return SSD1306(128, 64, i2c, addr)
+        return SSD1306(128, 64, i2c, addr, dma=dma)
+
+    def _dma(self, bus, addr):
+        """The pages sent by DMA (hw/i2cdma.py: the CPU stages the next page
+        while the bus sends one), unless /config.txt says dma=0 or this
+        MicroPython has no rp2.DMA (writeto then, a byte at a time)."""
+        if config("dma", "1") == "0":
+            return None
+        try:
+            from hw.i2cdma import I2cDma
+        except ImportError:
+            return None
+        return I2cDma(bus, addr)
 
     def _leds(self, machine):
         if config("leds", "1") == "0":

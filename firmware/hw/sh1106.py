@@ -44,14 +44,13 @@ class SH1106(SSD1306):
             _SET_NORM_INV,      # not inverted
         ))                      # display on: after the first frame (SSD1306.init_display)
 
-    def _window(self, p, x0, x1):
+    def _wincmd(self, p, x0, x1):
         c = x0 + self.col0
         b = self._cmd
         b[0] = _CTRL_CMD
         b[1] = 0xB0 | p
         b[2] = c & 0x0F           # column low nibble
         b[3] = 0x10 | (c >> 4)    # column high nibble
-        self._send(self._cv[4])
         return 4
 
 

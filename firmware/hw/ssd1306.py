@@ -14,7 +14,10 @@ preallocated buffers; the data goes out through a cached memoryview per span
 length, so once the spans a UI uses have been seen, `show()` allocates
 nothing (and with nothing changed it never allocates or sends anything).
 Only `i2c.writeto(addr, buf)` is needed: the control byte shares the buffer,
-so no `writevto` list is built.
+so no `writevto` list is built. With `dma` (hw/i2cdma.py, on the RP2040)
+the pages go out by DMA instead: `show()` stages a page while the last one
+is on the bus and returns with the last page still going out; anything
+else that uses the bus waits for it first.
 
 Counters for the benchmark: `last_bytes` / `last_txns` (payload bytes passed
 to writeto and transactions in the last show), `bytes_total` (everything
@@ -49,7 +52,7 @@ class SSD1306(framebuf.FrameBuffer):
 
     COL0 = 0  # first visible RAM column (the SH1106 has 2)
 
-    def __init__(self, width, height, i2c, addr=0x3C, external_vcc=False):
+    def __init__(self, width, height, i2c, addr=0x3C, external_vcc=False, dma=None):
         if height % 8 or not 0 < width <= 128 or not 0 < height <= 64:
             raise ValueError("panel must be up to 128x64 with height a multiple of 8")
         self.width = width
@@ -101,7 +104,11 @@ class SSD1306(framebuf.FrameBuffer):
         self.last_bytes = 0
         self.last_txns = 0
         self.bytes_total = 0
+        self._dma = None
         self.init_display()
+        self._dma = dma
+        if dma is not None:
+            dma.prepare(self._cmd, self._wincmd(0, 0, 0), self._tx)
 
     # -- commands --------------------------------------------------------
     def _init_seq(self):
@@ -135,6 +142,8 @@ class SSD1306(framebuf.FrameBuffer):
         self._dark = True
 
     def _send(self, buf):
+        if self._dma is not None:
+            self._dma.wait()  # the frame still going out by DMA first
         self.i2c.writeto(self.addr, buf)
         self.bytes_total = (self.bytes_total + len(buf)) & _WRAP
 
@@ -172,8 +181,9 @@ class SSD1306(framebuf.FrameBuffer):
         (after a panel reset or a power cycle of the display)."""
         self._stale = True
 
-    def _window(self, p, x0, x1):
-        """Command transaction addressing page p, columns x0..x1; returns its length."""
+    def _wincmd(self, p, x0, x1):
+        """The command transaction addressing page p, columns x0..x1, into
+        _cmd; returns its length (always the same for a controller)."""
         b = self._cmd
         b[0] = _CTRL_CMD
         b[1] = _SET_COL_ADDR
@@ -182,7 +192,6 @@ class SSD1306(framebuf.FrameBuffer):
         b[4] = _SET_PAGE_ADDR
         b[5] = p
         b[6] = p
-        self._send(self._cv[7])
         return 7
 
     # -- frame -----------------------------------------------------------
@@ -234,7 +243,8 @@ class SSD1306(framebuf.FrameBuffer):
                 x1 = min((k - k0 + 1) * _CHUNK, w) - 1
                 while buf[o + x1] == sh[o + x1]:
                     x1 -= 1
-            sent += self._window(p, x0, x1)
+            k = self._wincmd(p, x0, x1)
+            sent += k
             n = x1 - x0 + 1
             # Stage columns x0.. of the page after the control byte, then
             # copy them back into the shadow (bytes past x1 are equal anyway).
@@ -242,10 +252,14 @@ class SSD1306(framebuf.FrameBuffer):
             # free; a Python byte loop costs ~10x more.
             self._txg.blit(self._bg, -x0, -p)
             self._sg.blit(self._txg, x0, p)
-            v = self._txv[n + 1]
-            if v is None:
-                v = self._txv[n + 1] = memoryview(self._tx)[:n + 1]
-            self._send(v)
+            if self._dma is not None:
+                self._dma.page(n + 1)
+            else:
+                self._send(self._cv[k])
+                v = self._txv[n + 1]
+                if v is None:
+                    v = self._txv[n + 1] = memoryview(self._tx)[:n + 1]
+                self._send(v)
             sent += n + 1
             txns += 2
         self._stale = False

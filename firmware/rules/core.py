@@ -42,7 +42,11 @@ def name_error(name):
     if not name or name.strip() != name:
         return "%s, not starting or ending with a space: %r" % (NAME_RULE, name[:20])
     if len(name) > NAME_MAX:
-        return "%s: %r has %d" % (NAME_RULE, name[:20], len(name))
+        # The whole name when it is short enough to read back; a long one
+        # is cut, and the "..." outside its quotes says so.
+        cut = len(name) > 32
+        return "%s: %r%s has %d characters" % (NAME_RULE, name[:24] if cut else name,
+                                               "..." if cut else "", len(name))
     for ch in name:
         if not " " <= ch <= "~":
             return "%s: %r is not one (the screen cannot draw it)" % (NAME_RULE, ch)

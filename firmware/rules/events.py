@@ -176,9 +176,11 @@ EXPEDITION = (
      (("group", -7, 18, "> 0: A leads that many supporters (+1d each); < 0: A fires into a melee of that many allies (-1d)"),
       ("allies", 0, 255, "bit i: character i is a supporter / engaged ally"),
       ("blocks", 0, 65535, "bits 2i armor, 2i+1 shield of character i"),
-      ("threat", 0, 15, "bit 0 A threatens B, bit 1 B threatens A; bit 2 A, bit 3 B a monster by Level")), 0,
+      ("threat", 0, 16 * (TAL + 1) + 15, "bit 0 A threatens B, bit 1 B threatens A; bit 2 A, bit 3 B a monster by"
+       " Level; bits 4-9 (16 x (t + 1)): side B is tracked foe t, its own dice, its HP takes B's damage")), 0,
      "A's pool, B's pool, then on a stray shot the ally die and 3d6",
-     "damage = the margin (+Ns) to the loser it threatens; a tie hurts both 1; blocks, bonus HP, HP, Down and Out"),
+     "damage = the margin (+Ns) to the loser it threatens; a tie hurts both 1; blocks, bonus HP, HP, Down and Out;"
+     " a tracked foe's HP (out of action, morale prompts)"),
     (99, "DAMAGE", (("char", 0, CHAR, "who"), ("amount", 0, 99, "damage"),
                     ("block", 0, 3, "1 armor, 2 shield, 3 both")), 0, "", "blocks, bonus HP, then HP; 0 HP: down and out"),
     (100, "VAR_DAMAGE", (("char", -1, CHAR, "who, -1 an enemy (reported)"), ("dice", 1, 20, "damage dice"),

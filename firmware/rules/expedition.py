@@ -70,7 +70,7 @@ ROLE_ABILITIES = 18  # a character's six Abilities and Boons (rules/expedition_c
 # Event kinds.
 TEST = 96          # ability, ob, bonus, penalty, helpers, plus_s, minus_s, ext[, foe]
 VERSUS = 97        # a: ability, bonus, penalty, helpers, plus_s, minus_s; then b; [foes]
-COMBAT = 98        # see _combat
+COMBAT = 98        # see expedition_more._combat
 DAMAGE = 99        # char, amount, block (1 armor, 2 shield, 3 both)
 VAR_DAMAGE = 100   # char (-1 NPC), dice, block, half
 HEAL = 101         # char, amount
@@ -113,7 +113,6 @@ MAX_HELPERS = 7   # everyone else at a full table of 8
 MAX_POOL = 20     # dice.MAX_POOL
 MAX_OB = 30       # the Ob table stops at 7; channeling, armor, saves and Cash go past it
 MAX_S = 6         # +Ns / -Ns
-_MAX_GANG = const(18)
 # TURN kinds. OVERLAND_CD is what an overland TURN meant before the seed's
 # "once per Overland Turn" was read in (journals keep it, and it is the
 # Referee's reduced rate for boats and very safe places: see the rules doc).
@@ -278,23 +277,11 @@ def usage_sides(t):
 
 # --- validation helpers ----------------------------------------------------
 
-def _who(c, i):
-    return "enemy" if i < 0 else c.chars[i].name
-
-
 def _role(c, t, role, what):
     tal = c.tal(t)
     if tal.role != role:
         raise ValueError("talisman %d is not %s" % (t, what))
     return tal
-
-
-def _bits(mask):
-    n = 0
-    while mask:
-        n += mask & 1
-        mask >>= 1
-    return n
 
 
 def _check_block(c, i, which):
@@ -522,118 +509,21 @@ def _versus(c, args, src):
     m = versus_margin(sa, sb, args[4], args[5], args[10], args[11])
     # The sides in words, as bytes: a str constant is interned when this
     # module loads, at every boot (docs/architecture.md).
-    return _vs_out(VERSUS, sa, sb, m, (b"the monster" if foes & 1 else b"the roller").decode(),
-                   (b"the monster" if foes & 2 else b"the opponent").decode())
+    return vs_out(Outcome(VERSUS), sa, sb, m,
+                  (b"the monster" if foes & 1 else b"the roller").decode(),
+                  (b"the monster" if foes & 2 else b"the opponent").decode())
 
 
-def _vs_out(kind, sa, sb, m, an, bn):
-    """Outcome of a versus roll: verdict 1 A wins, 0 B wins, 2 tie; margin its size."""
-    out = Outcome(kind, b"", sa, 1 if m > 0 else (0 if m < 0 else 2), m if m >= 0 else -m)
+def vs_out(out, sa, sb, m, an, bn):
+    """A versus roll into Outcome out: verdict 1 A wins, 0 B wins, 2 tie;
+    margin its size; the note names the sides an and bn."""
+    out.successes = sa
+    out.verdict = 1 if m > 0 else (0 if m < 0 else 2)
+    out.margin = m if m >= 0 else -m
     if m == 0:
         out.note("%d vs %d: tie" % (sa, sb))
     else:
         out.note("%d vs %d: %s wins by %d" % (sa, sb, an if m > 0 else bn, out.margin))
-    return out
-
-
-def _combat(c, args, src):
-    """A combat check between side A and side B.
-
-    args: a_char, a_ability, a_bonus, a_penalty, a_plus, a_minus,
-          b_char, b_ability, b_bonus, b_penalty, b_plus, b_minus,
-          group, allies, blocks, threat.
-    char -1 is an NPC (its damage is only reported); ability -1 is a
-    helpless side (no roll, result 0, threatens no one, no modifiers).
-    threat bit 2 (FOE_A) / bit 3 (FOE_B): that side is a monster (char -1)
-    whose ability field is its Level 0..14, rolling Level + 3 dice.
-    group > 0: A leads a gang of `group` supporters (+1d each); group < 0:
-    A fires into a melee where -group of A's allies are engaged (-1d).
-    allies: bit i set = character i is one of those supporters / engaged
-    allies (the rest are NPCs). blocks: bits 2i (armor) and 2i+1 (shield)
-    of character i, used if that character takes damage. threat: bit 0 A
-    threatens B, bit 1 B threatens A (3 for an ordinary exchange).
-    """
-    core.arity(args, 16, "COMBAT takes a: char, ability, bonus, penalty, +s, -s; b: the same;"
-                    " group, allies, blocks, threat")
-    ac, bc = args[0], args[6]
-    group, allies, blocks, threat = args[12], args[13], args[14], args[15]
-    core.span("group (supporters, or -allies in melee)", group, -MAX_HELPERS, _MAX_GANG)
-    core.span("threat (bits 0-1; bit 2 A, bit 3 B a monster)", threat, 0, 15)
-    if threat & FOE_A and ac != -1 or threat & FOE_B and bc != -1:
-        raise ValueError("a monster is not a character: its char must be -1")
-    core.span("allies mask", allies, 0, (1 << len(c.chars)) - 1)
-    if _bits(allies) > (group if group > 0 else -group):
-        raise ValueError("allies names more characters than the group holds")
-    party = allies
-    for who in (ac, bc):
-        if who != -1:
-            core.alive(c, who, DEAD)
-            if party & (1 << who):
-                raise ValueError("%s appears twice in the combat" % c.chars[who].name)
-            party |= 1 << who
-    for i in range(len(c.chars)):
-        if allies & (1 << i):
-            core.alive(c, i, DEAD)
-    if blocks < 0 or blocks >> (2 * len(c.chars)):
-        raise ValueError("blocks mask names characters that do not exist")
-    for i in range(len(c.chars)):
-        w = (blocks >> (2 * i)) & 3
-        if w:
-            if not party & (1 << i):
-                raise ValueError("%s blocks but is not in this combat" % c.chars[i].name)
-            _check_block(c, i, w)
-    dice = [0, 0]
-    for side, k in ((0, 0), (1, 6)):
-        core.span("+s", args[k + 4], 0, MAX_S)
-        core.span("-s", args[k + 5], 0, MAX_S)
-        if args[k + 1] == -1:
-            if args[k + 2] or args[k + 3] or args[k + 4] or args[k + 5] or (side == 0 and group):
-                raise ValueError("a helpless side rolls nothing: its modifiers must be 0")
-            continue
-        n = side_pool(threat & (FOE_A << side), args[k + 1], args[k + 2], args[k + 3], 0)
-        if side == 0:
-            n = n + group if group > 0 else (n - 1 if group < 0 and n > 0 else n)
-            if n > MAX_POOL:
-                raise ValueError("a pool of %d dice is over %d" % (n, MAX_POOL))
-        dice[side] = n
-    threat &= 3
-    if args[1] == -1:
-        threat &= 2
-    if args[7] == -1:
-        threat &= 1
-    sa = _draw(src, dice[0])
-    sb = _draw(src, dice[1])
-    raw = versus_margin(sa, sb, 0, args[5], 0, args[11])
-    m = versus_margin(sa, sb, args[4], args[5], args[10], args[11])
-    out = _vs_out(COMBAT, sa, sb, m, _who(c, ac), _who(c, bc))
-    hit = []  # (char, damage) in order: B, A, supporters
-    if m > 0 and threat & 1:
-        hit.append((bc, m))
-    elif m < 0 and threat & 2:
-        hit.append((ac, -m))
-    elif m == 0:
-        hit.append((bc, 1))
-        hit.append((ac, 1))
-    if group > 0 and (m < 0 and threat & 2 or m == 0):
-        d = 1 if m == 0 else -m
-        for i in range(len(c.chars)):
-            if allies & (1 << i):
-                hit.append((i, d))
-        npcs = group - _bits(allies)
-        if npcs:
-            out.note("%d NPC supporter(s) take %d each" % (npcs, d))
-    for who, d in hit:
-        _hurt(c, who, d, (blocks >> (2 * who)) & 3 if who >= 0 else 0, out)
-    if group < 0 and raw < -3:
-        k = -group
-        f = src.d(k) if k > 1 else 1  # which engaged ally is hit
-        d = _draw(src, 3)
-        pcs = [i for i in range(len(c.chars)) if allies & (1 << i)]
-        out.note("stray shot: 3d = %d to ally %d" % (d, f))
-        if f <= len(pcs):
-            _hurt(c, pcs[f - 1], d, (blocks >> (2 * pcs[f - 1])) & 3, out)
-        else:
-            out.note("NPC ally takes %d" % d)
     return out
 
 
@@ -731,6 +621,6 @@ def _pass(c, kind, src, out):
 # Kinds TEST..EXT_NEW by kind - TEST: the kinds a session holds most, here;
 # None: rules/expedition_more.py's (loaded at the first; above EXT_NEW, the
 # chapter modules').
-_APPLY = (_test, _versus, _combat, _damage, None, _heal, None, None, None, _use_res,
+_APPLY = (_test, _versus, None, _damage, None, _heal, None, None, None, _use_res,
           None, _short_rest, _long_rest, _turn, None, None, None, None, None, None,
           None, None, None, None, None)

@@ -55,6 +55,9 @@ LEGENDARY = 2
 NPC = 3
 TIERS = ("monster", "elite", "legendary", "NPC")
 MAX_HP = tl.MAX_CAP  # 64: a Legendary Level 14 has 60
+# COMBAT (expedition_more.py) against tracked foe t: t + 1 in its threat's
+# bits 4-9, (t + 1) * TRACKED; its damage then takes the foe's HP (take).
+TRACKED = 16
 MAX_ROUND = tl.MAX_CAP
 
 
@@ -233,13 +236,21 @@ def _hit(c, args, src, out):
     d = amount + s + plus   # "first add any additional successes (+1s benefits)"
     if half:
         d = (d + 1) // 2    # "Always round up"
-    before = hp(tal)
-    tal.n = tal.n + d if tal.n + d < tal.cap else tal.cap
-    now = hp(tal)
     out.tal = t
     out.successes = s
     out.margin = d
-    out.verdict = 1 if now == 0 else 0
+    out.verdict = 1 if take(c, t, d, out) == 0 else 0
+
+
+def take(c, t, d, out):
+    """d damage to foe t (live, not out of action: checked by the caller),
+    as FOE hit deals it and a combat check against a tracked foe: its HP
+    (0: out of action), the morale checks it prompts, in out's notes.
+    Returns its HP now."""
+    tal = c.tals[t]
+    before = hp(tal)
+    tal.n = tal.n + d if tal.n + d < tal.cap else tal.cap
+    now = hp(tal)
     out.note("%s takes %d: HP %d/%d%s" % (tal.name, d, now, tal.cap,
                                          " OUT OF ACTION" if now == 0 else ""))
     # "A morale check is normally made for a single combatant, for example,
@@ -252,6 +263,7 @@ def _hit(c, args, src, out):
             out.note("morale check: below 1/3 HP")
     if not now and tal.owner == tl.NONE:   # out of action now (a hit on one already out is refused)
         _group_morale(c, out)
+    return now
 
 
 def _group_morale(c, out):

@@ -2,9 +2,9 @@
 expedition.py so that boot, which imports that module for an expedition
 campaign, does not load them (every name and string here would cost an
 .mpy boot about 20,000 fuel; this module loads at the first such event,
-once): variable damage, bonus HP, the sheet, Down and Out, the encounter
-frequency and checks, usage dice, reactions, morale, distance, desperate
-measures, project clocks and extended tests. Their kinds, arguments and
+once): combat checks, variable damage, bonus HP, the sheet, Down and
+Out, the encounter frequency and checks, usage dice, reactions, morale,
+distance, desperate measures, project clocks and extended tests. Their kinds, arguments and
 readings are expedition.py's and docs/rules/expedition.md's.
 """
 
@@ -23,6 +23,9 @@ except ImportError:  # CPython: the host imports this same module
         return x
 
 _MAX_XP = const(9999)
+_MAX_GANG = const(18)       # supporters ganging up (+1d each): whatever fits the 20-die pool
+# COMBAT's threat: bits 4-9, side B's tracked foe + 1 (expedition_foes.TRACKED); 32 foes.
+_MAX_THREAT = const(527)
 DOWN_TABLE = ("", "", "Learning Opportunity: +1 XP", "Resilience: +1 max HP",
               "Trauma", "DEATH, painful and grisly", "Lingering Injury: -2 max HP",
               "Broken Gear: two random items break (artifacts save 2 in 3)",
@@ -38,7 +41,9 @@ REACTIONS = ("aggressive", "cautious", "friendly")
 def apply(c, kind, args, text, src, out):
     """One of this module's kinds into Outcome `out` (called by
     expedition.py with the tapped source and the event's Outcome)."""
-    if kind == ex.VAR_DAMAGE:
+    if kind == ex.COMBAT:
+        _combat(c, args, src, out)
+    elif kind == ex.VAR_DAMAGE:
         core.arity(args, 4, "VAR_DAMAGE takes char (-1 enemy), dice, block, half")
         i, n, w, half = args
         if i != -1:
@@ -166,6 +171,146 @@ def apply(c, kind, args, text, src, out):
         out.note("extended %s 0/%d" % (text, args[0]))
     else:
         raise ValueError("unknown expedition event kind %d" % kind)
+
+
+def _combat(c, args, src, out):
+    """A combat check between side A and side B.
+
+    args: a_char, a_ability, a_bonus, a_penalty, a_plus, a_minus,
+          b_char, b_ability, b_bonus, b_penalty, b_plus, b_minus,
+          group, allies, blocks, threat.
+    char -1 is an NPC (its damage is only reported); ability -1 is a
+    helpless side (no roll, result 0, threatens no one, no modifiers).
+    threat bit 2 (FOE_A) / bit 3 (FOE_B): that side is a monster (char -1)
+    whose ability field is its Level 0..14, rolling Level + 3 dice.
+    group > 0: A leads a gang of `group` supporters (+1d each); group < 0:
+    A fires into a melee where -group of A's allies are engaged (-1d).
+    allies: bit i set = character i is one of those supporters / engaged
+    allies (the rest are NPCs). blocks: bits 2i (armor) and 2i+1 (shield)
+    of character i, used if that character takes damage. threat: bit 0 A
+    threatens B, bit 1 B threatens A (3 for an ordinary exchange).
+    threat bits 4-9 (expedition_foes.TRACKED): side B is tracked foe t (a
+    FOE talisman), given as t + 1 (0: none): its dice are its own (a
+    monster's Level + 3, an NPC's Pool), b_ability is its Level (Pool) or
+    -1, FOE_B is set, and the damage it takes is its HP's (out of action,
+    morale prompts). An event's 16 arguments are the codec's most, and a
+    firmware before this refuses such a threat by its range.
+    """
+    core.arity(args, 16, "COMBAT takes a: char, ability, bonus, penalty, +s, -s; b: the same;"
+                    " group, allies, blocks, threat")
+    ac, bc = args[0], args[6]
+    group, allies, blocks, threat = args[12], args[13], args[14], args[15]
+    core.span("group (supporters, or -allies in melee)", group, -ex.MAX_HELPERS, _MAX_GANG)
+    core.span("threat (bits 0-1; bit 2 A, bit 3 B a monster; bits 4-9 B's tracked foe + 1)",
+              threat, 0, _MAX_THREAT)
+    if threat & ex.FOE_A and ac != -1 or threat & ex.FOE_B and bc != -1:
+        raise ValueError("a monster is not a character: its char must be -1")
+    foe = (threat >> 4) - 1
+    threat &= 15
+    tal = None
+    if foe >= 0:
+        from . import expedition_foes as ef
+        tal = ef.foe(c, foe)
+        if not threat & ex.FOE_B:
+            raise ValueError("a tracked foe is side B: threat bit 3 (B a monster) must be set")
+        if args[7] != -1 and args[7] != ef.level(tal):
+            raise ValueError("%s is %s %d: b_ability must be that, or -1 (helpless)" % (
+                tal.name, "an NPC of Pool" if ef.tier(tal) == ef.NPC else "Level", ef.level(tal)))
+        if tal.filled():
+            raise ValueError("%s is already out of action (0 HP): heal or remove it" % tal.name)
+    core.span("allies mask", allies, 0, (1 << len(c.chars)) - 1)
+    if _bits(allies) > (group if group > 0 else -group):
+        raise ValueError("allies names more characters than the group holds")
+    party = allies
+    for who in (ac, bc):
+        if who != -1:
+            core.alive(c, who, DEAD)
+            if party & (1 << who):
+                raise ValueError("%s appears twice in the combat" % c.chars[who].name)
+            party |= 1 << who
+    for i in range(len(c.chars)):
+        if allies & (1 << i):
+            core.alive(c, i, DEAD)
+    if blocks < 0 or blocks >> (2 * len(c.chars)):
+        raise ValueError("blocks mask names characters that do not exist")
+    for i in range(len(c.chars)):
+        w = (blocks >> (2 * i)) & 3
+        if w:
+            if not party & (1 << i):
+                raise ValueError("%s blocks but is not in this combat" % c.chars[i].name)
+            _check_block(c, i, w)
+    dice = [0, 0]
+    for side, k in ((0, 0), (1, 6)):
+        core.span("+s", args[k + 4], 0, ex.MAX_S)
+        core.span("-s", args[k + 5], 0, ex.MAX_S)
+        if args[k + 1] == -1:
+            if args[k + 2] or args[k + 3] or args[k + 4] or args[k + 5] or (side == 0 and group):
+                raise ValueError("a helpless side rolls nothing: its modifiers must be 0")
+            continue
+        if side and tal is not None:
+            n = ef.foe_pool(tal, args[8], args[9])
+        else:
+            n = ex.side_pool(threat & (ex.FOE_A << side), args[k + 1], args[k + 2], args[k + 3], 0)
+        if side == 0:
+            n = n + group if group > 0 else (n - 1 if group < 0 and n > 0 else n)
+            if n > MAX_POOL:
+                raise ValueError("a pool of %d dice is over %d" % (n, MAX_POOL))
+        dice[side] = n
+    threat &= 3
+    if args[1] == -1:
+        threat &= 2
+    if args[7] == -1:
+        threat &= 1
+    sa = _draw(src, dice[0])
+    sb = _draw(src, dice[1])
+    raw = ex.versus_margin(sa, sb, 0, args[5], 0, args[11])
+    m = ex.versus_margin(sa, sb, args[4], args[5], args[10], args[11])
+    ex.vs_out(out, sa, sb, m, _who(c, ac), tal.name if tal is not None else _who(c, bc))
+    out.tal = foe  # -1: none (a screen tells a foe's damage applied from one to apply)
+    hit = []  # (char, damage) in order: B, A, supporters; -2: B's tracked foe
+    hb = bc if tal is None else -2
+    if m > 0 and threat & 1:
+        hit.append((hb, m))
+    elif m < 0 and threat & 2:
+        hit.append((ac, -m))
+    elif m == 0:
+        hit.append((hb, 1))
+        hit.append((ac, 1))
+    if group > 0 and (m < 0 and threat & 2 or m == 0):
+        d = 1 if m == 0 else -m
+        for i in range(len(c.chars)):
+            if allies & (1 << i):
+                hit.append((i, d))
+        npcs = group - _bits(allies)
+        if npcs:
+            out.note("%d NPC supporter(s) take %d each" % (npcs, d))
+    for who, d in hit:
+        if who == -2:
+            ef.take(c, foe, d, out)
+        else:
+            _hurt(c, who, d, (blocks >> (2 * who)) & 3 if who >= 0 else 0, out)
+    if group < 0 and raw < -3:
+        k = -group
+        f = src.d(k) if k > 1 else 1  # which engaged ally is hit
+        d = _draw(src, 3)
+        pcs = [i for i in range(len(c.chars)) if allies & (1 << i)]
+        out.note("stray shot: 3d = %d to ally %d" % (d, f))
+        if f <= len(pcs):
+            _hurt(c, pcs[f - 1], d, (blocks >> (2 * pcs[f - 1])) & 3, out)
+        else:
+            out.note("NPC ally takes %d" % d)
+
+
+def _who(c, i):
+    return "enemy" if i < 0 else c.chars[i].name
+
+
+def _bits(mask):
+    n = 0
+    while mask:
+        n += mask & 1
+        mask >>= 1
+    return n
 
 
 def _half_cash(ch, out):

@@ -50,6 +50,23 @@ META_PER_BLOCK = 16  # littlefs metadata commits (256-byte prog units) per erase
 INLINE = 512         # littlefs inline_max on the rp2 port: files this small take no block of their own
 ZERO = bytes(32)     # the chain's head before event 1 (chain.ZERO: store/chain.py)
 TAIL_MAX = const(32)        # events appended before the chain is carried over them
+# The replay's cursor, Store._rp, by slot (recover(), replay()).
+_RSEGS = const(0)
+_RI = const(1)
+_RAT = const(2)
+_RSEQ = const(3)
+_RBASE = const(4)
+_ROFF = const(5)
+_RHEAD = const(6)
+_RH = const(7)
+_RTAIL = const(8)
+_RSCAN = const(9)
+_RCUR = const(10)
+_RBUF = const(11)
+_REP = const(12)
+_REACH = const(13)
+_RMOST = const(14)
+_RN = const(15)
 # The pending journal (Store(pend=True), the device's): records appended
 # since the last fold, in one small file of a directory of its own. littlefs
 # keeps a file of up to 512 bytes inline in its directory's metadata, so
@@ -233,23 +250,27 @@ class Store:
         low = _name("j", seg, "log")
         while k and logs[k - 1] >= low:
             k -= 1
-        # The replay's cursor: the segments, the next one's index, the
-        # byte it goes on at in it (-1: not begun), the last event seq
-        # read; the snapshot's seq and offset; the chain's head after
-        # event _rh, the events after it not hashed yet.
-        self._rsegs = [b for b in (_parse(nm, "j", ".log") for nm in logs[k:]) if b >= 0]
-        self._ri = 0
-        self._rat = -1
-        self._rseq = seg
-        self._rbase = base
-        self._roff = off
-        self._rhead = head
-        self._rh = base
-        self._rtail = []
-        self._rscan = None   # the last segment's Scan, and its base
-        self._rcur = None
-        self._rbuf = bytearray(journal.CHUNK)
-        self._rep = rep
+        # The replay's cursor (one list, its slots by const index: every
+        # attribute name a boot loads is one more interned string for each
+        # new str to be looked up against, docs/performance.md).
+        self._rp = [
+            [b for b in (_parse(nm, "j", ".log") for nm in logs[k:]) if b >= 0],
+            0,          # _RI: the next segment's index
+            -1,         # _RAT: the byte it goes on at in it (-1: not begun)
+            seg,        # _RSEQ: the last event seq read
+            base,       # _RBASE: the snapshot's seq...
+            off,        # _ROFF: ...and where its events start in the first segment
+            head,       # _RHEAD: the chain's head after event...
+            base,       # _RH: ...this one
+            [],         # _RTAIL: the events after it not hashed yet
+            None,       # _RSCAN: the last segment's Scan...
+            None,       # _RCUR: ...and its base
+            bytearray(journal.CHUNK),
+            rep,        # _REP
+            None,       # _REACH: the taker of the events
+            0,          # _RMOST: a step's events...
+            0,          # _RN: ...and how many handed out in this one
+        ]  # type: list
         return state, rep
 
     def replay(self, each, most=0):
@@ -260,83 +281,82 @@ class Store:
         where appends go. Memory stays bounded however long the journal:
         nothing is kept but the events not hashed into the chain yet
         (fewer than TAIL_MAX)."""
-        segs = self._rsegs
-        if segs is None:
+        r = self._rp
+        if r is None:
             return False
-        rep = self._rep
-        self._each = each
-        self._most = most
-        self._n = 0
-        while self._ri < len(segs):
-            b = segs[self._ri]
+        segs = r[_RSEGS]
+        rep = r[_REP]
+        r[_REACH] = each
+        r[_RMOST] = most
+        r[_RN] = 0
+        while r[_RI] < len(segs):
+            b = segs[r[_RI]]
             nm = _name("j", b, "log")
-            if self._rat < 0:
-                if b != self._rseq:
-                    seq = self._rseq
+            if r[_RAT] < 0:
+                if b != r[_RSEQ]:
+                    seq = r[_RSEQ]
                     rep.errors.append("journal %s should start after event %d: events %d..%d "
                                       "missing" % (nm, seq, min(seq, b) + 1, max(seq, b)))
-                    for b2 in segs[self._ri:]:
+                    for b2 in segs[r[_RI]:]:
                         self._aside(_name("j", b2, "log"), rep)
-                    self._rscan = None
+                    r[_RSCAN] = None
                     break
-                first = self._ri == 0
-                r = self._scan(nm, b, self._rbase if first else b, self._roff if first else 0,
-                               self._out, self._rbuf, rep)
+                first = r[_RI] == 0
+                s = self._scan(nm, b, r[_RBASE] if first else b, r[_ROFF] if first else 0,
+                               self._out, r[_RBUF], rep)
             else:
                 try:
-                    r = journal.scan(self.fs, self._p(nm), self._rseq, self._out, self._rbuf,
-                                     self._rat)
+                    s = journal.scan(self.fs, self._p(nm), r[_RSEQ], self._out, r[_RBUF], r[_RAT])
                 except OSError as e:
-                    r = journal.Scan(self._rseq)
-                    r.good = self._rat
-                    r.status = journal.BAD
-                    r.why = "unreadable: %s" % e
-            self._rseq = r.seq
-            self._rscan = r
-            self._rcur = b
-            if r.status == journal.MORE:
-                self._rat = r.good
+                    s = journal.Scan(r[_RSEQ])
+                    s.good = r[_RAT]
+                    s.status = journal.BAD
+                    s.why = "unreadable: %s" % e
+            r[_RSEQ] = s.seq
+            r[_RSCAN] = s
+            r[_RCUR] = b
+            if s.status == journal.MORE:
+                r[_RAT] = s.good
                 return True
-            self._rat = -1
-            self._ri += 1
-            if r.status == journal.TORN:
-                rep.torn += r.tail
-                rep.notes.append("%s: torn tail of %d bytes dropped" % (nm, r.tail))
-            elif r.status == journal.BAD:
+            r[_RAT] = -1
+            r[_RI] += 1
+            if s.status == journal.TORN:
+                rep.torn += s.tail
+                rep.notes.append("%s: torn tail of %d bytes dropped" % (nm, s.tail))
+            elif s.status == journal.BAD:
                 rep.errors.append("journal %s damaged after event %d (%s): later events kept aside"
-                                  % (nm, r.seq, r.why))
-                self._repair(nm, r.good, rep)
-                for b2 in segs[self._ri:]:
+                                  % (nm, s.seq, s.why))
+                self._repair(nm, s.good, rep)
+                for b2 in segs[r[_RI]:]:
                     self._aside(_name("j", b2, "log"), rep)
                 break
-        self._recovered()
+        self._end(r)
         return False
 
     def _out(self, ev):
         """The replay's out(): the event to its taker and onto the chain's
         tail, hashed in once the tail is long (a long replay keeps no
         event); true once this step has handed out its `most`."""
-        if self._rhead is not None:
-            t = self._rtail
+        r = self._rp
+        if r[_RHEAD] is not None:
+            t = r[_RTAIL]
             t.append(ev)
             if len(t) >= TAIL_MAX:
                 from .chain import over
-                self._rhead = over(self._rhead, self._rh + 1, t)
-                self._rh += len(t)
-                self._rtail = []
-        self._each(ev)
-        self._n += 1
-        return self._n == self._most
+                r[_RHEAD] = over(r[_RHEAD], r[_RH] + 1, t)
+                r[_RH] += len(t)
+                r[_RTAIL] = []
+        r[_REACH](ev)
+        r[_RN] += 1
+        return r[_RN] == r[_RMOST]
 
-    def _recovered(self):
+    def _end(self, r):
         """The end of a replay: the pending journal, the chain, where
         appends go."""
-        rep = self._rep
-        seq = self._rseq
-        base = self._rbase
-        r = self._rscan
-        self._rsegs = None
-        self._rbuf = None
+        rep = r[_REP]
+        seq = r[_RSEQ]
+        base = r[_RBASE]
+        s = r[_RSCAN]
         if seq < base:
             # The journal ends inside what the snapshot covers (damage: those
             # records were synced before it was written). The state is
@@ -344,24 +364,23 @@ class Store:
             rep.errors.append("journal ends at event %d, before the snapshot's %d: events "
                               "%d..%d are only in the snapshot" % (seq, base, seq + 1, base))
             seq = base
-            r = None
+            s = None
         self._lseq = seq
-        self._most = 0
+        r[_RMOST] = 0
         seq = self._recover_pend(seq, self._out, rep)
         self.seq = seq
         # A journal with no snapshot may start past event 1 (damage): no chain then.
-        if self._rhead is not None and self._rh + len(self._rtail) == seq:
-            self._head, self._tail = self._rhead, self._rtail
+        if r[_RHEAD] is not None and r[_RH] + len(r[_RTAIL]) == seq:
+            self._head, self._tail = r[_RHEAD], r[_RTAIL]
         else:
             self._head, self._tail = None, []
-        self._rtail = []
         rep.seq = seq
-        self._rep = None
+        self._rp = None
         # Where appends go: continue a segment that ends cleanly, else start
         # a segment after the last good event ("wb" also clears a segment
         # that holds nothing committed).
-        if r is not None and (r.status == journal.OK or (r.status == journal.BAD and r.good)):
-            self._seg, self._new, self._len = self._rcur, False, r.good
+        if s is not None and (s.status == journal.OK or (s.status == journal.BAD and s.good)):
+            self._seg, self._new, self._len = r[_RCUR], False, s.good
         else:
             self._fresh(self._lseq)
 

@@ -343,6 +343,11 @@ class App:
             if self.idle(now):
                 self.buttons.busy = True  # a tap meanwhile is still one (ui/buttons.py)
                 return 1  # work done (up to ~50 ms on a board): the keys polled again at once
+        if n and ticks_diff(self.b.ticks_ms(), now) >= self.buttons.debounce:
+            # A key's work as long as the debounce (a snapshot that could not
+            # wait for an idle moment: session.py do(); a screen's first
+            # import): a tap that began and ended meanwhile is still one.
+            self.buttons.busy = True
         if self.anim >= 0 or self.ring_dirty:
             self.paint()
             return 1 if busy else _FRAME_MS

@@ -81,9 +81,12 @@ class Builder(Screen):
         self.odds = poolodds.line(p, c, n) if p.gm else "long OK: GM view"
 
     def _pool2(self, p, c):
-        """_pool for odds of two figures: "Win ...\nTie ...", a row each."""
+        """_pool for odds of two figures (poolodds: the win and the tie, a
+        tuple), a row each."""
         Builder._pool(self, p, c)
-        self.odds6, self.odds = (self.odds.split("\n") + [""])[:2]
+        o = self.odds
+        if type(o) is tuple:   # else why the pool is refused, on both rows
+            self.odds6, self.odds = o
 
     def key(self, k):
         if k == K_LEFT or k == K_RIGHT:

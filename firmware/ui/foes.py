@@ -2,23 +2,25 @@
 item 6, issue 28 item 8; rules/expedition_foes.py). Home > Foes (Up from
 Roll: the last item), loaded on first use.
 
-Foes: one row per foe, `name  HP/max` (`out` at 0 HP); Left: 1 damage,
-Right: 1 HP back; OK opens the foe. Then `+ new foe`, `Next round` (a
-fight starts: one Class Resource a Round each) and, in a fight, `End
-fight`; then the Referee's encounter tables (issue 28): `Morale check`
-(a form: the die, d6 timid, d8 most, d10 militant, and the modifier;
-the answer in words), `Reaction` (d10) and `Distance` (d6), whose note
-shows below. The title shows the round.
+Foes: `+ new foe`, `Next round` (a fight starts: one Class Resource a
+Round each), then one row per foe, `name  HP/max` (`out` at 0 HP);
+Left: 1 damage, Right: 1 HP back; OK opens the foe. Then the Referee's
+encounter tables (issue 28): `Morale check` (a form: the die, d6 timid,
+d8 most, d10 militant, and the modifier; the answer in words),
+`Reaction` (d10) and `Distance` (d6), whose note shows below; in a
+fight `End fight` last, which asks (issue 38). The title shows the
+round.
 
 A foe: its Level and tier, HP and Save on top (a Follower: whose, right
-of the title); Damage (Left/Right, starting at the last combat or damage
-result), +s, Halved (saved for half: Right yes, Left no), then `Hit`
-applies them (+Ns before halving), and `Remove`; a Follower has `Lost`
-too (FOE lost, issue 28: it died or left, and its owner's replacement
-joins from the next Town Phase). Its menu stops at its ends: Up on
-Damage never lands on Remove or Lost. A hit that prompts a morale check
-(the foe's, or its side's: the notes after the damage) opens MORALE
-CHECK with every note of it.
+of the title); Damage (Left/Right, starting at the last combat won
+against a Level, or damage result), +s, Save: half (Right yes, Left no),
+then `Hit` applies them (+Ns before halving), `Its test/save` (issue 38:
+FOE save, a form) and `Remove`; a Follower has `Lost` too (FOE lost,
+issue 28: it died or left, and its owner's replacement joins from the
+next Town Phase). Its menu stops at its ends: Up on Damage never lands
+on Remove or Lost. A hit that prompts a morale check (the foe's, or its
+side's: the notes after the damage) opens MORALE CHECK with every note
+of it.
 
 New foe (a form, ui/form.py): Level 0..14 (an NPC: its Pool 0..20),
 tier (monster, elite, legendary, NPC), HP (`auto`: the formula; a
@@ -58,35 +60,38 @@ def _foe_row(tal):
 
 
 class Foes(Screen):
+    """`+ new foe` and `Next round` first, then the foes: the list never
+    scrolls them out of sight above `Next round`, and a foe is one press
+    from `Next round` or `Morale check` only (a form); the rolls of the
+    Reaction and Distance tables below, `End fight` last, asking first
+    (Up from `+ new foe` wraps onto it)."""
+
     NOTES = 2
 
     def __init__(self, app):
         Screen.__init__(self, app)
         self.menu = Menu([], 1, 5)
         self.idx = []
-        self.fight = False
 
     def refresh(self):
         c = self.app.c
         self.idx = ef.foes(c)
-        items = [_foe_row(c.tals[t]) for t in self.idx]
-        items.append("+ new foe")
-        items.append("Next round")
+        items = ["+ new foe", "Next round"]
+        items.extend(_foe_row(c.tals[t]) for t in self.idx)
+        items.extend(TABLES)
         f = c.find(ef.FIGHT_ROLE)
-        self.fight = f >= 0
-        if self.fight:
+        if f >= 0:
             items.append("End fight")
             self.head = lr("FOES", "round %d" % c.tals[f].n)
         else:
             self.head = "FOES"
-        items.extend(TABLES)
         self.menu.items = items
         self.menu.go(self.menu.sel)
 
     def key(self, k):
         app = self.app
-        i = self.menu.sel
-        if i < len(self.idx):
+        i = self.menu.sel - 2   # the foes' rows from 0
+        if 0 <= i < len(self.idx):
             t = self.idx[i]
             if k == K_LEFT:
                 _hit(app, t, 1, 0, 0)
@@ -99,16 +104,17 @@ class Foes(Screen):
             return DRAW
         if k != K_OK:
             return NO
-        i -= len(self.idx)
-        j = i - 2 - self.fight   # the tables' rows: 0 morale, 1 reaction, 2 distance
-        if i == 0:
+        j = i - len(self.idx)   # the tables: 0 morale, 1 reaction, 2 distance; then End fight
+        if i == -2:
             app.push(NewFoe(app))
-        elif j < 0:
-            app.act(ef.ROUND, (ef.OP_NEXT if i == 1 else ef.OP_END,))
+        elif i == -1:
+            app.act(ef.ROUND, (ef.OP_NEXT,))
         elif j == 0:
             app.push(Morale(app))
-        else:
+        elif j < 3:
             app.act(ex.REACTION if j == 1 else ex.DISTANCE)
+        else:
+            app.push(EndFight(app))
         return DRAW
 
     def draw(self, fb):
@@ -117,11 +123,38 @@ class Foes(Screen):
         toast(fb, self.app.toast, 6, 2)
 
 
+class EndFight(Screen):
+    """End the fight? OK ends it (ROUND end), Back keeps fighting: `End
+    fight` is one wrap from `+ new foe`, and a fight ended by mistake
+    loses its round count and who spent a Class Resource in it."""
+
+    def refresh(self):
+        c = self.app.c
+        f = c.find(ef.FIGHT_ROLE)
+        self.line = ("after round %d" % c.tals[f].n) if f >= 0 else "no fight"
+
+    def key(self, k):
+        if k == K_OK:
+            self.app.pop()
+            self.app.act(ef.ROUND, (ef.OP_END,))
+            return DRAW
+        return NO
+
+    def draw(self, fb):
+        row(fb, 0, "END THE FIGHT?", True)
+        row(fb, 1, self.line)
+        row(fb, 3, "OK: end it")
+        row(fb, 4, "Back: fight on")
+
+
 def _last_damage(c):
-    """The damage of the last combat check or variable damage (the party's
-    result, to apply to a foe), else 1."""
+    """The damage of the last combat check the party won (or tied: 1) or
+    variable damage to an enemy, to apply to a foe; else 1. A combat check
+    against a tracked foe dealt it already (its Outcome names the foe)."""
     o = c.last
-    if o is not None and o.kind in (98, 100) and o.margin > 0:  # COMBAT, VAR_DAMAGE
+    if o is None or o.margin <= 0:
+        return 1
+    if o.kind == 98 and o.verdict == 1 and o.tal < 0 or o.kind == 100:  # COMBAT, VAR_DAMAGE
         return o.margin
     return 1
 
@@ -156,8 +189,8 @@ class Foe(Screen):
 
     def _items(self):
         self.menu.items = [lr("Damage", "<%d>" % self.d), lr("+s", "<%d>" % self.plus),
-                           lr("Halved", "<%s>" % ("yes" if self.half else "no")),
-                           "Hit", "Remove"]
+                           lr("Save: half", "<%s>" % ("yes" if self.half else "no")),
+                           "Hit", "Its test/save", "Remove"]
         if self.follower:
             self.menu.items.append("Lost: died/left")
 
@@ -181,9 +214,11 @@ class Foe(Screen):
         if s == 3:
             _hit(app, self.t, self.d, self.plus, self.half)
         elif s == 4:
+            app.push(FoeSave(app, self.t))
+        elif s == 5:
             app.pop()
             app.act(ef.FOE, (ef.OP_REMOVE, self.t))
-        elif s == 5:   # a Follower lost: what it means for its owner, in words
+        elif s == 6:   # a Follower lost: what it means for its owner, in words
             app.pop()
             out = app.act(ef.FOE, (ef.OP_LOST, self.t), "", None, False)
             if out is not None:
@@ -196,6 +231,39 @@ class Foe(Screen):
             row(fb, r + 1, self.lines[r])
         self.menu.draw(fb)
         toast(fb, self.app.toast, 7, 1)
+
+
+class FoeSave(Form):
+    """The foe's own test or save (FOE save): its dice (a monster's Level
+    + 3, an NPC's Pool), its strength's bonus dice and weakness's penalty
+    dice, against an Ob (against a character's power: the successes it
+    rolled). The title shows the dice and the Ob, the last row the odds."""
+
+    def __init__(self, app, t):
+        from rules import odds   # the odds line (loaded with the builder's, if not yet)
+        self.odds = odds
+        Form.__init__(self, app, [["Ob", 1, ex.MAX_OB, 2], ["Bonus dice", 0, ex.MAX_BONUS, 0],
+                                  ["Penalty dice", 0, 2, 0]])
+        self.t = t
+
+    def refresh(self):
+        Form.refresh(self)
+        odds = self.odds
+        tal = self.app.c.tals[self.t]
+        ob = self.val(0)
+        try:
+            n = ef.foe_pool(tal, self.val(1), self.val(2))
+        except ValueError:
+            self.top_row, self.last = lr(tal.name[:7], "bad pool"), "pool over 20"
+            return
+        d = "%dd6 Ob%d" % (n, ob)
+        self.top_row = lr(tal.name[:15 - len(d)], d)
+        self.last = "Odds " + odds.fmt_permille(odds.builder_odds(2, n, ob) if 1 <= n else 0)
+
+    def go(self):
+        out = self.app.act(ef.FOE, (ef.OP_SAVE, self.t, self.val(0), self.val(1), self.val(2)),
+                           refresh=False)
+        self.result(out, "test/save")
 
 
 class NewFoe(Form):

@@ -87,9 +87,6 @@ PATHS = (
     ("COMBAT", ("Fight", "Fight starts")),
 )
 
-# Class resources (Control...) start at 0, and only SHEET sets them.
-_NO_RES = "a character's class resources start at 0, and only SHEET, which has no screen, sets them"
-
 EXPEDITION = (
     ("TEST", ("Roll", "OK")),
     ("VERSUS", ("Roll", "Mode > versus", "OK")),
@@ -108,18 +105,32 @@ EXPEDITION = (
     ("FOE new", ("Foes", "+ new foe", "OK")),
     ("FOE remove", ("Foes", "Foe 2", "Remove")),
     ("ROUND next", ("Foes", "Next round")),
-    ("ROUND end", ("Foes", "End fight")),
+    ("ROUND end", ("Foes", "End fight", "OK")),
     ("MORALE", ("Foes", "Morale check", "OK")),
     ("REACTION", ("Foes", "Reaction")),
     ("DISTANCE", ("Foes", "Distance")),
+    ("FOE save", ("Foes", "Foe 1", "Its test/save", "OK")),
     ("ABIL roll", ("Characters", "Ada", "Abilities", "Roll abilities")),
     ("ABIL swap", ("Characters", "Ada", "Abilities", "Might >", "OK")),
     ("ABIL improve", ("Characters", "Ada", "Abilities", "Might")),
     ("ABIL boon", ("Characters", "Ada", "Abilities", "Boons")),
     ("ABIL set", ("Characters", "Ada", "Abilities", "Set by hand", "OK")),
+    ("SHEET", ("Characters", "Ada", "Set the sheet", "Max HP > 6", "HP > 6", "Max CR > 2",
+               "CR > 2", "Armor > light", "Shield > yes", "OK")),
+    ("DAMAGE", ("Characters", "Ada", "Take damage", "Points > 3", "Use armor > yes", "OK")),
+    ("VAR_DAMAGE", ("Characters", "Ada", "Damage dice", "Save: half > yes", "OK")),
+    ("USE_RES", ("Characters", "Ada", "CR <")),
+    ("COMBAT", ("Roll", "Mode > combat", "Who > Ada", "Against > Foe 1", "OK")),
+    ("FOE resist", ("Roll", "Mode < test", "Resist > Foe 1 Ob2", "OK")),
     ("SPELL learn", ("Spells", "+ learn", "OK")),
+    ("SPELL channel", ("Spells", "Spell 1", "OK")),
     ("SPELL mutate", ("Spells", "Mutate", "OK")),
     ("SPELL master", ("Spells", "Mastery check", "OK")),
+    ("LONG_REST", ("Turns", "Long rest")),
+    ("SET_FREQ", ("Turns", "Encounter rate", "Area < populous", "OK")),
+    ("USAGE_NEW", ("Turns", "Usage dice", "+ new usage die", "OK")),
+    ("USAGE_ROLL", ("Turns", "Usage dice", "Torches")),
+    ("EXT_NEW", ("Turns", "Extended tests", "+ new extended", "OK")),
     ("TOWN start", ("Town", "New Town Phase", "OK")),
     ("TOWN sheet", ("Town", "Town sheet", "Wealth > 2", "Cash > 4", "Businesses > 1", "OK")),
     ("TOWN cash", ("Town", "Cash +/-", "OK")),
@@ -133,28 +144,16 @@ EXPEDITION = (
     ("TOWN repute", ("Town", "Reputation", "OK")),
     ("TOWN recognize", ("Town", "Recognize", "OK")),
     ("TOWN downtime", ("Town", "Downtime")),
+    ("PROJECT_NEW", ("Town", "Projects", "+ new project", "OK")),
+    ("PROJECT_TICK", ("Town", "Projects", "Project 1")),
     ("DESPERATE", ("Town", "Desperate return")),
     ("DOWN_OUT", ("Characters", "Bram", "HP <", "LEFT", "LEFT", "LEFT", "Down & Out >")),
     ("ABIL roll", ("Characters", "Bram", "Abilities", "Roll abilities")),
     ("ABIL retire", ("Characters", "Ada", "Abilities", "Retire", "OK")),
-    ("COMBAT", "no screen makes a combat check (the builder's versus mode records a versus test "
-               "and applies no damage)"),
-    ("VAR_DAMAGE", "no screen rolls variable damage to a character"),
-    ("SHEET", "no screen sets a character's sheet (max HP, class resources, armor, shield, XP)"),
-    ("USE_RES", "spending needs class resources: " + _NO_RES),
-    ("LONG_REST", "no screen takes a long rest"),
-    ("SET_FREQ", "no screen sets the encounter frequency"),
-    ("USAGE_NEW", "no screen makes a usage die"),
-    ("USAGE_ROLL", "no screen rolls a usage die after a scene's use (a turn rolls those checked on "
-                   "turns within its own event)"),
-    ("PROJECT_NEW", "no screen makes a project"),
-    ("PROJECT_TICK", "no screen ticks a project"),
-    ("EXT_NEW", "no screen makes an extended test (the builder's Extended picks one there is)"),
-    ("FOE save", "no screen rolls a foe's test or save (the builder's monster mode records a "
-                 "versus test)"),
-    ("FOE resist", "no screen rolls a character's resistance to a foe's Move (the builder's test "
-                   "at the Save Ob shown records a test)"),
-    ("SPELL channel", "a Channeling Test spends a Control: " + _NO_RES),
+    # Down and Out with no aid by the end of the Turn: a third character dies.
+    ("CHAR_ADD", ("Characters", "+ add")),
+    ("DAMAGE", ("Characters", "Cass", "Take damage", "Points > 4", "OK")),
+    ("DOWN_OUT", ("Characters", "Cass", "Down & Out", "Aid given < no", "OK")),
 )
 
 PROCEDURES = (HUNT, PATHS, EXPEDITION)

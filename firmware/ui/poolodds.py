@@ -1,5 +1,6 @@
 """The roll builder's odds line for a ui.pools.Pool: 'Odds 68.8%',
-'Win 45.0%' over 'Tie 10.0%' (expedition versus: two rows) or 'Win 61.3%'
+('Win 45.0%', 'Tie 10.0%') (expedition versus and combat: two rows, a
+tuple, so that the builder splits no str at every key) or 'Win 61.3%'
 (paths opposed).
 
 Apart from the pool model so that rules.odds is imported when the builder
@@ -14,6 +15,12 @@ weights rounded to 1/65535 (error < 0.06 %, shown with a "~").
 """
 
 from rules import odds
+
+try:
+    from micropython import const
+except ImportError:  # CPython: the host imports this same module
+    def const(x):
+        return x
 
 
 def _exact(sides, table, n, k):
@@ -51,9 +58,20 @@ def _mix(acc):
     return (2 * acc + one) // (2 * one)
 
 
-# One str per line (every new str costs a search of the interned strings).
+# One str per line (every new str costs a search of the interned strings),
+# and the newest ones kept by their figures: a value dialled back and forth
+# (an Ability 5, 4, 5) makes no str again. At most _KEEP of them.
+_MEMO = {}
+_KEEP = const(32)
+
+
 def _odds(pm):
-    return "Odds %d.%d%%" % (pm // 10, pm % 10)
+    s = _MEMO.get(pm)
+    if s is None:
+        if len(_MEMO) >= _KEEP:
+            _MEMO.clear()
+        s = _MEMO[pm] = "Odds %d.%d%%" % (pm // 10, pm % 10)
+    return s
 
 
 def _win(pm, approx):
@@ -62,7 +80,7 @@ def _win(pm, approx):
 
 def line(p, c, n=None):
     """The odds line of pool p over campaign c (n: p.dice(c), if called
-    just before)."""
+    just before); an expedition versus roll's two, a tuple."""
     if n is None:
         try:
             n = p.dice(c)
@@ -96,7 +114,13 @@ def _exp_odds(p, n):
         w, ti, l = odds.builder_odds(2, n, 0, versus=nb)
     else:
         w, ti, l = _coin_vs(n, nb, m)
-    return "Win %d.%d%%\nTie %d.%d%%" % (w // 10, w % 10, ti // 10, ti % 10)
+    k = 2000 + w * 1001 + ti   # past every permille: the Odds lines' keys
+    s = _MEMO.get(k)
+    if s is None:
+        if len(_MEMO) >= _KEEP:
+            _MEMO.clear()
+        s = _MEMO[k] = ("Win %d.%d%%" % (w // 10, w % 10), "Tie %d.%d%%" % (ti // 10, ti % 10))
+    return s
 
 
 def _coin_vs(n, nb, m):

@@ -122,10 +122,10 @@ class Pool:
 
     def change(self, c, f, d):
         """Step field f by d (Left/Right); it stops at either end of the
-        allowed values. True when other rows may follow it: a reference
-        picked (paths' levels from who rolls' sheet); None for a plain
-        value, whose row alone changes (ui/builder.py: the key every press
-        takes)."""
+        allowed values. True: a reference changed, which other rows may
+        follow (paths' levels from who rolls' sheet; the builder refreshes
+        them all: fix()); None for a plain value, whose row alone changes
+        (ui/builder.py: the key every press takes)."""
         v = self.v
         if f in self.REFS:
             ch = self._choices(c, f)

@@ -1,7 +1,7 @@
 """The boot's spare() (session.py load calls it between the steps of its
 replay of the journal): the board's own spare() (hw/board.py), and on a
 long replay the count of events read on the screen. Such a replay takes
-about 4 ms an event on a Pico (a 6,000-event journal after a power cut:
+about 5 ms an event on a Pico (a 6,000-event journal after a power cut:
 docs/store.md, "Boot replays"): a blank screen for half a minute looks
 like a dead tray, and a tray switched off meanwhile starts it over. A
 normal boot's replay ends before the first word (SAY steps)."""

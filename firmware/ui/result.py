@@ -19,6 +19,7 @@ from ui.notes import order
 _WORDS = {32: ("FAILURE", "SUCCESS", ""), 64: ("FAILURE", "SUCCESS", ""),
           65: ("LOSES", "WINS", ""), 67: ("FAILED", "SUCCEEDED", "OPEN"),
           96: ("FAILURE", "SUCCESS", ""), 97: ("LOSES", "WINS", "TIE"),
+          98: ("LOSES", "WINS", "TIE"), 121: ("FAILURE", "SUCCESS", ""),
           124: ("FAILURE", "SUCCESS", ""), 125: ("FAILURE", "SUCCESS", "")}
 
 
@@ -75,7 +76,9 @@ class Result(Screen):
         else:
             self.lines.append(lr("%d succ" % o.successes, v))
             if v:
-                self.lines.append("margin %s%s" % (signed(o.margin), " GM" if self.gm else ""))
+                # expedition's margin is a size (kinds 96..): a failure's is shown as one
+                m = -o.margin if o.kind >= 96 and o.verdict == 0 else o.margin
+                self.lines.append("margin %s%s" % (signed(m), " GM" if self.gm else ""))
         for n in order(o.notes):
             self.lines.extend(wrap(n))
         self.head = lr("RESULT", self.what) if len(self.what) < 10 else self.what.upper()

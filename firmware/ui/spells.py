@@ -98,6 +98,24 @@ _ATTACKS = ("<none>", "<Ability>", "<monster>")
 _BLOCKS = ("<none>", "<armor>", "<shield>", "<both>")
 
 
+def _score(c, i, k, op, t=-1):
+    """Where a Channeling Test's or a Mastery Check's Score starts:
+    character i's Ability k when its Abilities are rolled (ui/abilities.py),
+    else the score of the newest such roll among the actions in the undo
+    window (a channeling of spell t, a Mastery Check of i; one undone was
+    not used), else 3 (the middle of 2d6 / 2)."""
+    r = c.find(ex.ROLE_ABILITIES, i)
+    if r >= 0:
+        return c.tals[r].a >> (4 * k) & 15   # rules/expedition_chars.py get()
+    from rules import codec
+    done = c.done
+    for j in range(len(done) - 1, -1, -1):
+        kind, a, f, x = codec.decode_event(done[j])
+        if kind == sp.SPELL and a[0] == op and a[1] == (t if op == sp.CHANNEL else i):
+            return a[2] if op == sp.CHANNEL else a[4]
+    return 3
+
+
 class Channel(Form):
     """A Channeling Test: Score, dice, the damage taken already this Round
     (+1 Ob a point), then the attack it defends against: none, by an
@@ -105,10 +123,12 @@ class Channel(Form):
     sorcerer's blocks."""
 
     def __init__(self, app, t):
-        Form.__init__(self, app, [["Score", 0, 10, 3], ["Bonus dice", 0, 18, 0],
-                                  ["Penalty dice", 0, 2, 0], ["Damage", 0, 30, 0],
-                                  ["Attack", 0, 2, 0], ["Its Ability", 0, 10, 3],
-                                  ["Its bonus", 0, 18, 0], ["Blocks", 0, 3, 0]])
+        tal = app.c.tals[t]
+        Form.__init__(self, app, [["Score", 0, 10, _score(app.c, tal.owner, tal.a, sp.CHANNEL, t)],
+                                  ["Bonus dice", 0, 18, 0], ["Penalty dice", 0, 2, 0],
+                                  ["Damage", 0, 30, 0], ["Attack", 0, 2, 0],
+                                  ["Its Ability", 0, 10, 3], ["Its bonus", 0, 18, 0],
+                                  ["Blocks", 0, 3, 0]])
         self.t = t
 
     def show(self, j):
@@ -194,8 +214,12 @@ class Master(Learn):
         Form.__init__(self, app, [["Who", 0, len(app.c.chars) - 1, 0], ["Test", 0, 5, 4],
                                   ["Ob", 1, sp.MAX_SPELL_OB, 2], ["Score", 0, 10, 3],
                                   ["Bonus dice", 0, 18, 0], ["Penalty dice", 0, 2, 0]])
+        self.for_ = None
 
     def refresh(self):
+        if self.for_ != (self.val(0), self.val(1)):   # who or the Ability changed: its score
+            self.for_ = (self.val(0), self.val(1))
+            self.f[3][3] = _score(self.app.c, self.val(0), self.val(1), sp.MASTER)
         Form.refresh(self)
         self.top_row, self.last = _rows("MASTERY", self.val(3), self.val(4), self.val(5),
                                         self.val(2) + 1)

@@ -13,9 +13,10 @@ this Town Phase, a building or boat is one a Town Phase), Sell Wealth,
 Sell a good (issue 28: Cost - Wealth dice, a success 1 Cash), Income
 roll, Improve (a Town Ability on the Cash Ob table), Circles check, Cash
 +/- and Reputation, the Town Phase's one Downtime Action (recorded as
-"Downtime"; the host's `dicetray act` can give its words), Recognize (a
-Faction's d12) and, last (Up from the top), the town sheet set by hand
-(issue 28 item 9). Before Recognize, the session's other end: Desperate
+"Downtime"; the host's `dicetray act` can give its words), Projects
+(their clocks, ui/clocks.py: a Downtime Action may tick one), Recognize
+(a Faction's d12) and, last (Up from the top), the town sheet set by
+hand (issue 28 item 9). Before Recognize, the session's other end: Desperate
 return (issue 28 item 2), the character's d6 on the Desperate Returns
 table when the party did not reach a safe haven, DESPERATE (char, 1):
 on a 3 the Cash is halved.
@@ -29,8 +30,8 @@ from rules import expedition as ex
 from rules import expedition_town as tw
 
 ITEMS = ("New Town Phase", "Wealth buy", "Cash buy", "Sell Wealth", "Sell a good", "Income roll",
-         "Improve", "Circles check", "Cash +/-", "Reputation", "Downtime", "Desperate return",
-         "Recognize", "Town sheet")
+         "Improve", "Circles check", "Cash +/-", "Reputation", "Downtime", "Projects",
+         "Desperate return", "Recognize", "Town sheet")
 # What a buy is for (TOWN buy and wealth's last argument, tw.ITEMS).
 WHAT = ("<other>", "<hireling>", "<animal>", "<bldg/boat>")
 # What a new Town Phase's question says, rows 2 to 7.
@@ -92,17 +93,19 @@ class Town(Screen):
             app.push(Ask(app, "NEW TOWN PHASE?", _ASK, lambda: app.act(tw.TOWN, (tw.START,))))
         elif s == 10:
             app.act(tw.TOWN, (tw.DOWNTIME, self.i), "Downtime")
-        elif s == 11:
+        elif s == 11:   # project clocks: a Downtime Action may advance one (ui/clocks.py)
+            app.open(b"clocks Projects")
+        elif s == 12:
             # The halving form, always: on a 3 the Cash is halved (issue 28 item 2).
             out = app.act(ex.DESPERATE, (self.i, 1), "", None, False)
             if out is not None:  # a d6 on a table: its words, as Recognize
                 app.push(Message(app, "DESPERATE d6 %d" % out.margin, "\n".join(out.notes)))
-        elif s == 12:
+        elif s == 13:
             if tw.factions(app.c):
                 app.push(Recognize(app))
             else:
                 app.push(Message(app, "RECOGNIZE", "no Faction yet: Reputation adds one"))
-        elif s == 13:
+        elif s == 14:
             app.push(TownSheet(app, self.i))
         elif s == 5:
             out = app.act(tw.TOWN, (tw.INCOME, self.i), "", None, False)

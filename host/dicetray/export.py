@@ -11,7 +11,6 @@ export of a backup adds when each event was first backed up (`backup`,
 `seen`): the one thing only the backup database knows.
 """
 
-import io
 import json
 import re
 import time
@@ -471,10 +470,11 @@ def _lead_expedition(n, kind, a, text):
                 + _s(a.b_plus_s, a.b_minus_s)
             )
         )
+        foe = (a.threat >> 4) - 1  # a tracked foe on side B (E.TRACKED)
         return "combat check: %s (%s) against %s (%s)" % (
             n.who(a.a_char, "an NPC"),
             sa,
-            n.who(a.b_char, "an NPC"),
+            n.tal(foe) if foe >= 0 else n.who(a.b_char, "an NPC"),
             sb,
         )
     if kind == E.DAMAGE:
@@ -1103,25 +1103,26 @@ def to_json(doc):
     return json.dumps(doc, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
+# The CSV is for a spreadsheet: a header, then one row per event and
+# nothing else (the campaign's numbers, its state and every event's bytes
+# are in the JSON export). `--state` writes the trackers instead, in the
+# game's words (STATE_COLUMNS).
 CSV_COLUMNS = (
-    "record",
-    "seq",
-    "kind",
-    "name",
-    "args",
-    "faces",
-    "text",
-    "value",
+    "event",
     "session",
+    "summary",
+    "faces",
     "successes",
     "verdict",
     "margin",
-    "undone",
-    "summary",
     "notes",
+    "undone",
+    "kind",
+    "text",
     "backup",
     "seen",
 )
+STATE_COLUMNS = ("tracker", "value", "talisman", "character")
 
 
 def _blank(v):
@@ -1132,147 +1133,80 @@ def _blank(v):
 # these as a formula, and names and texts are the players' (`=1+1`,
 # `@SUM(A1)` are names). Such a text cell is written as text: a leading '
 # and the cell quoted. Numbers the tool formats itself are left as they are
-# (ints, and the args and faces columns: whole numbers joined by spaces, a
-# negative one beginning with '-'): no formula is made of digits alone.
+# (ints, and the faces column: whole numbers joined by spaces): no formula
+# is made of digits alone.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_NUMBERS = (CSV_COLUMNS.index("args"), CSV_COLUMNS.index("faces"))
+_NUMBERS = (CSV_COLUMNS.index("faces"),)
 
 
-def _csv_cell(i, v):
+def _csv_cell(i, v, numbers=_NUMBERS):
     s = str(v)
-    if isinstance(v, str) and i not in _NUMBERS and s.startswith(FORMULA_START):
+    if isinstance(v, str) and i not in numbers and s.startswith(FORMULA_START):
         s = "'" + s
     elif not any(c in s for c in ',"\r\n'):
         return s
     return '"%s"' % s.replace('"', '""')  # RFC 4180's quoting, as csv.writer's
 
 
-class _Rows:
-    """csv.writer's writerow, with _csv_cell's cells (CSV_COLUMNS wide)."""
-
-    def __init__(self, buf):
-        self.buf = buf
-
-    def writerow(self, row):
-        self.buf.write(",".join(_csv_cell(i, v) for i, v in enumerate(row)) + "\n")
+def _csv(rows, numbers=()):
+    """csv.writer's text of `rows`, with _csv_cell's cells."""
+    return "".join(
+        ",".join(_csv_cell(i, v, numbers) for i, v in enumerate(row)) + "\n" for row in rows
+    )
 
 
-def _ended(why):
-    """A session row's words for what ended it (the JSON's `ended_by`)."""
-    if why is None:
-        return "not ended"
-    return "ended: the session ends" if why == "SESSION_END" else "ended by " + why
-
-
-def _event_row(record, e):
-    """An event's CSV row (`record`: "event", or "unfolded" for a run's)."""
+def _event_row(e, note=None):
+    """An event's CSV row; `note` (a run's event, not folded) leads its notes."""
     o = e["outcome"] or {}
     return (
-        record,
         e["seq"],
-        e["kind"],
-        e["name"],
-        " ".join(map(str, e["args"])),
-        " ".join(map(str, e["faces"])),
-        e["text"],
-        e["hex"],
         _blank(e["session"]),
+        e["summary"],
+        " ".join(map(str, e["faces"])),
         _blank(o.get("successes")),
         _blank(o.get("verdict")),
         _blank(o.get("margin")),
+        "; ".join(([note] if note else []) + e["notes"]),
         _blank(e["undone"]),
-        e["summary"],
-        "; ".join(e["notes"]),
+        e["name"],
+        e["text"],
         _blank(e["backup"]),
         _blank(e["seen"]),
     )
 
 
 def to_csv(doc):
-    """Deterministic CSV: a header, one `campaign` row per campaign field,
-    then each session: a `session` row (seq = its first event, name =
-    "session N", text = what ended it, value = its last event) and one
-    `event` row per event (value = the event's hex; session, the roll's
-    successes / verdict / margin, undone, the sentence, the notes joined
-    by "; ", and in a backup export backup and seen), then each run a
-    backup carries (events a damaged journal gave between its damaged
-    records): a `run` row (seq = its first event, name = "run N", text =
-    "not folded: " and its gap, value = its last event) and an `unfolded`
-    row per event (no session, outcome or notes), then the state:
-    `counter`, `character` (name = "index:name") and `talisman` rows (name =
-    "index:name"), each field with text = the field in the rules' words
-    (rules/events.py's labels, never its identifier), value = its number
-    and summary = the two in words ("divine agony this scene nobody"), and
-    the `state` hex. Empty cells for what does not apply; a text cell that a
-    spreadsheet would run as a formula begins with ' (FORMULA_START)."""
-    buf = io.StringIO()
-    w = _Rows(buf)
-    pad = ("",) * (len(CSV_COLUMNS) - 8)
-    w.writerow(CSV_COLUMNS)
-    for k in ("format", "version", "campaign", "system", "schema", "first", "last"):
-        w.writerow(("campaign", "", "", k, "", "", "", doc[k]) + pad)
-    starts = {s["first"]: s for s in doc["sessions"]}
-    for e in doc["events"]:
-        s = starts.get(e["seq"])
-        if s is not None:
-            w.writerow(
-                (
-                    "session",
-                    s["first"],
-                    "",
-                    "session %d" % s["session"],
-                    "",
-                    "",
-                    _ended(s["ended_by"]),
-                    s["last"],
-                    s["session"],
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                    _blank(s["seen"]),
-                )
-            )
-        w.writerow(_event_row("event", e))
+    """Deterministic CSV for a spreadsheet: the header (CSV_COLUMNS), then
+    one row per event in order: its number, session, the sentence, the
+    faces, the roll's successes / verdict / margin, the rules' notes joined
+    by "; ", the UNDO that took it back, its kind's name (the one `dicetray
+    act` takes), its text, and in a backup export the backup that first
+    held it and when. A backup's runs (events a damaged journal gave
+    between its damaged records) follow as rows of their own, no session
+    or outcome, their notes beginning "not folded: " and the gap. Empty
+    cells for what does not apply; a text cell that a spreadsheet would run
+    as a formula begins with ' (FORMULA_START)."""
+    rows = [CSV_COLUMNS] + [_event_row(e) for e in doc["events"]]
     for r in doc.get("runs", ()):
-        w.writerow(
-            ("run", r["first"], "", "run %d" % r["run"], "", "", "not folded: " + r["gap"])
-            + (r["last"],)
-            + ("",) * 7
-            + (r["backup"], r["seen"])
-        )
-        for e in r["events"]:
-            w.writerow(_event_row("unfolded", e))
-    st = doc["state"]
-    system = systems.NAMES.index(doc["system"])
-    who = {c["index"]: c["name"] for c in st["characters"]}.get
-    tal = {t["index"]: t["name"] for t in st["talismans"]}.get
+        rows += [_event_row(e, "not folded: " + r["gap"]) for e in r["events"]]
+    return _csv(rows, _NUMBERS)
 
-    def field(record, name, what, k, v, role=None):
-        """A state row: `text` the field in the rules' words (never its
-        identifier), `value` its number, `summary` both in words."""
-        words = tracked.label(system, what, k, role)[0]
-        said = tracked.said(system, what, k, v, role, who, tal)
-        w.writerow((record, "", "", name, "", "", words, v) + pad[:5] + (said,) + pad[6:])
 
-    for k, v in st["counters"].items():
-        field("counter", "", "counter", k, v)
-    for ch in st["characters"]:
-        for k, v in ch["fields"].items():
-            field("character", "%d:%s" % (ch["index"], ch["name"]), "char", k, v)
-    for t in st["talismans"]:
-        for k in ("n", "cap", "policy", "link", "role", "owner", "a", "b"):
-            field("talisman", "%d:%s" % (t["index"], t["name"]), "tal", k, t[k], t["role"])
-    w.writerow(("state", "", "", "events", "", "", "", st["events"]) + pad)
-    w.writerow(("state", "", "", "hex", "", "", "", st["hex"]) + pad)
-    return buf.getvalue()
+def state_csv(c):
+    """The trackers of campaign `c` as CSV (`export --state`): the header
+    (STATE_COLUMNS), then a row per tracker in the tray's order and the
+    game's words, as `backups show` lists them (tracked.rows, every field):
+    its name, its value, and the talisman or character number the commands
+    take."""
+    rows = [STATE_COLUMNS] + [
+        (r["name"], r["value"], _blank(r["tal"]), _blank(r["char"]))
+        for r in tracked.rows(c, every=True)
+    ]
+    return _csv(rows)
 
 
 def render(doc, fmt):
-    """The export text in `fmt` ('csv' or 'json')."""
+    """The export text in `fmt` ('csv' or 'json'); state_csv for the trackers."""
     if fmt == "json":
         return to_json(doc)
     if fmt == "csv":

@@ -357,13 +357,17 @@ class Walk:
 
     def go(self, label):
         """The cursor onto the row `label` (Up or Down, the shorter way
-        round a menu that wraps); its index."""
+        round a menu that wraps, straight to it in one that stops); its
+        index."""
         i = self.find(label)
         m = getattr(self.app.top(), "menu", None)
         if m is None:
             return i
         n = len(m.items)
-        d = "DOWN" if (i - m.sel) % n <= (m.sel - i) % n else "UP"
+        if type(m).__name__ == "Stop":  # ui/form.py's menu that stops at its ends
+            d = "DOWN" if i >= m.sel else "UP"
+        else:
+            d = "DOWN" if (i - m.sel) % n <= (m.sel - i) % n else "UP"
         for _ in range(MOVES):
             if m.sel == i:
                 return i

@@ -13,6 +13,12 @@
 wrong and what to do, and none leaves the device changed: the device
 stages the backup beside its campaign and swaps it in with one rename,
 once it reads back as a boot would (docs/backup.md, docs/protocol.md).
+
+The campaign slots: the restored campaign becomes the current one, in the
+slot after the highest; every copy of it the device holds (the same
+campaign id and rule system: its current campaign, or another slot) is
+deleted, so a campaign is never in two slots; every other campaign, the
+one the restore displaces included, stays in its slot.
 """
 
 from __future__ import annotations
@@ -63,7 +69,8 @@ def device_state(dev: Device) -> Campaign:
 class Plan:
     """What restoring backup `backup` onto the device would do: `lines`
     (the words), the payload it sends (`snap`, `events` numbered from
-    `first`, the snapshot at `seq`, the last event `last`)."""
+    `first`, the snapshot at `seq`, the last event `last`), the device's
+    campaign slots before it (`slots`: Device.campaigns())."""
 
     def __init__(
         self,
@@ -75,6 +82,7 @@ class Plan:
         seq: int,
         first: int,
         lines: list[str],
+        slots: dict[str, Any],
     ):
         self.backup = b
         self.info = info  # the device's, when planned
@@ -82,15 +90,18 @@ class Plan:
         self.snap, self.events, self.seq, self.first = snap, events, seq, first
         self.last = first + len(events) - 1
         self.lines = lines
+        self.slots = slots
 
 
 class Done:
-    """A restore that verified: what the device now holds (`held`..`last`)."""
+    """A restore that verified: what the device now holds (`held`..`last`)
+    in `line`, and its campaign slots now (`after`) in `slots_line`."""
 
-    def __init__(self, p: Plan, held: int, chained: bool):
+    def __init__(self, p: Plan, held: int, chained: bool, after: dict[str, Any]):
         self.plan = p
         self.held = held
         self.chained = chained  # the device's hash chain head was compared too
+        self.after = after
         b, last = p.backup, p.last
         self.line = "restored backup %d: campaign %d (%s), state after event %d verified%s; %s" % (
             b.id,
@@ -100,6 +111,7 @@ class Done:
             ", and its hash chain head" if chained else "",
             holds_done(b, held, last),
         )
+        self.slots_line = slots_done(p.slots, after, b)
 
 
 def plan(
@@ -137,19 +149,22 @@ def plan(
     if info["system"] != bsys:
         if not force_system:
             raise RestoreError(
-                "backup %d is %s campaign and the device runs %s: add "
-                "--force-system to replace the device's campaign anyway"
-                % (b.id, ex.article(bsys), info["system"])
+                "backup %d is %s campaign and the device runs %s: add --force-system to "
+                "restore it anyway (it becomes the current campaign; the device's %s "
+                "campaign stays in its slot)"
+                % (b.id, ex.article(bsys), info["system"], info["system"])
             )
         problems.append("system %s replaces %s (forced)" % (bsys, info["system"]))
     dc = device_state(dev)
+    rows = st.list()
     backed = [
         r
-        for r in st.list()
+        for r in rows
         if r["campaign"] == dc.cid
         and r["last"] == dc.nevents
         and r["state_sha256"] == bk.sha(cp.encode_state(dc))
     ]
+    slots = dev.campaigns()
     snap, events, seq, first = st.restore_payload(b.id, loaded=b)
     last = first + len(events) - 1
     lines = [
@@ -159,7 +174,8 @@ def plan(
         % (b.id, b.cid, bsys, ex.plural(b.last, "event"), b.first, b.last),
     ]
     lines += holds_plan(b, first, last, info.get("keep"))
-    if not backed and dc.nevents:
+    lines += slots_plan(slots, b, rows)
+    if not backed and dc.nevents and (dc.cid, dc.system) == (b.cid, b.system):
         lines.append(
             "warning: the device's current campaign is in no backup: "
             "`dicetray backup` first to keep it"
@@ -170,7 +186,7 @@ def plan(
         lines += ["  " + x for x in ch]
     lines += discarded(dev, info, dc, b, progress)
     lines += ["note: " + x for x in problems]
-    return Plan(b, info, dc, snap, events, seq, first, lines)
+    return Plan(b, info, dc, snap, events, seq, first, lines, slots)
 
 
 def apply(p: Plan, dev: Device, progress: Progress = _quiet) -> Done:
@@ -215,6 +231,7 @@ def apply(p: Plan, dev: Device, progress: Progress = _quiet) -> Done:
                 back = dev.events(held - 1, cb)
             if [bytes(e) for e in back] != p.events[held - first :]:
                 errs.append("its events %d..%d differ from the backup's" % (held, last))
+        after = dev.campaigns()  # its slots now: the copies the device replaced
     except KeyboardInterrupt:
         raise Interrupted(
             "the restore took (the device answered that it swapped backup %d in); reading "
@@ -225,7 +242,7 @@ def apply(p: Plan, dev: Device, progress: Progress = _quiet) -> Done:
             "restore of backup %d did not verify: the device %s; the backup is "
             "unchanged: restore again or onto another device" % (b.id, "; ".join(errs))
         )
-    return Done(p, held, bool(new.get("head") and b.head))
+    return Done(p, held, bool(new.get("head") and b.head), after)
 
 
 def cut_short(p: Plan, dev: Device) -> str:
@@ -315,18 +332,90 @@ def holds_done(b, held, last):
     return said
 
 
+def _copy(t, b):
+    """Slot t (a Device.campaigns() slot) holds backup b's campaign."""
+    return t["campaign"] == b.cid and t["system"] == ex.system_name(b.system)
+
+
+def _what(t):
+    return "campaign %s%s (%s, %s)" % (
+        t["campaign"] if t["campaign"] >= 0 else "unreadable",
+        " " + t["name"] if t.get("name") else "",
+        t["system"] or "unknown system",
+        ex.plural(t["events"], "event"),
+    )
+
+
+def slots_plan(d, b, rows):
+    """What restoring backup b does to the device's campaign slots (d:
+    Device.campaigns()), in words; `rows` the backups (BackupStore.list())
+    that say whether a copy it replaces is kept elsewhere."""
+    top = max([t["slot"] for t in d["slots"]] + [d["current"]])
+    out = ["the restored campaign becomes the device's current one, in slot %d" % (top + 1)]
+    for t in d["slots"]:
+        if _copy(t, b):
+            out.append(
+                "slot %d holds %s of campaign %d (%s): the restore replaces it (a campaign "
+                "is in one slot)"
+                % (
+                    t["slot"],
+                    "the device's current copy" if t["current"] else "another copy",
+                    b.cid,
+                    ex.plural(t["events"], "event"),
+                )
+            )
+            kept = any(r["campaign"] == b.cid and r["last"] >= t["events"] for r in rows)
+            if not t["current"] and t["events"] and not kept:
+                out.append(
+                    "warning: no backup holds as many events as slot %d's copy: `dicetray "
+                    "backup --slot %d` first to keep them" % (t["slot"], t["slot"])
+                )
+        elif t["current"]:
+            out.append(
+                "the device's current %s stays on the device in slot %d (`dicetray campaigns "
+                "switch %d` goes back to it)" % (_what(t), t["slot"], t["slot"])
+            )
+    others = [str(t["slot"]) for t in d["slots"] if not t["current"] and not _copy(t, b)]
+    if others:
+        out.append(
+            "%s %s %s campaign%s"
+            % (
+                "slot" if len(others) == 1 else "slots",
+                ", ".join(others),
+                "keeps its" if len(others) == 1 else "keep their",
+                "" if len(others) == 1 else "s",
+            )
+        )
+    return out
+
+
+def slots_done(before, after, b):
+    """The device's campaign slots after restoring backup b, in words,
+    against `before` (both Device.campaigns())."""
+    now = {t["slot"]: t for t in after["slots"]}
+    said = ["the restored campaign is the current one, in slot %d" % after["current"]]
+    gone = [t["slot"] for t in before["slots"] if _copy(t, b) and t["slot"] not in now]
+    if gone:
+        said.append("the copy it replaced in slot %s is deleted" % ", ".join(str(n) for n in gone))
+    for t in after["slots"]:
+        if t["current"]:
+            continue
+        if _copy(t, b):  # a reset between the swap and the delete (nothing is lost)
+            said.append(
+                "slot %d still holds another copy of it: `dicetray campaigns delete %d` frees "
+                "it" % (t["slot"], t["slot"])
+            )
+        else:
+            said.append("%s stays in slot %d" % (_what(t), t["slot"]))
+    return "; ".join(said)
+
+
 def discarded(dev, info, dc, b, progress=_quiet):
     """Lines naming the device's events that the restore would discard:
-    those after the last event its campaign and backup b share."""
+    those after the last event its campaign and backup b share (none when
+    the device's current campaign is another one: that one stays)."""
     if (dc.cid, dc.system) != (b.cid, b.system):
-        return (
-            [
-                "the device's campaign %d and its %s go (a different campaign)"
-                % (dc.cid, ex.plural(dc.nevents, "event"))
-            ]
-            if dc.nevents
-            else []
-        )
+        return []
     from .link.client import JournalDamaged
 
     dfirst = max(1, info.get("first", 1))

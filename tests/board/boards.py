@@ -17,23 +17,30 @@ import need
 from tools import uf2
 
 
-def current(stock=False, board="RPI_PICO"):
+# Seconds a test waits for the emulated board's work before calling the run
+# hung: never a time the work must fit in (a loaded machine makes the
+# emulator slower, not the test fail; docs/testing.md, "Under load").
+HANG = 1800
+
+
+def current(stock=False, board="RPI_PICO", sram=None):
     """True if `board`'s image is built from today's inputs (its sidecar's hash)."""
-    path = uf2.image_path(board, stock)
+    path = uf2.image_path(board, stock, sram=bool(stock and sram))
     try:
         with open(path[:-4] + ".json", encoding="utf-8") as f:
-            same = json.load(f)["input_sha256"] == uf2.input_hash(stock)
+            same = json.load(f)["input_sha256"] == uf2.input_hash(stock, sram=sram)
     except (OSError, ValueError, KeyError):
         return False
     return same and os.path.isfile(path)
 
 
-def image(stock=False, board="RPI_PICO"):
-    """Path of a current image for `board`, building it if its inputs changed."""
-    if not current(stock, board):
+def image(stock=False, board="RPI_PICO", sram=None):
+    """Path of a current image for `board`, building it if its inputs changed
+    (sram=True with stock: the stock image with rp2/sram.txt's files in SRAM)."""
+    if not current(stock, board, sram):
         need.require("arm-none-eabi-gcc", "cmake")
-        uf2.build(board, stock=stock, log=lambda *a: None)
-    return uf2.image_path(board, stock)
+        uf2.build(board, stock=stock, log=lambda *a: None, sram=sram)
+    return uf2.image_path(board, stock, sram=bool(stock and sram))
 
 
 def node():

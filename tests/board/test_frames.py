@@ -104,9 +104,9 @@ def steps_for(system):
                                                     r4=r"Skill +2", r7=r"Odds 87\.5%")]
         pool = "3d12"
     else:
-        s += ["OK", shot("builder", r0=r"ROLL +3d6", r2=r"Ability +1", r7=r"Odds 87\.5%"),
-              "DOWN", "RIGHT", shot("builder_changed", r0=r"ROLL +4d6", r2=r"Ability +2",
-                                    r7=r"Odds 93\.8%")]
+        s += ["OK", shot("builder", r0=r"ROLL +3d6", r3=r"Ability +1", r7=r"Odds 87\.5%"),
+              "DOWN", "DOWN", "RIGHT", shot("builder_changed", r0=r"ROLL +4d6", r3=r"Ability +2",
+                                            r7=r"Odds 93\.8%")]
         pool = "4d6"
     s += ["ROLL", shot("result", SETTLE_ROLL, r0=r"RESULT +%s" % pool, r1=r"[0-9 ]+",
                        r2=r"\d+ succ +(SUCCESS|FAILURE)"),
@@ -228,7 +228,7 @@ def test_rp2_frames_equal_the_simulators(system, tmp_path):
         sim = Sim(FIRMWARE, str(tmp_path / "sim"), script=events, virtual=True, paced=False,
                   seed=seed)
         assert sim.run() == 0, "the simulator failed:\n" + sim.output[-3000:]
-        em.wait_mark("end", timeout=120)
+        em.wait_mark("end", timeout=boards.HANG)
     # A mark due while the CPU waited for the flash (interrupts off: an
     # idle moment's erase, issue 27) fires when the wait ends, before the
     # next instruction: the parts are as they were when it was due.

@@ -38,8 +38,8 @@ def _run(flash, marks=(), tap=()):
         em.at(_script() + list(marks), base="app")
         if tap:
             em.at(list(tap), base="power")
-        app = em.wait_app()
-        em.wait_mark("end", timeout=300)
+        app = em.wait_app(boards.HANG)
+        em.wait_mark("end", timeout=boards.HANG)
         with Device.open(em.port, timeout=5.0) as dev:
             events = dev.info()["events"]
         return app, events, dict(em.marks)

@@ -1,5 +1,5 @@
 """Issue 30 item 3: every emulated board draws its own campaign id. On
-main two `dicetray sim --rp2040 --headless` boards (seed 1, the default
+main two `dicetray sim --rp2040 --headless` boards (seed 1, then the default
 there) made the same campaign id, so their backups collided as one
 campaign's lineages; now the id is drawn per flash, as the desktop
 simulator's is: the firmware mixes the flash chip's unique id (a new one
@@ -13,7 +13,7 @@ from dicetray.link.client import Device
 def campaign(flash, seed=1):
     """The campaign id and device id of a board booted on `flash`."""
     with boards.board(flash, seed=seed) as em:
-        em.wait_app()
+        em.wait_app(boards.HANG)
         with Device.open(em.port) as dev:
             info = dev.info()
     return info["campaign"], info["device"]

@@ -92,7 +92,7 @@ def home(tmp_path, monkeypatch):
 
 def test_status_roll_backup_export_restore(tmp_path, home, capsys):
     with boards.board(tmp_path / "board.bin", seed=11) as em:
-        em.wait_app()
+        em.wait_app(boards.HANG)
         code, out = tool(capsys, "status", "--port", em.port, "--json")
         assert code == 0
         info = json.loads(out)
@@ -133,7 +133,7 @@ def test_status_roll_backup_export_restore(tmp_path, home, capsys):
 
     # The desktop's backup onto a new emulated board, through `dicetray restore`.
     with boards.board(tmp_path / "fresh.bin", seed=5) as em:
-        em.wait_app()
+        em.wait_app(boards.HANG)
         code, out = tool(capsys, "restore", str(sim_taken["backup"]), "--yes", "--port", em.port)
         assert code == 0, out
         assert "verified" in out

@@ -13,7 +13,7 @@ HEAP_TARGET = 64 * 1024   # issue 11: never under 64 KB free during the session
 
 def test_two_thousand_actions_without_running_out_of_heap(tmp_path):
     with boards.board(tmp_path / "flash.bin", seed=21) as em:
-        em.wait_app()
+        em.wait_app(boards.HANG)
         heap, last, history = longsession.play(em)
     print("\nactions  heap free  heap used (after a collection)")
     for n, free, used in heap:

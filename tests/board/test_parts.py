@@ -30,7 +30,7 @@ def lit(leds):
 def repl(em, code):
     """Run code on the board's REPL through mpremote; returns its output."""
     r = subprocess.run(MPREMOTE + ["connect", em.port, "exec", code],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=boards.HANG)
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout
 
@@ -95,19 +95,19 @@ def test_a_campaign_made_on_the_host_boots_on_the_board(tmp_path):
     flash = tmp_path / "flash.bin"
     lfsimage.install(str(flash), lfsimage.files_of(str(host)))
     with boards.board(flash, seed=2) as em:
-        em.wait_app()
+        em.wait_app(boards.HANG)
         assert fbtext.row(em.display, 0).endswith("#%d" % c.nevents)
 
 
 def test_the_macropad_profile_shows_the_same_home_screen(tmp_path):
     pico = tmp_path / "pico.bin"
     with boards.board(pico, seed=3) as em:
-        em.wait_app()
+        em.wait_app(boards.HANG)
         home = em.display
     pad = tmp_path / "macropad.bin"
     lfsimage.install(str(pad), {"/config.txt": b"board=macropad\n"})
     with boards.board(pad, board="macropad", seed=3) as em:
-        em.wait_app()
+        em.wait_app(boards.HANG)
         assert em.panel.kind == "sh1106" and em.display == home  # SPI, 2-column RAM offset
         assert not any(em.leds)                          # the ring's dial: Pressure 0/6, none lit
         with Device.open(em.port) as dev:                # the key LEDs as the ring: 2 slashes,

@@ -63,6 +63,7 @@ AIM_EVERY = 5          # every this many cuts, one aimed inside a page program
 MARK_FROM = 5e6        # the timing marks of an aimed cut's first roll: from 5 ms
 MARK_NS = 0.2e6        # ...every 0.2 ms
 MARKS = 600            # ...for 120 ms after its request reached the device
+HANG = boards.HANG      # s: a hang guard, never a time the board's answer must fit in
 SNAP_EVERY = 16        # session.py: a snapshot after every 16th event (and an undo)
 
 # Where the harness says a cut fell (emulator/src/board.mjs).
@@ -223,14 +224,14 @@ def repl_listing(dev, paths):
     t.drain(0.2, 3.0)
     t.write(b"\r\x03\x03\x01")
     got = b""
-    end = time.monotonic() + 20
+    end = time.monotonic() + HANG
     while b"raw REPL; CTRL-B to exit\r\n>" not in got and time.monotonic() < end:
         got += t.read(0.1)
     assert b"raw REPL" in got, "no raw REPL after END: %r" % got[-300:]
     code = "import os\nprint(repr({p: sorted(os.listdir(p)) for p in %r}))\n" % (list(paths),)
     t.write(code.encode() + b"\x04")
     got = b""
-    end = time.monotonic() + 20
+    end = time.monotonic() + HANG
     while got.count(b"\x04") < 2 and time.monotonic() < end:
         got += t.read(0.1)
     assert got.startswith(b"OK"), "raw REPL answered %r" % got[:300]
@@ -275,7 +276,7 @@ def test_power_cuts_on_littlefs_lose_no_acknowledged_event(tmp_path):
     def check_boot(em, full=False):
         """After a boot (the first, or one after a cut): the checks above."""
         t0 = time.monotonic()
-        em.wait(lambda: em.app_t is not None, 120, "the app to come up (%s)" % ctx())
+        em.wait(lambda: em.app_t is not None, HANG, "the app to come up (%s)" % ctx())
         ok, rows = boot_screen_ok(em)
         assert ok, "%s: the boot screen warns: %r" % (ctx(), rows)
         dev = open_dev(em)   # HELLO: its answer is the info
@@ -412,7 +413,7 @@ def test_power_cuts_on_littlefs_lose_no_acknowledged_event(tmp_path):
         dev.close()
         wall["actions"] += time.monotonic() - t0
         t0 = time.monotonic()
-        em.wait(lambda: em.boots > boots and em.app_t is not None, 120, "the reboot (%s)" % ctx())
+        em.wait(lambda: em.boots > boots and em.app_t is not None, HANG, "the reboot (%s)" % ctx())
         wall["boot"] += time.monotonic() - t0
         cut = em.cut
         boot_ns.append(em.app_t - em.boot_start)
@@ -454,7 +455,7 @@ def test_power_cuts_on_littlefs_lose_no_acknowledged_event(tmp_path):
                     dev.close()
                     boots = em.boots
                     em.power_cut(em.stats()["nanos"] + 1e6)
-                    em.wait(lambda: em.boots > boots and em.app_t is not None, 120, "the last boot")
+                    em.wait(lambda: em.boots > boots and em.app_t is not None, HANG, "the last boot")
                     dev = check_boot(em, full=True)
                     listing = repl_listing(dev, [ROOT, ROOT + "/c1"])
                 dev.close()

@@ -21,6 +21,7 @@ import types
 
 import pytest
 
+import boards
 import need
 from tools import uf2
 
@@ -112,7 +113,7 @@ def test_malformed_uf2_is_refused():
 # --- inputs, sources, tools ----------------------------------------------------------
 def test_input_hash_follows_its_documented_recipe():
     h = hashlib.sha256()
-    paths = ["rp2/main.py", "rp2/manifest.py", "rp2/pins.json"]
+    paths = ["rp2/main.py", "rp2/manifest.py", "rp2/pins.json", "rp2/sram.txt"]
     for base, dirs, files in os.walk(os.path.join(uf2.ROOT, "firmware")):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         paths += [os.path.relpath(os.path.join(base, f), uf2.ROOT).replace(os.sep, "/")
@@ -124,6 +125,7 @@ def test_input_hash_follows_its_documented_recipe():
     assert uf2.input_hash() == h.hexdigest()
     assert "firmware/hw/simboard.py" in uf2.input_files()  # all of firmware/, simboard too
     assert sorted(uf2.input_files(stock=True)) == ["rp2/pins.json"]
+    assert sorted(uf2.input_files(stock=True, sram=True)) == ["rp2/pins.json", "rp2/sram.txt"]
 
 
 def test_pins_live_in_one_place():
@@ -363,6 +365,27 @@ def test_sidecar_names_the_pins_and_the_hash(twice):
                            "blocks": len(u) // 512}
     assert side["toolchain"]["arm-none-eabi-gcc"].startswith("arm-none-eabi-gcc")
     assert _read(uf2.image_path("RPI_PICO", out=os.path.dirname(a))) == u  # the stable copy
+    assert side["sram"] == ["ports/rp2/" + n for n in uf2._sram_names(uf2.read_inputs())]
+    assert side["sram"][:3] == ["ports/rp2/vm.c", "ports/rp2/gc.c", "ports/rp2/parse.c"]
+
+
+def test_the_interpreter_the_collector_and_the_parser_run_from_sram(twice):
+    # rp2/sram.txt: v1.27.0's linker script asks for them in SRAM but never
+    # matches their objects' names, so the stock image runs them from flash.
+    _a, _b, _side = twice
+    addr = {}
+    for name in ("RPI_PICO", "RPI_PICO-stock"):
+        elf = os.path.join(uf2.WORK, name, "firmware.elf")
+        if not os.path.isfile(elf):
+            boards.image(stock=name.endswith("stock"))
+        out = subprocess.run(["arm-none-eabi-nm", elf], capture_output=True, text=True,
+                             check=True).stdout
+        addr[name] = {ln.split()[2]: int(ln.split()[0], 16) for ln in out.splitlines()
+                      if len(ln.split()) == 3}
+    for sym in ("mp_execute_bytecode", "gc_alloc", "mp_parse", "mp_map_lookup", "mp_call_function_n_kw"):
+        assert addr["RPI_PICO"][sym] >> 28 == 0x2, sym          # SRAM
+        assert addr["RPI_PICO-stock"][sym] >> 28 == 0x1, sym    # XIP flash
+    assert addr["RPI_PICO"]["mp_obj_str_binary_op"] >> 28 == 0x1   # the rest stays in flash
 
 
 def test_code_fits_below_the_filesystem(twice):

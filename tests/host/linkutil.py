@@ -50,11 +50,11 @@ def damage_record(img, base, seq, at):
     img[i + at] ^= 0x04
 
 
-def write_flash(flash, n, seed=7, slot=1, snap_every=32, roll=None):
-    """Put a campaign of n events on a simulator flash dir as campaign
+def write_flash(flash, n, seed=7, slot=1, snap_every=32, roll=None, cid=12345):
+    """Put campaign `cid` of n events on a simulator flash dir as campaign
     `slot` (session.py's layout; `roll`: as write_campaign's); returns
     the host Campaign."""
-    c = make_events(n, seed)
+    c = make_events(n, seed, cid=cid)
     write_campaign(flash, c, slot, snap_every, roll)
     return c
 
@@ -101,9 +101,10 @@ def write_campaign(flash, c, slot=1, snap_every=32, roll=None):
 class Sim:
     """`python -m dicetray.sim --headless --flash DIR` as a subprocess
     (`extra`: more of its options, e.g. ["--tcp"]), returned once the app
-    answers a handshake."""
+    answers a handshake. `seed`: the tests' fixed dice, `--seed 1` unless
+    told; None gives none, as a person starts it (its own dice each start)."""
 
-    def __init__(self, flash, home=None, seed=None, extra=()):
+    def __init__(self, flash, home=None, seed=1, extra=()):
         env = dict(os.environ)
         env["DICETRAY_HOME"] = home or os.path.join(flash, "..", "home")
         env["PYTHONPATH"] = os.path.join(ROOT, "host") + os.pathsep + env.get("PYTHONPATH", "")
@@ -141,6 +142,18 @@ class Sim:
             self.p.send_signal(signal.SIGKILL)
         self.p.wait(timeout=30)
 
+    def wait_file(self, path, hang=900.0):
+        """Wait for the simulator to write `path` (a script's screenshot: an
+        event at a moment of the device's own clock); False if it ended
+        first. `hang` only stops a run that hangs: a loaded machine makes
+        the simulator slower, never the test fail."""
+        end = time.monotonic() + hang
+        while not os.path.exists(path):
+            if self.p.poll() is not None or time.monotonic() > end:
+                return os.path.exists(path)
+            time.sleep(0.05)
+        return True
+
     def stop(self, alive=False):
         """End the simulator (SIGTERM); its (stdout, stderr). `alive`: fail,
         showing its stderr, if it had already exited (it died under a test)."""
@@ -157,7 +170,14 @@ class Sim:
         return out, err
 
 
-def wait_for(pred, timeout=10.0):
+# How long a wait on the firmware's work may last before the test calls it
+# hung: never a time the work must fit in (a loaded machine makes the
+# simulator slower, not the test fail), only an end to a run that hangs.
+HANG = 600.0
+
+
+def wait_for(pred, timeout=HANG):
+    """Poll pred() until it holds (True) or `timeout` s pass (False)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if pred():

@@ -302,3 +302,30 @@ def test_missing_backup_and_device_moving_on(tmp_path):
     dev.snapshot = moving
     r = st.take(dev)
     assert r.last == 11 and st.load(r.backup).state == tray.state()
+
+
+@pytest.mark.parametrize("before", [False, True])
+def test_two_backups_at_once_store_one_version(tmp_path, before):
+    """Issue 35, item 7: two `backup` runs of one tray at once (the hub
+    serves both) each found the same newest version, fetched the same
+    events and stored them: the same version twice. The one that writes
+    second finds the other's version there in its own transaction and
+    reports a duplicate, as a backup run after it would (with a version
+    before them, and for a campaign's first backup)."""
+    path = str(tmp_path / "b.sqlite3")
+    a, b = BackupStore(path), BackupStore(path)
+    tray = play(RamTray(cid=9), 30)
+    dev = tray.device()
+    first = [a.take(dev).backup] if before else []
+    play(tray, 10, seed=3)
+    other = []
+
+    def meanwhile(stage):
+        if stage == "fetched" and not other:
+            other.append(b.take(dev))                 # the other run, from start to end
+    a.fault = meanwhile
+    r = a.take(dev)
+    assert not other[0].duplicate
+    assert r.duplicate and r.backup == other[0].backup
+    assert [x["id"] for x in a.list()] == first + [r.backup]
+    assert BackupStore(path).take(dev).duplicate

@@ -57,7 +57,7 @@ def test_a_new_campaign_from_the_host(env, capsys):
     assert lines[2].split()[:5] == ["*", "2", str(c.cid), "expedition", "1"]
     assert lines[2].split()[-1] == "Westmarch"
     code, out, err = run(env, capsys, "status")
-    assert "campaign  %d Westmarch (expedition)" % c.cid in out
+    assert "campaign  %d Westmarch (expedition), 1 event" % c.cid in out
     tray.boot()                                                   # a power cycle keeps it
     assert (tray.s.n, tray.c.name, tray.c.nevents) == (2, "Westmarch", 1)
     code, out, err = run(env, capsys, "campaigns", "switch", "1")  # and the old one is whole
@@ -76,7 +76,7 @@ def test_what_is_wrong_is_refused_cleanly(env, capsys, monkeypatch):
         "dicetray campaigns: error: unknown rule system 'chess': choose hunt, paths or expedition")
     code, out, err = run(env, capsys, "campaigns", "new", "hunt", "--name", "A name too long",
                          "--yes")
-    assert code == 2 and "--name: a name is 1 to 12 characters" in err and "has 15" in err
+    assert code == 2 and "--name: a name is 1 to 12 characters" in err and "'A name too long' has 15 characters" in err
     code, out, err = run(env, capsys, "campaigns", "new", "hunt", "--name", "caf\u00e9", "--yes")
     assert code == 2 and "the screen cannot draw it" in err
     monkeypatch.setattr(sys, "stdin", open(os.devnull))

@@ -1,6 +1,6 @@
 """Campaign slots end to end over the simulator (issue 16, item 3):
-`dicetray campaigns` lists what a restore leaves on flash, `campaigns
-delete` frees it, `campaigns switch` survives a reboot, `backup --slot`
+`dicetray campaigns` lists what a restore leaves on flash (the campaign it
+displaced), `campaigns delete` frees it, `campaigns switch` survives a reboot, `backup --slot`
 backs up a campaign that is not current; the flash figures checked against
 littlefs itself (littlefs-python, configured as the rp2 port's VfsLfs2)."""
 
@@ -47,11 +47,17 @@ def test_a_restore_leaves_the_old_slot_and_delete_frees_it(tmp_path, capsys):
     flash = str(tmp_path / "flash")
     db = str(tmp_path / "b.sqlite3")
     write_flash(flash, 1000, slot=1)
+    write_flash(str(tmp_path / "other"), 1000, seed=3, cid=54321)   # another tray's campaign
+    other = Sim(str(tmp_path / "other"))
+    try:
+        with Device.open(other.port) as dev:
+            bk = BackupStore(db, create=True)
+            bid = bk.take(dev).backup
+    finally:
+        other.stop()
     sim = Sim(flash)
     try:
         dev = Device.open(sim.port)
-        bk = BackupStore(db, create=True)
-        bid = bk.take(dev).backup
         snap, events, seq, first = bk.restore_payload(bid)
         assert dev.restore(snap, events, seq, first=first)["slot"] == 2
         d = dev.campaigns()

@@ -35,6 +35,51 @@ def test_status_json(env, capsys):
     assert d["head"] == env["dev"].head.hex() and d["device"] == "ram-1"
 
 
+def test_status_says_campaign_events_last_backup_and_health_in_words(env, capsys):
+    # Issue 40 item 5: status is for people; the internals (a chain head of
+    # hex, the scrub's verdict, heap bytes, protocol and schema numbers)
+    # only under -v and --json.
+    code, out, err = run(env, capsys, "status")
+    lines = out.splitlines()
+    assert code == 0 and [x.split()[0] for x in lines] == ["device", "campaign", "backup", "health"]
+    assert lines[0] == "device    ram-1: on ram:ram-1"
+    assert lines[1] == "campaign  4242 (hunt), 40 events"
+    assert lines[2] == "backup    none of this campaign yet: `dicetray backup` takes one"
+    assert lines[3].startswith("health    good")
+    head = env["dev"].head.hex()
+    for internal in (head, "scrub", "heap", "protocol", "schema", "when idle it is"):
+        assert internal not in out, internal
+    assert run(env, capsys, "backup")[0] == 0
+    code, out, err = run(env, capsys, "status")
+    assert "backup    backup 1, taken " in out and "(just now): it holds every event the device has" in out
+    play(env["dev"], 2, seed=5)
+    code, out, err = run(env, capsys, "status")
+    assert "the device has 2 events since: `dicetray backup` takes them" in out
+    code, out, err = run(env, capsys, "status", "-v")
+    assert "chain     %s" % env["dev"].head.hex() in out and "firmware  0.1.0 (protocol" in out
+    assert "scrub     " in out
+    code, out, err = run(env, capsys, "status", "--json")
+    d = json.loads(out)
+    assert d["health"] == "good" and d["last_backup"]["backup"] == 1 and d["last_backup"]["last"] == 40
+    assert d["head"] == env["dev"].head.hex() and d["events"] == 42
+
+
+def test_status_words():
+    from dicetray.cli.status import backup_words, health_words
+    b = {"backup": 3, "last": 40, "created": 1767300000}
+    assert backup_words(b, 41, now=1767300000 + 7200).endswith(
+        "(2 hours ago): the device has 1 event since: `dicetray backup` takes it")
+    assert backup_words(b, 12, now=1767300000 + 3 * 86400).endswith(
+        "(3 days ago): it holds 40 events, more than the device's 12 (an older backup restored "
+        "onto it)")
+    assert health_words({"scrub": {"cycles": 0}})[1].startswith("good so far: nothing damaged found")
+    assert health_words({"scrub": {"cycles": 1, "chain": [1, 9]}})[1].endswith("(once since it booted)")
+    word, said = health_words({"scrub": {"cycles": 3, "broken": True}})
+    assert word == "damaged" and "does not hold its hash chain" in said and "restoring" in said
+    word, said = health_words({"damage": ["events 3..4 of the journal are damaged"]})
+    assert word == "damaged" and "(below)" in said
+
+
 def test_backup_then_list_show_diff(env, capsys):
     assert run(env, capsys, "backup")[0] == 0
     code, out, _ = run(env, capsys, "backup")
@@ -165,6 +210,55 @@ def test_restore_safety_and_verification(env, capsys, monkeypatch, tmp_path):
     assert "its events 1..40 differ from the backup's" in err
 
 
+def _slots(tray):
+    """The tray's slot table: (slot, campaign id, system, events), the current one starred."""
+    return [(n, cid, sysno, events, "*" if n == tray.s.n else "")
+            for n, cid, sysno, events, _b, _k, _name in tray.s.campaigns()[0]]
+
+
+def test_restore_says_what_it_does_to_each_slot_and_does_it(env, capsys):
+    # Issue 40 item 1: the restore said the device's campaign "goes" while it
+    # stayed, and a campaign already on the device appeared in two slots.
+    # Now: the restored campaign becomes the current one in the next slot;
+    # its copies go (never a duplicate); every other campaign keeps its slot.
+    assert run(env, capsys, "backup")[0] == 0           # backup 1: campaign 4242, 40 events
+    t = env["t"] = RamTray(system=0, cid=77)           # slot 1: campaign 77, no events
+    assert run(env, capsys, "restore", "1", "--port", "t", "--yes")[0] == 0
+    assert _slots(t) == [(1, 77, 0, 0, ""), (2, 4242, 0, 40, "*")]
+    t.b._cid = 99                                       # the tray's next new campaign id
+    assert run(env, capsys, "campaigns", "new", "expedition", "--port", "t", "--yes")[0] == 0
+    before = [(1, 77, 0, 0, ""), (2, 4242, 0, 40, ""), (3, 99, 2, 0, "*")]
+    assert _slots(t) == before
+    # the issue's case: a hunt backup onto a tray running expedition, whose slot 2
+    # holds the same campaign
+    code, out, err = run(env, capsys, "restore", "1", "--port", "t", "--dry-run", "--force-system")
+    assert code == 0 and _slots(t) == before, err
+    assert "the restored campaign becomes the device's current one, in slot 4" in out
+    assert ("slot 2 holds another copy of campaign 4242 (40 events): the restore replaces it"
+            in out)
+    assert ("the device's current campaign 99 (expedition, 0 events) stays on the device in "
+            "slot 3 (`dicetray campaigns switch 3` goes back to it)" in out)
+    assert "slot 1 keeps its campaign" in out
+    assert " go (" not in out and "go (a different campaign)" not in out
+    code, out, err = run(env, capsys, "restore", "1", "--port", "t", "--yes", "--force-system")
+    assert code == 0, err
+    assert _slots(t) == [(1, 77, 0, 0, ""), (3, 99, 2, 0, ""), (4, 4242, 0, 40, "*")]
+    assert ("slots: the restored campaign is the current one, in slot 4; the copy it replaced "
+            "in slot 2 is deleted; campaign 77 (hunt, 0 events) stays in slot 1; campaign 99 "
+            "(expedition, 0 events) stays in slot 3\n") in out
+    # the device's own campaign restored (played on after the backup): its
+    # current copy is replaced, the three events after the backup discarded
+    dev = env["dev"]
+    play(dev, 3, seed=6)
+    code, out, err = run(env, capsys, "restore", "1", "--dry-run")
+    assert "slot 1 holds the device's current copy of campaign 4242 (43 events): the restore " \
+        "replaces it" in out
+    assert "the device's 3 events after event 40 are not in backup 1 and would be discarded" in out
+    assert "warning: the device's current campaign is in no backup" in out
+    assert run(env, capsys, "restore", "1", "--yes")[0] == 0
+    assert _slots(dev) == [(2, 4242, 0, 40, "*")] and dev.c.nevents == 40
+
+
 def test_watch_plain_lines_and_ctrl_c(env, capsys):
     dev = env["dev"]
     # While the watcher waits, the table rolls three times (the tray pushes
@@ -253,6 +347,21 @@ def test_ports_lists_running_simulators(tmp_path, monkeypatch, capsys):
     assert cli.main(["ports", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert [(p["port"], p["kind"]) for p in got] == [(str(pty), "sim")]
+    # Issue 40 item 7: each says what it is and where its flash is.
+    flash = tmp_path / "boardflash"
+    ports.register_sim(str(pty), os.getpid(), "board", str(flash))
+    ports.register_sim("http://127.0.0.1:8017/", os.getppid(), "web")   # a live pid of another
+    assert cli.main(["ports"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert sorted(out) == sorted([
+        "%-20s sim  emulated RP2040 board (pid %d), flash folder %s" % (pty, os.getpid(), flash),
+        "http://127.0.0.1:8017/ web  web page simulator (pid %d): its firmware and flash are in "
+        "the browser that opened it" % os.getppid()]), out
+    assert cli.main(["ports", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert sorted((p["kind"], p["simulator"], p["flash"]) for p in got) == [
+        ("sim", "emulated RP2040 board", str(flash)), ("web", "web page simulator", None)]
+    assert [p.device for p in ports.find() if p.kind != "usb"] == [str(pty)]   # no command reaches a page
 
 
 def test_restore_longer_than_the_device_keeps(env, capsys):
@@ -309,7 +418,8 @@ def test_restore_dry_run_names_the_events_it_would_discard(env, capsys):
     assert "nothing sent, the device is unchanged" in out and dev.c.nevents == 42
     env["other"] = play(RamTray(system=0, cid=77), 5)
     code, out, err = run(env, capsys, "restore", "1", "--port", "other", "--dry-run")
-    assert code == 0 and "the device's campaign 77 and its 5 events go" in out
+    assert code == 0 and "the device's current campaign 77 (hunt, 5 events) stays on the " \
+        "device in slot 1" in out
 
 
 def test_rename_and_the_name_limits_said_up_front(env, capsys):

@@ -14,7 +14,7 @@ from ramtray import RamTray, play, serve  # noqa: E402
 from dicetray import export  # noqa: E402
 from dicetray import cli  # noqa: E402
 from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray.rules import campaign as cp, expedition  # noqa: E402
 
 
 def _export(tray, fmt, capsys, monkeypatch):
@@ -78,17 +78,35 @@ def test_json_content():
     assert not set(d) & {"device", "firmware", "created", "exported"}
 
 
-def test_csv_rows():
+def test_csv_is_the_events_alone_for_a_spreadsheet(capsys, monkeypatch):
+    # Issue 40 item 6: a header, then the event rows and nothing else (one
+    # roll gave 48 lines: campaign fields, talisman internals, a hex blob).
     dev = play(RamTray(system=2, cid=8), 20)
-    doc = export.document(2, 8, dev.state(), dev.device().events(0))
-    rows = list(csv.reader(io.StringIO(export.to_csv(doc))))
-    assert rows[0] == list(export.CSV_COLUMNS)
-    ev = [r for r in rows if r[0] == "event"]
-    assert len(ev) == 20 and ev[0][3] == "CHAR_ADD" and ev[0][6] == "Ada"
-    assert bytes.fromhex(ev[5][7]) == dev.journal()[5]
-    # a state row: the field in the rules' words, its number, both in words (issue 30 item 5)
-    assert any(r[0] == "counter" and r[6] == "turn" and r[13] == "turn " + r[7] for r in rows)
-    assert rows[-1][:4] == ["state", "", "", "hex"]
+    rows = list(csv.reader(io.StringIO(_export(dev, "csv", capsys, monkeypatch))))
+    assert rows[0] == list(export.CSV_COLUMNS) == [
+        "event", "session", "summary", "faces", "successes", "verdict", "margin", "notes",
+        "undone", "kind", "text", "backup", "seen"]
+    col = {c: i for i, c in enumerate(rows[0])}
+    assert [int(r[0]) for r in rows[1:]] == list(range(1, 21))       # one row an event, in order
+    assert rows[1][col["summary"]] == "Ada joins" and rows[1][col["kind"]] == "CHAR_ADD"
+    rolls = [r for r in rows[1:] if r[col["verdict"]]]
+    assert rolls and all(r[col["faces"]] and r[col["summary"]].startswith(r[col["summary"]].split(":")[0])
+                         for r in rolls)
+    text = "\n".join(",".join(r) for r in rows)
+    hexes = {ev.hex() for ev in dev.journal()} | {dev.state().hex()}
+    assert not any(h in text for h in hexes)                          # no bytes as hex
+    for internal in ("spare number", "its CAT", "state", "campaign,", "talisman,"):
+        assert internal not in text, internal
+    # --state: the trackers instead, one row each, in the game's words
+    trays = serve({"dev": dev})
+    assert trays.main(["export", "--format", "csv", "--state"]) == 0
+    state = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert state[0] == ["tracker", "value", "talisman", "character"]
+    assert state[1][0] == "Turn" and state[1][1].endswith(", day %d" % dev.c.x[expedition.DAY])
+    assert any(r[0] == "Ada" and r[2:] == ["", "0"] and "HP " in r[1] for r in state), state
+    assert state[-1][0] == "Campaign" and "turn " in state[-1][1]
+    assert not any(x in ",".join(map(",".join, state)) for x in ("spare number", "its CAT"))
+    assert trays.main(["export", "--format", "json", "--state"]) == 2   # the JSON has it already
 
 
 def test_csv_names_a_spreadsheet_would_run_are_text(tmp_path, capsys, monkeypatch):
@@ -111,7 +129,7 @@ def test_csv_names_a_spreadsheet_would_run_are_text(tmp_path, capsys, monkeypatc
     text = out.read_text()
     rows = list(csv.reader(io.StringIO(text)))
     col = {c: i for i, c in enumerate(export.CSV_COLUMNS)}
-    ev = [r for r in rows if r[0] == "event"]
+    ev = rows[1:]
     assert [r[col["text"]] for r in ev[:4]] == ["'" + n for n in names]
     assert [r[col["summary"]] for r in ev[:4]] == ["'%s joins" % n for n in names]
     assert ev[4][col["summary"]].startswith("'=1+1 rolls 2d6: ")
@@ -120,10 +138,12 @@ def test_csv_names_a_spreadsheet_would_run_are_text(tmp_path, capsys, monkeypatc
     for n in names:
         assert '"\'%s"' % n.replace('"', '""') in text
     assert not [c for r in rows for c in r if c and c[0] in "=+@\t\r"]
-    assert {c for r in rows for c in r if c[:1] == "-"} == {"-1"}    # the tool's own ints
-    assert ev[4][col["args"]].endswith(" -1")                        # the args column, as it was
-    # the character rows name "index:name" (a digit first: nothing to escape)
-    assert [r[col["name"]] for r in rows if r[0] == "character"][0] == "0:=HYPERLINK()"
+    assert not [c for r in rows for c in r if c[:1] == "-"]
+    # the trackers' names too (--state)
+    assert trays.main(["export", "--format", "csv", "--state", "-o", str(out)]) == 0
+    state = list(csv.reader(io.StringIO(out.read_text())))
+    assert [r[0] for r in state if r[3] == "0"] == ["'=HYPERLINK()"]
+    assert not [c for r in state for c in r if c and c[0] in "=+-@\t\r"]
     # and a campaign without such names exports as csv.writer writes it
     plain = play(RamTray(system=1, cid=9), 60)
     doc = export.document(1, 9, plain.state(), plain.device().events(0))
@@ -226,13 +246,8 @@ def test_hunt_sessions_end_at_a_session_end_that_stands(capsys, monkeypatch):
     assert [e["session"] for e in doc["events"]] == [1] * 11 + [2] * 5 + [3]
     assert doc["events"][12]["undone"] == 14
     rows = list(csv.reader(io.StringIO(_export(dev, "csv", capsys, monkeypatch))))
-    sess = [r for r in rows if r[0] == "session"]
-    assert [(r[1], r[3], r[6], r[7]) for r in sess] == [
-        ("1", "session 1", "ended: the session ends", "11"),
-        ("12", "session 2", "ended: the session ends", "16"), ("17", "session 3", "not ended", "17")]
-    # each session row comes right before the session's first event row
-    kinds = [(r[0], r[1]) for r in rows if r[0] in ("session", "event")]
-    assert kinds[kinds.index(("session", "12")) + 1] == ("event", "12")
+    assert [r[1] for r in rows[1:]] == ["1"] * 11 + ["2"] * 5 + ["3"]   # the session column
+    assert rows[13][export.CSV_COLUMNS.index("undone")] == "14"
 
 
 def test_backup_export_times_and_sessions_from_backups(tmp_path, capsys, monkeypatch):
@@ -354,3 +369,19 @@ def test_backups_diff_in_words(tmp_path, capsys, monkeypatch):
     assert [e["seq"] for e in d["events"]] == [41, 42, 43, 44]
     assert d["events"][0]["summary"].startswith("Ada rolls 3d6 (hard): ")
     assert d["events"][1]["undone"] == 43
+
+
+def test_a_combat_check_against_a_tracked_foe_names_it():
+    # Issue 38: COMBAT's threat bits 4-9 name side B's tracked foe.
+    from dicetray.rules import expedition as E, expedition_foes as EF
+    c = cp.Campaign(E.ID, cid=3)
+    c.act(cp.CHAR_ADD, (), "Ada")
+    t = c.act(EF.FOE, (0, 3, 0, 0, -1), "Orc").tal
+    a = (0, 2, 0, 0, 1, 0, -1, 3, 0, 0, 0, 0, 0, 0, 0, 3 | E.FOE_B)
+    assert export.lead(2, c, E.COMBAT, a) == (
+        "combat check: Ada (Ability 2 +1s) against an NPC (a Level 3 monster)"
+    )
+    tracked = a[:15] + (a[15] | (t + 1) * EF.TRACKED,)
+    assert export.lead(2, c, E.COMBAT, tracked) == (
+        "combat check: Ada (Ability 2 +1s) against Orc (a Level 3 monster)"
+    )

@@ -44,7 +44,7 @@ def up(hub, name, events=None):
         t = hub.trays.get(name)
         return t is not None and t.state == "up" and (
             events is None or (t.info or {}).get("events") == events)
-    assert wait_for(ok, 30), {n: t.as_dict() for n, t in hub.trays.items()}
+    assert wait_for(ok), {n: t.as_dict() for n, t in hub.trays.items()}
     return hub.trays[name]
 
 
@@ -116,7 +116,7 @@ def test_a_hub_that_never_started_closes(tmp_path, home):
 def test_commands_at_once_go_through_the_hub_each_applied_once(two, home):
     hub, sims = two
     watch = dicetray(home, "watch", "--tray", "a")
-    assert wait_for(lambda: hub.trays["a"].listeners, 30)
+    assert wait_for(lambda: hub.trays["a"].listeners)
     procs = [dicetray(home, "roll", "--pool", "3", "--tray", "ab"[k % 2]) for k in range(8)]
     procs += [dicetray(home, "status", "--json", "--tray", "a"),
               dicetray(home, "backup", "--tray", "b", "--db", os.path.join(home, "b.db"))]
@@ -129,12 +129,18 @@ def test_commands_at_once_go_through_the_hub_each_applied_once(two, home):
             assert dev.info()["events"] == 4           # four rolls each, none twice
         finally:
             dev.close()
-    assert wait_for(lambda: hub.trays["a"].last == 4, 10)
-    time.sleep(0.5)
+    assert wait_for(lambda: hub.trays["a"].last == 4)
+    seen, lines = [], []
+    while 4 not in seen:                               # its lines as they come (no sleep)
+        line = watch.stdout.readline()
+        assert line, "watch ended: %s" % "".join(lines)
+        lines.append(line)
+        if line.strip()[:1].isdigit():
+            seen.append(int(line.split()[0]))
     watch.terminate()
     code, out, err = done(watch)
-    seen = [int(ln.split()[0]) for ln in out.splitlines() if ln.strip()[:1].isdigit()]
-    assert seen == [1, 2, 3, 4], out                   # the watcher saw every roll, once
+    seen += [int(ln.split()[0]) for ln in out.splitlines() if ln.strip()[:1].isdigit()]
+    assert seen == [1, 2, 3, 4], "".join(lines) + out   # the watcher saw every roll, once
 
 
 def test_ports_lists_the_trays_and_a_tray_must_be_named(two, home):
@@ -143,6 +149,12 @@ def test_ports_lists_the_trays_and_a_tray_must_be_named(two, home):
     assert code == 0, err
     at = {p["tray"]: p for p in json.loads(out) if p["kind"] == "hub"}
     assert set(at) == {"a", "b"} and at["a"]["port"] == sims[0].port
+    assert at["a"]["simulator"] == "desktop simulator" and at["a"]["flash"].endswith("fa")
+    assert "; a desktop simulator (pid %d), flash folder " % sims[0].p.pid in at["a"]["description"]
+    code, out, err = done(dicetray(home, "status", "--tray", "a"))
+    assert code == 0 and out.splitlines()[0].endswith(
+        ": tray a at the hub, a desktop simulator (pid %d), flash folder %s" % (
+            sims[0].p.pid, at["a"]["flash"])), out
     code, out, err = done(dicetray(home, "status"))
     assert code == 1 and "several trays (a, b): choose one with --tray" in err
     code, out, err = done(dicetray(home, "status", "--tray", "zz"))
@@ -191,7 +203,7 @@ def test_a_new_campaign_through_the_hub(two, home):
     assert [(t["slot"], t["campaign"] == old, t["name"]) for t in slots] == [
         (1, True, ""), (2, False, "Hub game")]                # one made, the old one kept
     new = slots[1]["campaign"]
-    assert wait_for(lambda: hub.trays["a"].info.get("campaign") == new, 10)
+    assert wait_for(lambda: hub.trays["a"].info.get("campaign") == new)
     dev = hubclient.HubDevice(hubclient.find(), tray="a")
     try:
         out = dev.act(10, (12, 2))                             # a free roll of 2d12, event 2
@@ -200,10 +212,59 @@ def test_a_new_campaign_through_the_hub(two, home):
         assert got == [(1, 11), (2, 10)]                       # the name (RENAME), the roll
     finally:
         dev.close()
-    assert wait_for(lambda: hub.trays["a"].last == 2, 10)
+    assert wait_for(lambda: hub.trays["a"].last == 2)
     assert hub.trays["b"].info["campaign"] == before
     code, out, err = done(dicetray(home, "campaigns", "new", "chess", "--yes", "--tray", "a"))
     assert code == 2 and "unknown rule system 'chess'" in err
+
+
+def test_watch_through_the_hub_follows_a_restore_of_the_same_campaign(two, home):
+    """Issue 35, item 7: a restore through the hub took campaign C from
+    event 8 back to 5, and 5 new rolls followed; `watch` through the hub
+    heard 9 and 10 only (the hub sent nothing up to its own 8), spliced
+    onto the old 6..8, and never showed the new 6..8. The hub marks the
+    restore to its watchers, and watch reads the state again and shows
+    every new event."""
+    import threading
+    from dicetray import restore
+    from dicetray.backup import BackupStore
+    hub, sims = two
+    dev = hubclient.HubDevice(hubclient.find(), tray="a")
+    try:
+        for _ in range(5):
+            dev.act(*ROLL)
+        st = BackupStore(os.path.join(home, "b.sqlite3"))
+        bid = st.take(dev).backup                            # campaign C at event 5
+        for _ in range(3):
+            dev.act(*ROLL)
+        heard = []
+        sub = hubclient.HubDevice(hubclient.find(), tray="a")
+        t = threading.Thread(target=lambda: heard.extend(sub.subscribe(timeout=5)), daemon=True)
+        t.start()
+        w = dicetray(home, "watch", "--tray", "a")
+        lines = []
+        threading.Thread(target=lambda: lines.extend(iter(w.stdout.readline, "")),
+                         daemon=True).start()
+        try:
+            assert wait_for(lambda: len(hub.trays["a"].listeners) == 2 and lines, 30), lines
+            assert lines[0].startswith("watching campaign") and "from event 8" in lines[0]
+            restore.apply(restore.plan(st, bid, dev), dev)   # back to event 5
+            new = [dev.act(*ROLL) for _ in range(5)]         # the new 6..10
+            assert [a["seq"] for a in new] == [6, 7, 8, 9, 10]
+            t.join(60)
+            assert [(s, e is None) for s, e in heard] == [(5, True)] + [
+                (n, False) for n in range(6, 11)], heard
+            assert wait_for(lambda: any(ln.startswith("   10  ") for ln in lines), 30), lines
+        finally:
+            w.terminate()
+            w.communicate(timeout=30)
+        at = lines.index(next(ln for ln in lines if "campaign was replaced" in ln))
+        assert lines[at].startswith("    5  (the tray's campaign was replaced"), lines
+        assert [ln[:5] for ln in lines[at + 1:]] == ["    %d" % n if n < 10 else "   %d" % n
+                                                   for n in range(6, 11)], lines
+        sub.close()
+    finally:
+        dev.close()
 
 
 def test_the_token_is_needed_and_one_hub_runs(two, home):
@@ -238,7 +299,7 @@ def test_a_tray_unplugged_and_back_is_served_again_with_what_it_did_meanwhile(tm
         dev.act(*ROLL)
         dev.close()
         sim.kill()                                        # the plug pulled
-        assert wait_for(lambda: hub.trays["t"].state == "down", 30)
+        assert wait_for(lambda: hub.trays["t"].state == "down")
         code, out, err = done(dicetray(home, "status", "--tray", "t"))
         assert code == 1 and "tray t is not connected" in err
         sim = Sim(flash, extra=["--tcp", str(n)])       # back, the same flash
@@ -247,7 +308,7 @@ def test_a_tray_unplugged_and_back_is_served_again_with_what_it_did_meanwhile(tm
         assert dev.act(*ROLL)["seq"] == 2
         dev.close()
         seqs = []
-        while wait_for(lambda: not q.empty(), 10) and len(seqs) < 2:
+        while len(seqs) < 2 and wait_for(lambda: not q.empty()):
             seqs.append(q.get()[0])
         assert seqs == [1, 2]
     finally:
@@ -353,7 +414,7 @@ def test_hub_killed_during_a_backup_loses_nothing_and_frees_the_port(tmp_path, h
         sim.p.send_signal(signal.SIGSTOP)   # the tray stalls: the backup's call waits in the hub
         try:
             b = dicetray(home, "backup", "--db", db)
-            assert wait_for(lambda: os.path.exists(db), 30)
+            assert wait_for(lambda: os.path.exists(db))
             time.sleep(1.0)
             hub.kill()
             hub.wait(30)
@@ -391,14 +452,14 @@ def test_automatic_backups_at_coming_up_a_scene_end_and_the_hub_stopping(tmp_pat
     hub.start()
     try:
         up(hub, "t")
-        assert wait_for(lambda: [d[2] for d in auto.done] == [0], 30), (auto.done, lines)
+        assert wait_for(lambda: [d[2] for d in auto.done] == [0]), (auto.done, lines)
         dev = hubclient.HubDevice(hubclient.find(), tray="t")
         dev.act(*ROLL)
         assert dev.act(hunt.SCENE_END, (0,))["seq"] == 2        # the scene passes: a backup
-        assert wait_for(lambda: [d[2] for d in auto.done] == [0, 2], 30), (auto.done, lines)
+        assert wait_for(lambda: [d[2] for d in auto.done] == [0, 2]), (auto.done, lines)
         dev.act(*ROLL)
         dev.close()
-        assert wait_for(lambda: auto.count.get("t") == 1, 10)     # the sink has event 3
+        assert wait_for(lambda: auto.count.get("t") == 1)     # the sink has event 3
         auto.close()                                             # the session's end
         assert [d[2] for d in auto.done] == [0, 2, 3], lines
     finally:
@@ -494,7 +555,7 @@ def test_the_page_shows_a_trays_trackers_and_last_rolls_at_once(tmp_path, home):
     try:
         hub.start()
         up(hub, "t")
-        assert wait_for(lambda: [v for v in view.snapshot()["trays"] if v.get("rows")], 30)
+        assert wait_for(lambda: [v for v in view.snapshot()["trays"] if v.get("rows")])
         v = view.snapshot()["trays"][0]
         assert [r["seq"] for r in v["recent"]] == list(range(RECENT + 2, 2, -1))  # newest first
         assert all(re.match(r"\d+  roll 2d6: \d \d, \d success", r["line"]) for r in v["recent"])
@@ -553,7 +614,7 @@ def test_events_rolled_while_the_hub_was_down_are_forwarded_when_it_starts_again
             dev = hubclient.HubDevice(hubclient.find(), tray="t")
             assert dev.act(*ROLL)["seq"] == 3
             dev.close()
-            assert wait_for(lambda: [r["seq"] for r in rx.got] == [3], 30), rx.got
+            assert wait_for(lambda: [r["seq"] for r in rx.got] == [3]), rx.got
         finally:
             hub.close()
             fwd.stop()
@@ -561,11 +622,11 @@ def test_events_rolled_while_the_hub_was_down_are_forwarded_when_it_starts_again
         hub, fwd = _forwarding_hub(sim.port, path, rx)
         try:
             up(hub, "t")
-            assert wait_for(lambda: [r["seq"] for r in rx.got] == [3, 4, 5, 6], 30), rx.got
+            assert wait_for(lambda: [r["seq"] for r in rx.got] == [3, 4, 5, 6]), rx.got
             dev = hubclient.HubDevice(hubclient.find(), tray="t")
             assert dev.act(*ROLL)["seq"] == 7
             dev.close()
-            assert wait_for(lambda: [r["seq"] for r in rx.got] == [3, 4, 5, 6, 7], 30), rx.got
+            assert wait_for(lambda: [r["seq"] for r in rx.got] == [3, 4, 5, 6, 7]), rx.got
         finally:
             hub.close()
             fwd.stop()
@@ -613,7 +674,7 @@ def test_the_terminal_says_when_a_webhook_stops_and_starts_delivering(tmp_path, 
     t.start()
     name = "forward 1 http://127.0.0.1:%d/..." % rx.srv.server_address[1]
     try:
-        assert wait_for(lambda: any("not delivered" in ln for ln in lines), 30), lines
+        assert wait_for(lambda: any("not delivered" in ln for ln in lines)), lines
         assert name + ": 2 queued\n" in lines, lines
         bad = [ln for ln in lines if "not delivered" in ln][0]
         assert bad.startswith(name + ": not delivered: HTTP 302 Found (a redirect is not "
@@ -621,12 +682,25 @@ def test_the_terminal_says_when_a_webhook_stops_and_starts_delivering(tmp_path, 
         assert bad.endswith("; 2 queued, last delivered never\n"), bad
         assert rx.gets == 0 and "/hook" not in "".join(lines)   # the path (a secret) never shown
         rx.mode = "ok"
-        assert wait_for(lambda: any("delivering again" in ln for ln in lines), 30), lines
+        assert wait_for(lambda: any("delivering again" in ln for ln in lines)), lines
         good = [ln for ln in lines if "delivering again" in ln][0]
         assert re.match(re.escape(name) + r": delivering again; [01] queued, last delivered "
                         r"\d\d:\d\d:\d\d$", good), good
-        assert wait_for(lambda: rx.ids() == ["dev:1:1", "dev:1:2"], 30)
+        assert wait_for(lambda: rx.ids() == ["dev:1:1", "dev:1:2"])
     finally:
         p.terminate()
         p.communicate(timeout=30)
         rx.close()
+
+
+def test_the_hubs_line_for_a_tray_coming_up_counts_its_events_in_words(capsys):
+    from types import SimpleNamespace
+    from dicetray.hub.command import _Say
+    say = _Say()
+    for n in (1, 2):
+        info = {"device": "sim-1", "system": "hunt", "campaign": 7, "events": n}
+        say.state(SimpleNamespace(name="t%d" % n, port="/dev/pts/9", state="up", why=None,
+                                  info=info))
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["tray t1: up on /dev/pts/9 (device sim-1, hunt campaign 7, 1 event)",
+                   "tray t2: up on /dev/pts/9 (device sim-1, hunt campaign 7, 2 events)"], out

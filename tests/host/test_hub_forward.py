@@ -202,6 +202,63 @@ def test_only_http_urls_are_taken():
         assert "\n" not in str(e.value) and "--forward" in str(e.value)
 
 
+def test_urls_that_could_never_deliver_are_refused_at_start():
+    """Issue 35, item 7: a space, a CR LF (which urlsplit drops, so the
+    post went to another path) or a character beyond ASCII in a --forward
+    URL was taken and could never deliver; now one line at start, the URL
+    shown escaped."""
+    from dicetray.hub.forward import check
+    for bad, said in (("http://example.org/my hook", r"http://example.org/my hook"),
+                      ("http://example.org/ho\r\nok", r"http://example.org/ho\r\nok"),
+                      ("http://example.org/h\u00e9", r"http://example.org/h\xe9")):
+        with pytest.raises(ValueError) as e:
+            check(bad)
+        msg = str(e.value)
+        assert "\n" not in msg and "\r" not in msg and said in msg, msg
+        assert "percent-encode" in msg, msg
+
+
+def test_credentials_in_the_url_are_sent_as_basic_auth(tmp_path, rx):
+    """Issue 35, item 7: `--forward http://user:pw@host/...` never sent its
+    credentials (every record 401, then skipped); they go as Basic auth,
+    percent-decoded, and are never shown."""
+    import base64
+    from dicetray.hub.forward import label
+    host = rx.url.split("//", 1)[1]
+    url = "http://hook%20user:p%40ss@" + host
+    assert label(url) == "http://%s/..." % host.split("/")[0]
+    f = Forwarder([url], str(tmp_path / "q.db")).start()
+    try:
+        f.put(rec(1))
+        assert wait_for(lambda: rx.ids() == ["dev:1:1"])
+        assert rx.auth == ["Basic " + base64.b64encode(b"hook user:p@ss").decode()]
+    finally:
+        f.stop()
+
+
+def test_a_receiver_slower_than_the_deadline_is_told_on_the_terminal(tmp_path, rx, capsys):
+    """Issue 35, item 7: a receiver that answers 2xx after the deadline
+    takes each record again and again while the queue never moves (the
+    deadline is documented); the error on the terminal now says so."""
+    from dicetray.hub.command import _SayForward
+    rx.mode = "slow"
+    rx.trickle_s = 1.0
+    f = Forwarder([rx.url], str(tmp_path / "q.db"), timeout=0.5, backoff=(0.02, 0.1))
+    _SayForward(f)
+    f.start()
+    try:
+        f.put(rec(1))
+        assert wait_for(lambda: len(rx.got) >= 2, 20)     # the same record, again
+        assert rx.ids()[:2] == ["dev:1:1", "dev:1:1"] and f.stats()[rx.url]["pending"] == 1
+        err = f.stats()[rx.url]["last_error"]
+        assert err.startswith("no whole answer within 0.5 s"), err
+        assert "the receiver may have the record" in err and "gets it again" in err, err
+    finally:
+        f.stop()
+    assert "not delivered: no whole answer within 0.5 s (the receiver may have" in (
+        capsys.readouterr().out)
+
+
 def test_a_sinks_state_is_shown_without_its_secret(tmp_path, rx):
     """What the terminal and the page show: the queue, the last delivery,
     the last error; a webhook's path (its secret) never."""
@@ -368,5 +425,134 @@ def test_catching_up_forwards_what_was_rolled_and_never_a_rewritten_campaign(tmp
         f.start()
         assert wait_for(lambda: [r["seq"] for r in rx.got] == [11, 12, 13])
         assert [r["event"] for r in rx.got] and all(r["trackers"] for r in rx.got)
+    finally:
+        f.stop()
+
+
+def _lock(path):
+    """Another process's write lock on the queue file (a GUI viewer, a
+    VACUUM): a connection of its own in an exclusive transaction."""
+    import sqlite3
+    db = sqlite3.connect(path, timeout=0, isolation_level=None)
+    db.execute("BEGIN EXCLUSIVE")
+    return db
+
+
+def test_records_the_queue_file_refuses_are_kept_and_queued_in_order(tmp_path, rx, capsys):
+    """Issue 35, item 5: a second process holds a write lock on the queue
+    file; the events rolled meanwhile were never forwarded (the mark moved
+    past them with the next one) and nothing said so. They are kept in
+    memory and queued in order once the file takes them; a record
+    delivered while the file refuses its deletion is not posted again, and
+    its URL's thread carries on. Said on the terminal and the page (each
+    URL's stats)."""
+    from dicetray.hub.command import _SayForward
+
+    def ev(n):
+        return dict(rec(n), device="dev", campaign=7)
+
+    path = str(tmp_path / "q.db")
+    f = Forwarder([rx.url], path, backoff=(0.02, 0.1))
+    f.start()
+    _SayForward(f)
+    try:
+        assert f.resume("dev", 7, 247, b"S247") is None
+        for n in (248, 249):
+            f.put(ev(n), b"S%d" % n)
+        assert wait_for(lambda: f.stats()[rx.url]["delivered"] == 2)
+        other = _lock(path)
+        try:
+            for n in (250, 251, 252):
+                f.put(ev(n), b"S%d" % n)                 # the file refuses them: held
+            st = f.stats()[rx.url]
+            assert st["held"] == 3 and st["pending"] == 0, st
+            assert st["last_error"] == (
+                "the queue file %s refused a write (database is locked): the records since "
+                "are kept in memory and queued in order when it takes them" % path), st
+        finally:
+            other.rollback()
+            other.close()
+        f.put(ev(253), b"S253")                          # after them, never before
+
+        def delivered(n):  # the view calls retry() every second (view.py)
+            return f.retry() == [] and f.stats()[rx.url]["delivered"] == n
+
+        assert wait_for(lambda: delivered(6))
+        assert rx.ids() == ["dev:1:%d" % n for n in range(248, 254)]
+        assert f.stats()[rx.url]["held"] == 0
+        rx.mode = "fail"
+        f.put(ev(254), b"S254")                          # queued; its posts fail
+        assert wait_for(lambda: rx.tries >= 8)
+        other = _lock(path)
+        try:
+            rx.mode = "ok"                               # delivered; its deletion refused
+            assert wait_for(lambda: "cannot take record dev:1:254 off the queue file" in
+                            (f.stats()[rx.url]["last_error"] or ""))
+        finally:
+            other.rollback()
+            other.close()
+        f.put(ev(255), b"S255")
+        assert wait_for(lambda: delivered(8))
+        assert rx.ids() == ["dev:1:%d" % n for n in range(248, 256)]   # in order, once each
+        assert wait_for(lambda: f.stats()[rx.url]["pending"] == 0)
+    finally:
+        f.stop()
+    out = capsys.readouterr().out
+    assert ": not delivered: the queue file %s refused a write (database is locked): " % path in out
+    assert "; 0 queued, 1 held in memory, last delivered " in out, out
+    after = out.split("refused a write")[1]
+    assert ": delivering again; " in after and "it was delivered, and leaves the queue" in after
+    f = Forwarder([rx.url], path)                        # the marks moved with the records
+    try:
+        assert f.resume("dev", 7, 255, b"S255") is None
+        assert f.resume("dev", 7, 256, b"S256") == (255, b"S255")
+    finally:
+        f.stop()
+
+
+def test_beyond_what_memory_holds_the_events_are_read_from_the_tray(tmp_path, rx, monkeypatch):
+    """Issue 35, item 5, bounded: past HELD_MAX records refused by the
+    queue file, a campaign's records are no longer held but its mark stays
+    where the queue has it; once the file takes records again the view
+    reads the events after the mark from the tray (as catching up does),
+    so none is lost or queued twice."""
+    from dicetray import backup as bk
+    from dicetray.hub import forward
+    from dicetray.hub.server import Hub
+    from dicetray.hub.view import View
+    from dicetray.rules import campaign as cp
+    from linkutil import make_events
+
+    monkeypatch.setattr(forward, "HELD_MAX", 3, raising=False)
+    played = make_events(20, seed=2)
+    tray = _Tray(played)
+    tray.state = "up"
+    tray.as_dict = lambda: {"tray": "t", "state": "up"}
+    hub = Hub(["t=/nonexistent"])
+    hub.trays["t"] = tray
+    view = View(hub)
+    path = str(tmp_path / "q.db")
+    f = view.forward = Forwarder([rx.url], path, backoff=(0.02, 0.1))
+    f.start()
+    try:
+        c = cp.Campaign(played.system, played.cid, cp.UNDO_DEPTH)
+        for e in played.events[:10]:
+            c.apply(e)
+        c = bk.start(None, None, cp.encode_snapshot(c), bk.HOST_DEPTH)
+        view._catch_up(tray, c)                          # first sight: from event 10
+        view.camps["t"] = c
+        other = _lock(path)
+        try:
+            for n in range(11, 21):
+                view.event(tray, n, played.events[n - 1])
+            assert wait_for(lambda: "from event 14 are read from the tray" in
+                            (f.stats()[rx.url]["last_error"] or ""), 30), f.stats()
+            assert f.stats()[rx.url]["held"] == 3 and rx.got == []
+        finally:
+            other.rollback()
+            other.close()
+        assert wait_for(lambda: len(rx.got) == 10, 30), rx.ids()
+        assert [r["seq"] for r in rx.got] == list(range(11, 21))
+        assert all(r["trackers"] for r in rx.got) and f.stats()[rx.url]["held"] == 0
     finally:
         f.stop()

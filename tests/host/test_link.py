@@ -1,6 +1,8 @@
 """The serial link end to end: the real firmware on the simulator, over a
 real pseudo-terminal, driven by the host client (dicetray.link)."""
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -13,6 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import linkutil  # noqa: E402
 from linkutil import Sim, upto  # noqa: E402
 
+from dicetray import cli  # noqa: E402
 from dicetray.link import frame as fr  # noqa: E402
 from dicetray.link import ports  # noqa: E402
 from dicetray.link.client import AtRepl, Device, DeviceError  # noqa: E402
@@ -115,7 +118,7 @@ def test_retried_request_applied_once(big):
     answers = []
     for _ in range(3):          # the answer "lost" twice: the host sends it again
         dev.t.write(line)
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + linkutil.HANG
         f = dev._frame(deadline)
         while f is not None and f[1] != dev.seq:
             f = dev._frame(deadline)
@@ -242,6 +245,14 @@ def test_cli_simulator_announces_its_port(tmp_path):
         os.environ["DICETRAY_HOME"] = home
         try:
             assert linkutil.wait_for(lambda: [p.device for p in ports.simulators()] == [sim.port])
+            # what it is and where its flash is (issue 40 item 7), in ports and status
+            p = ports.simulators()[0]
+            said = "desktop simulator (pid %d), flash folder %s" % (sim.p.pid, os.path.abspath(flash))
+            assert (p.what, p.flash, p.description) == ("desktop", os.path.abspath(flash), said)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                assert cli.main(["status", "--port", sim.port]) == 0
+            assert out.getvalue().splitlines()[0].endswith(": a " + said), out.getvalue()
         finally:
             if env_home is None:
                 del os.environ["DICETRAY_HOME"]
@@ -266,9 +277,9 @@ def test_an_act_on_a_journal_that_moved_is_refused_then_redone_once(tmp_path):
         head = dev.info()["events"]
         line = fr.encode(fr.ACT, 7, json.dumps({"kind": cp.DICE, "args": [6, 1], "after": head - 1}).encode())
         dev.t.write(line)
-        f = dev._frame(time.monotonic() + 5)
+        f = dev._frame(time.monotonic() + linkutil.HANG)
         while f is not None and f[1] != 7:
-            f = dev._frame(time.monotonic() + 5)
+            f = dev._frame(time.monotonic() + linkutil.HANG)
         assert f[0] == fr.ERR and bytes(f[2]).decode() == \
             "stale: the device is at event %d, not %d" % (head, head - 1)
         assert dev.info()["events"] == head            # refused: nothing applied

@@ -260,7 +260,7 @@ def _log(dev, base, off=0, count=1):
     return dev._line(fr.LOG, struct.pack("<IIB", base, off, count))
 
 
-def _frames(dev, n, seqs, timeout=10):
+def _frames(dev, n, seqs, timeout=linkutil.HANG):
     """The next n answers to the requests numbered `seqs`: pushes, and a
     late second answer to an earlier request that was retried (a busy
     machine), are not among them."""

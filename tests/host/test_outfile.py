@@ -54,7 +54,7 @@ def test_a_symlink_is_followed_and_stays_a_symlink(trays, capsys, tmp_path):
     dangling = tmp_path / "to-be.csv"
     (tmp_path / "dangling.csv").symlink_to(dangling)     # a link to a file not made yet
     assert export(trays, capsys, tmp_path / "dangling.csv") == (0, "")
-    assert (tmp_path / "dangling.csv").is_symlink() and dangling.read_text().startswith("record,")
+    assert (tmp_path / "dangling.csv").is_symlink() and dangling.read_text().startswith("event,")
 
 
 def test_the_mode_is_kept_and_a_new_file_gets_the_umask(trays, capsys, tmp_path):

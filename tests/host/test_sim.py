@@ -330,3 +330,22 @@ def test_a_run_keeps_its_flash_in_dicetray_home_and_prints_no_digest(tmp_path, m
     assert "STATE" not in out + err and "SCREEN" not in out + err
     assert os.listdir(tmp_path / "home" / "flash" / "dicetray")   # the campaign, made there
     assert rp2040.default_flash_dir() == str(tmp_path / "home" / "rp2040")
+
+
+def test_every_headless_simulator_rolls_its_own_dice(tmp_path):
+    """Two `dicetray sim --headless` trays at one table, no --seed: each
+    draws its own seed (both rolled 6 2 3 2... when headless meant seed 1);
+    a script still replays on seed 1 (test_scripted_run_... above)."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
+    from linkutil import Sim
+    from dicetray.link.client import Device
+    from dicetray.rules import campaign as cp
+    faces = []
+    for name in ("a", "b"):
+        sim = Sim(str(tmp_path / name), seed=None)     # no --seed: as a person starts it
+        try:
+            with Device.open(sim.port) as dev:
+                faces.append(dev.act(cp.DICE, (6, 10))["faces"])
+        finally:
+            sim.stop()
+    assert len(faces[0]) == 10 and faces[0] != faces[1], faces   # the same 10 faces: 6^-10

@@ -127,3 +127,41 @@ def test_a_flash_folder_put_on_a_board_leaves_the_lock_file_behind(tmp_path):
     Flash(str(d)).release()                                   # a simulator ran here
     assert (d / ".dicetray-sim.lock").exists()
     assert lfsimage.files_of(str(d)) == {"/dicetray/id.txt": b"x"}
+
+
+def test_deleting_the_lock_file_does_not_let_a_second_simulator_share_the_flash(tmp_path):
+    """Issue 35, item 6: the lock file was the lock, and a lock file looks
+    stale: deleted, a second simulator took a new one and ran on the same
+    flash (acknowledged events lost, the journal damaged after a reboot).
+    The lock is the folder's own, which cannot be deleted from under it;
+    the file only names the holder."""
+    flash, home = str(tmp_path / "flash"), str(tmp_path / "home")
+    sim = Sim(flash, home)
+    try:
+        with Device.open(sim.port) as dev:
+            dev.act(cp.CHAR_ADD, (), "Ada")
+            os.remove(os.path.join(flash, ".dicetray-sim.lock"))   # "a stale lock file"
+            code, out, err = sim_cli("--flash", flash, home=home)
+            assert (code, out) == (1, "") and err == (
+                "dicetray sim: flash folder %s is in use by another simulator: stop it, "
+                "or give this one another --flash folder\n" % flash)
+            assert dev.act(cp.DICE, (6, 2))["seq"] == 2
+    finally:
+        sim.stop(alive=True)
+    assert not os.path.exists(os.path.join(flash, ".dicetray-sim.lock"))  # the refused one wrote none
+
+
+def test_deleting_the_emulated_boards_lock_file_does_not_free_its_flash(tmp_path):
+    from dicetray.sim import flashlock
+    from dicetray.sim.rp2040 import FLASH_FILE, Emulator
+    folder = tmp_path / "rp"
+    em = Emulator(None, str(folder / FLASH_FILE), serial=False)
+    em.hold("flash folder %s" % folder)
+    try:
+        for f in folder.iterdir():
+            f.unlink()                                        # every file in it
+        second = Emulator(None, str(folder / FLASH_FILE), serial=False)
+        with pytest.raises(flashlock.InUse, match="in use by another simulator"):
+            second.hold("flash folder %s" % folder)
+    finally:
+        em.close()

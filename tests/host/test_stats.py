@@ -131,3 +131,12 @@ def test_the_plot_labels_dice_faces_and_counts():
     finally:
         import matplotlib.pyplot as plt
         plt.close(fig)
+
+
+def test_stats_of_a_campaign_with_no_rolls_says_so_under_each_heading(capsys):
+    trays = serve({"dev": RamTray(system=0, cid=1)})
+    assert trays.main(["stats"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rates = lines.index("success rates (every roll, undone ones too):")
+    assert lines[rates + 1:] == ["  no rolls yet"], lines     # not a heading over nothing
+    assert "  no dice rolled" in lines

@@ -209,3 +209,79 @@ def test_no_terminal_size_means_the_full_view():
     assert term.size() is None
     term.show(pattern(), bytes(36))
     assert "▀ █" in term.out.data
+
+
+def _home_frame():
+    """The tray's home screen as the UI draws it (8x8 font on the 16x8
+    grid): the title bar and the selected row lit, their letters dark."""
+    import sys
+    sys.path.insert(0, os.path.dirname(__file__))
+    import fbtext
+    buf = bytearray(1024)
+    rows = [("HUNT          #4", True), ("Tension      2/3", False), ("Pressure     2/6", False),
+            ("Sin         0/10", False), ("Roll", True), ("Key in dice", False)]
+    for r, (text, lit) in enumerate(rows):
+        for col in range(16):
+            ch = text[col] if col < len(text) else " "
+            glyph = fbtext._G[8 * (ord(ch) - 32):8 * (ord(ch) - 32) + 8]
+            buf[r * 128 + 8 * col:r * 128 + 8 * col + 8] = bytes(b ^ 0xFF if lit else b for b in glyph)
+    return bytes(buf), fbtext
+
+
+def _cells(line):
+    """(background rgb or None, char) of each cell of a braille_view line."""
+    out, bg = [], None
+    for m in re.finditer(r"(\x1b\[[0-9;]*m)|(.)", line):
+        if m.group(1):
+            b = re.search(r"48;2;(\d+);(\d+);(\d+)", m.group(1))
+            if b:
+                bg = tuple(int(v) for v in b.groups())
+        else:
+            out.append((bg, m.group(2)))
+    return out
+
+
+def test_a_highlighted_row_reads_as_dark_letters_on_the_lit_colour():
+    """Issue 40 item 4: in the 80x24 view a lit title bar and the selected
+    menu row were braille dots round dots (every lit pixel a dot, the
+    letters the few missing ones): unreadable. Each mostly lit 8x8 cell is
+    now drawn the other way round: the lit colour as the background, a
+    dark dot for each pixel that is off, i.e. the letter; both colours set,
+    whatever the terminal's theme. Still pixel for pixel."""
+    buf, fbtext = _home_frame()
+    on = png.on_colour(255)
+    # every printable glyph, alone or among others, either way round, is told right
+    for k in range(0, 95 * 8, 8):
+        g = fbtext._G[k:k + 8]
+        for lit in (False, True):
+            cell = bytes(b ^ 0xFF if lit else b for b in g)
+            alone = bytearray(1024)
+            alone[0:8] = cell
+            among = bytearray(1024)
+            among[0:128] = (bytes(0xFF if lit else 0 for _ in range(8)) + cell) * 8
+            if g.count(0) != g.count(255):     # alone, all but '#', '*' and '_' say which
+                assert ((0, 0) in terminal._lit_blocks(alone)) == lit, (chr(32 + k // 8), lit)
+            assert ((1, 0) in terminal._lit_blocks(among)) == lit, (chr(32 + k // 8), lit)
+    view = terminal.braille_view(buf, True, on)
+    assert len(view) == 16
+    for y in range(64):                                # pixel for pixel, either way round
+        cells = _cells(view[y // 4])
+        assert len(cells) == 64
+        for x in range(128):
+            bg, ch = cells[x // 2]
+            bits = 0 if ch == " " else ord(ch) - 0x2800
+            dot = bool(bits & terminal.BRAILLE[y % 4][x % 2])
+            assert (dot != (bg == on)) == bool(png.pixel(buf, x, y)), (x, y)   # a dot: off on lit
+    for r, lit in ((0, True), (1, False), (4, True), (5, False)):
+        for line in view[2 * r:2 * r + 2]:
+            assert {bg for bg, _ch in _cells(line)} == ({on} if lit else {(0, 0, 0)}), (r, line)
+    # the title's dark letters are the dots: as many as the letters' pixels, not the bar's
+    title = "HUNT          #4"            # '#' among the lit cells of the bar
+    letters = sum(bin(b).count("1") for ch in title
+                  for b in fbtext._G[8 * (ord(ch) - 32):8 * (ord(ch) - 32) + 8])
+    dots = sum(bin(ord(ch) - 0x2800).count("1") for line in view[:2] for _bg, ch in _cells(line)
+               if ch != " ")
+    assert dots == letters
+    # and the 80x24 frame uses it
+    text = frame(buf, bytes(36), size=(80, 24))
+    assert "\x1b[48;2;%d;%d;%dm" % on in text.split("\n")[1]

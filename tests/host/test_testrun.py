@@ -1,10 +1,13 @@
 """`make test`'s runner (tools/testrun.py, issue 27 item 4, issue 30 item 2):
 the pytest shards take every test file once, whole; a failed stage stops
-what has not started, and the table at the end names it and why; each
-stage's output is printed whole, failures included. No time is asserted."""
+only what waits on it (--fail-fast: all that has not started), and the
+table at the end names each verdict, and what was not run and why; each
+stage's output is printed whole, failures included; the minute's line
+names the test a stage is in. No time is asserted."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -90,39 +93,67 @@ def _run(monkeypatch, tmp_path, capsys, table, *argv, jobs=1):
     return code, capsys.readouterr().out
 
 
-def test_a_failed_stage_stops_the_rest_and_the_table_names_it(monkeypatch, tmp_path, capsys):
-    table = _stages(("lint", "print('3 passed in 0.1s')", None),
-                    ("pytest", "import sys; print('boom: the failure shown'); sys.exit(3)", None),
-                    ("micropython", "print('never')", None),
-                    ("web", "print('never')", None))
-    code, out = _run(monkeypatch, tmp_path, capsys, table)
+def _table(tmp_path):
+    return _stages(("lint", "print('3 passed in 0.1s')", None),
+                   ("pytest", "import sys; print('boom: the failure shown'); sys.exit(3)", None),
+                   ("micropython", "print('mpy ran')", None),
+                   ("web", "print('1 passed')", None))
+
+
+def _rows(out, head):
+    return {ln.split()[0]: ln for ln in out[out.index(head):].splitlines()[2:]}
+
+
+def test_a_failed_stage_does_not_keep_the_others_from_running(monkeypatch, tmp_path, capsys):
+    code, out = _run(monkeypatch, tmp_path, capsys, _table(tmp_path))
     assert code == 1
     # The first line names the stages it runs, in order (issue 30, item 2).
     assert out.splitlines()[0].startswith("== make test: lint, pytest, micropython, web; up to 1 ")
     assert "boom: the failure shown" in out                      # its output, not swallowed
-    assert "never" not in out
-    end = out[out.index("== FAILED: pytest in "):].splitlines()
-    rows = {ln.split()[0]: ln for ln in end[2:]}
+    rows = _rows(out, "== FAILED: pytest in ")
     assert rows["lint"].split()[3:] == ["passed:", "3", "passed"]
     assert "FAILED (pytest: exit 3)" in rows["pytest"]
-    assert rows["micropython"].endswith("not run: pytest failed")
-    assert rows["web"].endswith("not run: pytest failed")
+    assert "mpy ran" in out and rows["micropython"].split()[3] == "passed"
+    assert "passed: 1 passed" in rows["web"]                     # its verdict too (issue 39)
     assert rows["total"].split()[0] == "total"
     assert out.index("== lint: passed in ") < out.index("== pytest: FAILED (exit 3) in ")
 
 
-def test_keep_going_runs_the_rest_but_not_what_waits_on_the_failure(monkeypatch, tmp_path, capsys):
+def test_fail_fast_stops_what_has_not_started_and_the_table_names_it(monkeypatch, tmp_path, capsys):
+    code, out = _run(monkeypatch, tmp_path, capsys, _table(tmp_path), "--fail-fast")
+    assert code == 1
+    assert "mpy ran" not in out
+    rows = _rows(out, "== FAILED: pytest in ")
+    assert rows["micropython"].endswith("not run: pytest failed")
+    assert rows["web"].endswith("not run: pytest failed")
+
+
+def test_what_waits_on_a_failure_is_not_run_the_rest_is(monkeypatch, tmp_path, capsys):
     table = _stages(("board", "import sys, time; time.sleep(1); sys.exit(1)", None),
                     ("web", "print('1 passed')", None))
     table[0][1].append(testrun.Job("board", "board 1/1", [[sys.executable, "-c", "print('x')"]], 9,
                                    after="board"))
     table[1][1][0].later = ["board"]      # starts when board has ended, whatever its result
-    code, out = _run(monkeypatch, tmp_path, capsys, table, "--keep-going", jobs=3)
+    code, out = _run(monkeypatch, tmp_path, capsys, table, jobs=3)
     assert code == 1
-    rows = {ln.split()[0]: ln for ln in out[out.index("== FAILED"):].splitlines()[2:]}
+    rows = _rows(out, "== FAILED")
     assert "FAILED (board: exit 1)" in rows["board"] and "board 1/1 not run: board failed" in rows["board"]
     assert "passed: 1 passed" in rows["web"]
     assert out.index("== board: FAILED (exit 1)") < out.index("-- web: started")
+
+
+def test_the_minute_line_names_the_test_a_stage_is_in(monkeypatch, tmp_path, capsys):
+    # A stage that is in one test for a while: its pytest writes the test's id
+    # (tests/sharding.py's hook, here by hand) where the runner reads it.
+    code = ("import os, time\n"
+            "open(os.environ['DICETRAY_NOW'], 'w').write('tests/board/test_x.py::test_long')\n"
+            "time.sleep(1.5)\nprint('1 passed')\n")
+    monkeypatch.setattr(testrun, "BEAT", 0.5)
+    code, out = _run(monkeypatch, tmp_path, capsys, _stages(("board", code, None)))
+    assert code == 0
+    assert re.search(r"running board \(\d+:\d\d, in tests/board/test_x.py::test_long for "
+                     r"\d+:\d\d\)", out), out
+    assert not [n for n in os.listdir(tmp_path) if n.endswith(".now")]   # cleaned up
 
 
 def test_an_unknown_stage_is_one_line(capsys):

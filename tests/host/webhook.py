@@ -11,7 +11,8 @@ class Receiver:
     Retry-After: 0), "refuse" (400 for ids in `bad`), "stall" (no answer),
     "redirect" (302 to /moved, where a GET is answered 200: what a client
     that follows redirects would count as delivered), "trickle" (a 204,
-    one byte every `trickle_s` seconds)."""
+    one byte every `trickle_s` seconds), "slow" (a 204 after `trickle_s`
+    seconds). `auth`: each post's Authorization header (None: none)."""
 
     def __init__(self):
         self.mode = "ok"
@@ -20,6 +21,7 @@ class Receiver:
         self.gets = 0             # GETs of /moved (a redirect followed)
         self.tries = 0
         self.trickle_s = 1.0
+        self.auth = []
         self.release = threading.Event()
         rx = self
 
@@ -36,6 +38,7 @@ class Receiver:
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 rx.tries += 1
+                rx.auth.append(self.headers.get("Authorization"))
                 mode = rx.mode
                 if mode == "stall":
                     rx.release.wait(30)
@@ -47,6 +50,13 @@ class Receiver:
                         self.wfile.write(bytes([b]))
                         self.wfile.flush()
                     rx.got.append(body)
+                    return
+                if mode == "slow":
+                    rx.got.append(body)          # taken; its answer comes late
+                    if rx.release.wait(rx.trickle_s):
+                        return
+                    self.send_response(204)
+                    self.end_headers()
                     return
                 if mode == "redirect":
                     self.send_response(302)

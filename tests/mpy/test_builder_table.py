@@ -76,7 +76,7 @@ def test_paths_builder_events_are_the_tables():
 
 
 def test_expedition_builder_events_are_the_tables():
-    assert _sweep(expedition_more.Pool) == 3 * 2 * (len(expedition_more.Pool.F) - 1)
+    assert _sweep(expedition_more.Pool) == 4 * 2 * (len(expedition_more.Pool.F) - 1)
 
 
 def test_hunt_builder_setups_are_the_tables():

@@ -176,3 +176,14 @@ def test_no_argument_kinds_refuse_arguments_when_new_and_replay_them_from_a_jour
         raises_unchanged(c, c.act, kind, (0,), text)
     c.apply(codec.encode_event(cp.UNDO, (0,), b"", ""))   # as journaled before the check
     assert c.tals[t].n == 0
+
+
+def test_a_name_too_long_is_quoted_whole_or_said_to_be_cut():
+    # The refusal quotes the name as given when it can be read back whole,
+    # never a cut name that reads like the whole one ('This name is too
+    # lon' has 21); a long one is cut, and "..." outside its quotes says so.
+    from rules.core import name_error, NAME_RULE
+    said = name_error("This name is too long")
+    assert said == NAME_RULE + ": 'This name is too long' has 21 characters", said
+    said = name_error("x" * 500)
+    assert said == NAME_RULE + ": '" + "x" * 24 + "'... has 500 characters", said

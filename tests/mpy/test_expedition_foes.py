@@ -116,6 +116,57 @@ def test_morale_prompts_and_who_is_not_subject():
     assert c.tals[t].owner == 0 and len(c.act(ef.FOE, (1, t, 1, 0, 0, 0)).notes) == 1
 
 
+def _vs(c, t, ab=1, plus=0, bplus=0, threat=3, blocks=0, b_ability=None):
+    """COMBAT of Ada (ability ab) against tracked foe t (TRACKED bits)."""
+    lv = ef.level(c.tals[t]) if b_ability is None else b_ability
+    return (0, ab, 0, 0, plus, 0, -1, lv, 0, 0, bplus, 0, 0, 0, blocks,
+            threat | ex.FOE_B | (t + 1) * ef.TRACKED)
+
+
+def test_a_combat_check_against_a_tracked_foe_takes_its_hp():
+    # "If you have more successes, you deal damage equal to your Margin of
+    # Success ... If you lose the Versus test and the adversary is
+    # threatening you, you will take damage equal to your Margin of
+    # Failure." A tracked foe's damage is its HP's, in the same event.
+    c = new()
+    t = monster(c, 3)                                     # Orc: L3, 8 HP, 6 dice
+    out = c.act(ex.COMBAT, _vs(c, t, plus=1), faces=(6, 6, 6) + (6, 1, 1, 1, 1, 1))
+    assert out.verdict == 1 and out.margin == 3 and out.tal == t   # 3 vs 1, +1s
+    assert ef.hp(c.tals[t]) == 5
+    assert out.notes == ["3 vs 1: Ada wins by 3", "Orc takes 3: HP 5/8",
+                         "morale check: first damage"]
+    out = c.act(ex.COMBAT, _vs(c, t, blocks=0), faces=(1, 1, 1) + (6, 6, 1, 1, 1, 1))
+    assert out.verdict == 0 and c.chars[0].v[ex.HP] == 2 and ef.hp(c.tals[t]) == 5
+    assert out.notes[0] == "0 vs 2: Orc wins by 2"
+    # "In case of any ties ..., all participants in the exchange take one damage."
+    out = c.act(ex.COMBAT, _vs(c, t), faces=(6, 1, 1) + (6, 1, 1, 1, 1, 1))
+    assert out.verdict == 2 and ef.hp(c.tals[t]) == 4 and c.chars[0].v[ex.HP] == 1
+    assert out.notes[1:] == ["Orc takes 1: HP 4/8", "Ada takes 1: HP 1/4"]
+    # Down to 0: out of action, and no further combat against it.
+    out = c.act(ex.COMBAT, _vs(c, t, ab=8), faces=(6,) * 10 + (1,) * 6)
+    assert "Orc takes 10: HP 0/8 OUT OF ACTION" in out.notes
+    raises_unchanged(c, c.act, ex.COMBAT, _vs(c, t), faces=(6, 1, 1) + (1,) * 6)
+
+
+def test_a_tracked_foe_rolls_its_own_dice_and_must_be_named_right():
+    c = new()
+    n = monster(c, 4, ef.NPC, 5, name="Guide")             # an NPC: its Pool, 4 dice
+    out = c.act(ex.COMBAT, _vs(c, n), faces=(6, 6, 1) + (1, 1, 1, 1))
+    assert len(out.faces) == 7 and ef.hp(c.tals[n]) == 3
+    t = monster(c, 3)
+    # FOE_B not set, a Level that is not the foe's, a talisman that is no foe
+    bad = list(_vs(c, t))
+    bad[15] &= ~ex.FOE_B
+    raises_unchanged(c, c.act, ex.COMBAT, tuple(bad))
+    raises_unchanged(c, c.act, ex.COMBAT, _vs(c, t, b_ability=4))
+    c.act(ex.USAGE_NEW, (6, -1, 1), "Torches")
+    raises_unchanged(c, c.act, ex.COMBAT, _vs(c, t)[:15] + (3 | ex.FOE_B | 3 * ef.TRACKED,))
+    raises_unchanged(c, c.act, ex.COMBAT, _vs(c, t)[:15] + (3 | ex.FOE_B | 33 * ef.TRACKED,))
+    # The old form (no TRACKED bits): the damage is only reported, as before.
+    out = c.act(ex.COMBAT, _vs(c, t)[:15] + (3 | ex.FOE_B,), faces=(6, 6, 6) + (1,) * 6)
+    assert out.notes[1] == "enemy takes 3" and ef.hp(c.tals[t]) == 8 and out.tal == -1
+
+
 def test_one_class_resource_per_round():
     # "Characters may only spend one of each type of Class Resource per
     # Round unless explicitly noted otherwise."

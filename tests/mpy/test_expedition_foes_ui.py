@@ -26,11 +26,11 @@ def test_add_a_monster_and_hit_it_with_the_last_result():
     rows = press(a, K_OK)
     kind, args, _f, text = codec.decode_event(s.log[-1])
     assert kind == ef.FOE and args == [0, 3, 1, 0, -1] and text == "Foe 1"
-    assert rows[1] == lr("Foe 1", "12/12") and rows[2] == "+ new foe"
-    rows = press(a, K_LEFT)                        # Left: 1 damage, its morale prompt
+    assert rows[3] == lr("Foe 1", "12/12") and rows[2] == "Next round"
+    rows = press(a, K_DOWN, K_DOWN, K_LEFT)        # Left on it: 1 damage, its morale prompt
     assert rows[0] == "MORALE CHECK"
     rows = press(a, K_OK)
-    assert rows[1] == lr("Foe 1", "11/12")
+    assert rows[3] == lr("Foe 1", "11/12")
     # A combat won by 3 (through the session, as the builder's roll would be)
     s.do(ex.COMBAT, (-1, 2, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 3), "", (6, 6, 6, 6, 1, 2))
     assert s.c.last.margin == 4
@@ -41,7 +41,7 @@ def test_add_a_monster_and_hit_it_with_the_last_result():
     kind, args, _f, _t = codec.decode_event(s.log[-1])
     assert args == [1, 0, 4, 0, 1, 1]              # (4 + 1) / 2 = 3
     assert rows[2] == lr("HP", "8/12")
-    press(a, K_DOWN, K_OK)                         # Remove
+    press(a, K_DOWN, K_DOWN, K_OK)                 # Remove (below its test/save)
     assert ef.foes(s.c) == [] and a.top().head == "FOES"
 
 
@@ -52,7 +52,7 @@ def test_rounds_limit_class_resources_and_end():
     rows = press(a, K_DOWN, K_OK)                  # Next round: the fight starts
     assert rows[0] == "OUTCOME" and rows[1:4] == ["round 1: one", "Class Resource", "each"]
     rows = press(a, K_OK)                          # read: Foes again
-    assert rows[0] == "FOES     round 1" and rows[3] == "End fight"
+    assert rows[0] == "FOES     round 1" and a.top().menu.items[-1] == "End fight"
     s.do(ex.USE_RES, (0, 1))
     try:
         s.do(ex.USE_RES, (0, 1))
@@ -62,7 +62,11 @@ def test_rounds_limit_class_resources_and_end():
     rows = press(a, K_OK, K_OK)                    # the next round, its notes read
     assert rows[0] == "FOES     round 2"
     s.do(ex.USE_RES, (0, 1))
-    rows = press(a, K_DOWN, K_OK)                  # End fight
+    rows = press(a, K_UP, K_UP, K_OK)              # End fight, one wrap up: it asks
+    assert rows[0] == "END THE FIGHT?" and rows[1] == "after round 2"
+    rows = press(a, K_BACK)                        # fight on
+    assert rows[0] == "FOES     round 2"
+    rows = press(a, K_OK, K_OK)                    # ended
     assert rows[0] == "FOES" and s.c.find(ef.FIGHT_ROLE) == -1
 
 

@@ -46,8 +46,9 @@ def test_a_new_npc_takes_its_pool_and_its_hp_as_given():
     rows = press(a, K_OK)
     kind, args, _f, text = _last(s)
     assert kind == ef.FOE and args == [ef.OP_NEW, 4, ef.NPC, 6, -1] and text == "NPC 1"
-    assert rows[1] == lr("NPC 1", "6/6") and rows[6:] == ["NPC 1: NPC 4d,", "HP 6"]
-    rows = press(a, K_OK)                           # the NPC: its Pool, no Save
+    assert rows[3] == lr("NPC 1", "6/6")             # below + new foe and Next round
+    assert rows[6:] == ["NPC 1: NPC 4d,", "HP 6"]
+    rows = press(a, K_DOWN, K_DOWN, K_OK)           # the NPC: its Pool, no Save
     assert rows[1:4] == ["4d NPC", lr("HP", "6/6"), "Pool 4d"]
 
 
@@ -71,7 +72,7 @@ def test_a_monster_takes_its_hp_from_a_bestiary_entry():
     assert rows[3] == lr("HP", "<7>") and rows[6] == "HP 7 Save 2"
     rows = press(a, K_OK)
     assert _last(s)[1] == [ef.OP_NEW, 2, ef.ELITE, 7, -1]
-    assert rows[1] == lr("Foe 1", "7/7")
+    assert rows[3] == lr("Foe 1", "7/7")
 
 
 def test_a_follower_belongs_to_its_character():
@@ -85,7 +86,7 @@ def test_a_follower_belongs_to_its_character():
     t = ef.foes(s.c)[0]
     assert s.c.tals[t].owner == 1
     assert rows[0] == "OUTCOME"                     # its note, three rows: a page
-    rows = press(a, K_OK, K_OK)                     # read; the foe: whose, in the title
+    rows = press(a, K_OK, K_DOWN, K_DOWN, K_OK)     # read; the foe: whose, in the title
     assert rows[0] == lr("Follower 1", "Bram")
 
 

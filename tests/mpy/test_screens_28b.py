@@ -183,19 +183,19 @@ def test_a_lost_follower_waits_for_the_next_town_phase():
     s.do(ef.FOE, (ef.OP_NEW, 1, 0, 0, -1), "Foe 2")
     t = ef.foes(s.c)[0]
     press(a, K_UP, K_OK)                            # Foes
-    rows = press(a, K_OK)                           # the Follower
+    rows = press(a, K_DOWN, K_DOWN, K_OK)           # the Follower, below Next round
     assert rows[0] == lr("Follower 1", "Ada")
-    press(a, *(K_DOWN,) * 5)
+    press(a, *(K_DOWN,) * 6)
     assert _sel(a) == "Lost: died/left"
     rows = press(a, K_OK)
     kind, args, _f, _t = _last(s)
     assert kind == ef.FOE and args == [ef.OP_LOST, t]
     assert rows[0] == "FOLLOWER LOST" and "next Town Phase" in " ".join(rows)
     rows = press(a, K_OK)                           # back on Foes, without it
-    assert rows[1] == lr("Foe 2", "4/4")
+    assert rows[3] == lr("Foe 2", "4/4")
     press(a, K_OK)                                  # a foe no one's: no Lost
-    assert a.top().menu.items[-2:] == ["Hit", "Remove"]
-    press(a, K_BACK, K_DOWN, K_OK, K_UP, K_RIGHT)   # + new foe, Follows Ada
+    assert a.top().menu.items[-2:] == ["Its test/save", "Remove"]
+    press(a, K_BACK, K_UP, K_UP, K_OK, K_UP, K_RIGHT)   # + new foe, Follows Ada
     rows = press(a, K_OK)
     assert rows[0] == "REFUSED" and "next Town Phase" in " ".join(rows)
     s.do(tw.TOWN, (tw.START,))                      # the next Town Phase: it may join
@@ -214,9 +214,9 @@ def test_reaction_distance_and_a_morale_check_on_foes():
     rows = press(a, K_DOWN, K_OK)                   # Distance
     kind, args, faces, _t = _last(s)
     assert kind == ex.DISTANCE and " ".join(rows[6:8]).startswith("distance %d" % faces[0])
-    press(a, K_DOWN, K_DOWN, K_OK, K_OK)            # a fight (its notes read): End fight before the tables
-    assert a.top().menu.items[2:5] == ["End fight", "Morale check", "Reaction"]
-    rows = press(a, K_DOWN, K_DOWN, K_OK)           # Morale check
+    press(a, K_DOWN, K_DOWN, K_OK, K_OK)            # a fight (its notes read): End fight after the tables
+    assert a.top().menu.items[2:] == ["Morale check", "Reaction", "Distance", "End fight"]
+    rows = press(a, K_DOWN, K_OK)                   # Morale check
     assert rows[0] == "MORALE CHECK" and rows[1] == lr("Die", "<d8>")
     assert rows[2] == lr("Modifier", "<0>") and rows[6] == "holds 4 in 8"
     rows = press(a, K_RIGHT, K_DOWN, K_RIGHT)       # a militant d10, +1
@@ -233,11 +233,11 @@ def test_a_hit_shows_the_morale_checks_it_prompts():
     s.do(ef.FOE, (ef.OP_NEW, 1, 0, 0, -1), "Foe 2")
     t = ef.foes(s.c)[0]
     press(a, K_UP, K_OK)                            # Foes
-    rows = press(a, K_LEFT)                         # 1 damage from full HP
+    rows = press(a, K_DOWN, K_DOWN, K_LEFT)         # 1 damage from full HP
     assert _last(s)[1] == [ef.OP_HIT, t, 1, 0, 0, 0]
     assert rows[0] == "MORALE CHECK" and "morale check: first damage" in " ".join(rows)
     rows = press(a, K_OK, K_LEFT)                   # 2/4: no prompt, the list
-    assert rows[0] == "FOES" and rows[1] == lr("Foe 1", "2/4")
+    assert rows[0] == "FOES" and rows[3] == lr("Foe 1", "2/4")
     press(a, K_OK, K_RIGHT)                         # the foe: Damage 2, Hit
     rows = press(a, K_DOWN, K_DOWN, K_DOWN, K_OK)
     assert _last(s)[1] == [ef.OP_HIT, t, 2, 0, 0, 0]

@@ -563,7 +563,7 @@ def test_a_campaign_loads_the_screens_of_its_own_system_only():
     assert _loaded_system_ui() == ["ui.expedition"]
     press(a, K_OK)
     assert _loaded_system_ui() == ["ui.expedition", "ui.expedition_more"]
-    assert a.pool.fields()[0] == "mode" and "who" not in a.pool.v   # expedition's fields only
+    assert a.pool.fields()[0] == "mode" and "bab" in a.pool.v and "skill" not in a.pool.v   # expedition's fields
 
 
 class _TextFile:

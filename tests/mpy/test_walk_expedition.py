@@ -5,7 +5,7 @@ rows in the game's words, its labels whole in their rows, its values and
 menus stopping at their ends."""
 import screenwalk
 
-MPY_FUEL = 12_000_000_000
+MPY_FUEL = 20_000_000_000
 _WALK = []
 
 

@@ -8,6 +8,7 @@ ring as the events arrive), the webhook's records and the backups."""
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import urllib.error
@@ -316,6 +317,24 @@ def test_the_page_shows_how_forwarding_fares(table, tmp_path):
                              not s[1]["failing"] and s, what="the second one delivering again")
         assert "last delivered never" not in s[1]["text"]
         assert [b["id"] for b in bad.got] == ["dev:1:1", "dev:1:2"]
+        # Issue 35, item 5: records the queue file refuses (another
+        # process's write lock) are held in memory, and the page says so.
+        other = sqlite3.connect(str(tmp_path / "q.db"), timeout=0, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            f.put({"id": "dev:1:3", "summary": "a: roll 3"})
+            s = browser.wait_for(lambda: (s := _sinks(d)) and all(
+                "1 held in memory (the queue file refuses them)" in x["text"] for x in s) and s,
+                what="the held record on both lines")
+            assert all(x["failing"] and "refused a write (database is locked)" in x["text"]
+                       for x in s)
+        finally:
+            other.rollback()
+            other.close()
+        browser.wait_for(lambda: [b["id"] for b in bad.got] == ["dev:1:1", "dev:1:2", "dev:1:3"],
+                         what="the held record queued (the view tries again) and delivered")
+        s = browser.wait_for(lambda: (s := _sinks(d)) and not any(
+            "held" in x["text"] for x in s) and s, what="nothing held")
     finally:
         page.close()
         f.stop()

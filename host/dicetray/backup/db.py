@@ -171,6 +171,11 @@ class StoreError(Exception):
     """Damaged or inconsistent backup data, or a backup that cannot be taken."""
 
 
+class Overtaken(Exception):
+    """Another backup of the campaign was stored while this one was made:
+    nothing was written (plan.take makes this one again from it)."""
+
+
 class NoDatabase(StoreError):
     """The backup database does not exist (and was not to be created)."""
 
@@ -813,7 +818,9 @@ class BackupStore:
         except sqlite3.DatabaseError:
             pass
 
-    def _write(self, p, cid, system, last, state, h, info, now, c, head=None, links=None):
+    def _write(
+        self, p, cid, system, last, state, h, info, now, c, head=None, links=None, over=None
+    ):
         """Write version `p` (plan.py's plan: its fetched events `new` from
         `new_from`, the state after `last`, the events digest `h`, the
         fold `c`, the chain's head after `last` and after each new event)
@@ -822,8 +829,10 @@ class BackupStore:
         before its damage, written first (its plan and the same values
         as a tuple), and `p.runs`, the events read between damaged
         records (damaged.Kept). A note may be a callable: given the ids
-        written before this version, it gives the words. The version's
-        id; StoreError: nothing was added."""
+        written before this version, it gives the words. `over`: the
+        newest version the plan was made from (_current's, or None):
+        another one found there in the transaction raises Overtaken. The
+        version's id; StoreError: nothing was added."""
         db = self.db
         t = time.time() if now is None else now
         before = p.before
@@ -836,6 +845,8 @@ class BackupStore:
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
+                if self._current(cid, system) != over:  # a backup run at the same time stored it
+                    raise Overtaken()
                 done, camp = [], p.camp
                 if before is not None:
                     bp, blast, bstate, bh, bc, bhead, blinks = before

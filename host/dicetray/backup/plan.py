@@ -18,7 +18,7 @@ its write.
 from ..fwstore import chain
 from ..rules import campaign as cp
 from ..rules import codec, systems
-from .db import StoreError
+from .db import Overtaken, StoreError
 from .history import Sha256, _digest, _undo, fold, sha, unhex
 
 
@@ -88,13 +88,31 @@ class _Plan:
         self.runs = []
 
 
+RACES = 5  # backups of the campaign stored while this one was made, before it gives up
+
+
 def take(st, dev, progress=None, now=None):
     """Back up the device's campaign: fetch only events after the newest
     backup, verify that they fold to the device's state, and store a new
     version in one transaction (or report that nothing changed).
 
     The newest backup's events are read and checked (CRCs, digest), not
-    refolded: the new events fold onto its stored fold."""
+    refolded: the new events fold onto its stored fold. A backup of the
+    campaign stored by another run meanwhile (two `backup` runs through
+    the hub) is found in the transaction, and this one is made again from
+    it: a duplicate of it is no new version."""
+    for _ in range(RACES):
+        try:
+            return _take(st, dev, progress, now)
+        except Overtaken:
+            pass
+    raise StoreError(
+        "backup not taken: %d other backups of this campaign were stored while it was "
+        "made; nothing was added (run it again)" % RACES
+    )
+
+
+def _take(st, dev, progress, now):
     info = dev.info()
     try:
         system = systems.number(info["system"])
@@ -170,7 +188,9 @@ def take(st, dev, progress=None, now=None):
             st._keep_fold(prev.id, c, hasher)
         r = Result(prev.id, True, fetched[0], said + p.notes, last, cid, prev.head, damage)
     else:
-        bid = st._write(p, cid, system, last, state, _events_sha(st, p), info, now, c, hx, links)
+        bid = st._write(
+            p, cid, system, last, state, _events_sha(st, p), info, now, c, hx, links, cur
+        )
         r = Result(bid, False, fetched[0], said + p.notes, last, cid, hx, damage)
     r.unchecked = loose
     return r

@@ -433,11 +433,12 @@ def _restore(args):
         if args.dry_run:
             print("dry run: nothing sent, the device is unchanged")
             return 0
-        if not _confirm("replace the device's campaign with backup %d?" % args.id, args.yes):
+        if not _confirm("restore backup %d, as the device's current campaign?" % args.id, args.yes):
             print("restore cancelled: the device is unchanged")
             return 1
         done = rs.apply(plan, dev, Progress)
     print(done.line)
+    print("slots: " + done.slots_line)
     return 0
 
 

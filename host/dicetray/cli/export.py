@@ -8,7 +8,7 @@ from .. import export as ex
 from .. import outfile
 from ..progress import Progress
 from ..rules import campaign as cp
-from .common import Fail, _Dev, _db, _json, _port, _print_json, _store, adder
+from .common import Fail, Usage, _Dev, _db, _json, _port, _print_json, _store, adder
 from .backups import first_seen
 
 
@@ -49,6 +49,10 @@ def _write_out(text, path):
 
 
 def _export(args):
+    if args.state and args.format != "csv":
+        raise Usage(
+            "--state is for --format csv: the JSON export holds the state already (its `state`)"
+        )
     seen = None
     if args.backup is not None:
         # Loaded without its fold: document() folds it once and checks the
@@ -77,7 +81,10 @@ def _export(args):
         doc = ex.document(system, cid, state, events, first, base, base_seq, seen, runs)
     except ValueError as e:
         raise Fail("%s: %s" % (who, e))
-    _write_out(ex.render(doc, args.format), args.output)
+    if args.state:  # the trackers the events folded to, checked against the state above
+        _write_out(ex.state_csv(cp.decode_state(state)), args.output)
+    else:
+        _write_out(ex.render(doc, args.format), args.output)
     return 0
 
 
@@ -128,6 +135,8 @@ def _stats(args):
         if d["small_sample"]:
             print("  * " + d["warning"])
     print("success rates (every roll, undone ones too):")
+    if not rep["characters"]:
+        print("  no rolls yet")
     for ch in rep["characters"]:
         print(
             "  %-12s %4d rolls  %4d successes  %s"
@@ -151,14 +160,21 @@ def register(sub):
         "export",
         _export,
         "the campaign's events (each roll with its outcome, in words, "
-        "by session) and state as CSV or JSON (the campaign alone: identical wherever it "
-        "lives; a backup's export adds when each event was backed up)",
+        "by session) as CSV for a spreadsheet, or everything (events, sessions, state) as "
+        "JSON (the campaign alone: identical wherever it lives; a backup's export adds when "
+        "each event was backed up)",
     )
     p.add_argument(
         "--format",
         choices=("csv", "json"),
         required=True,
-        help="csv (one row per event, for a spreadsheet) or json",
+        help="csv (a header, then one row per event, for a spreadsheet) or json (everything)",
+    )
+    p.add_argument(
+        "--state",
+        action="store_true",
+        help="with csv: the trackers instead of the events, a row each in the game's words "
+        "(what `backups show` lists)",
     )
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default stdout)")
     p.add_argument(

@@ -27,6 +27,20 @@ def _watch(args):
             sys.stdout.flush()
         try:
             for seq, ev in dev.subscribe():
+                if ev is None:  # the hub: the tray's campaign is another one from here
+                    c = _device_state(dev)
+                    said = [
+                        "%5d  (the tray's campaign was replaced (a restore, a switch or a new "
+                        "campaign): the view is read again from the device)" % seq
+                    ]
+                    said += _last(dev, c, after=seq)  # what it did since, its pushes skipped
+                    recent = said
+                    if tty:
+                        _draw(c, recent)
+                    else:
+                        print("\n".join(said))
+                        sys.stdout.flush()
+                    continue
                 ev = bytes(ev)
                 if seq <= c.nevents:
                     continue
@@ -62,14 +76,16 @@ def _watch(args):
     return 0  # (unreached: subscribe() without a timeout ends only by an exception)
 
 
-def _last(dev, c):
-    """The last RECENT events the tray holds, as watch's lines (the
-    device's whole journal, folded on the host; a compacted one from the
-    snapshot `c`, the events before it without their outcome)."""
+def _last(dev, c, after=None):
+    """The last RECENT events the tray holds (those after seq `after`,
+    when given), as watch's lines (the device's whole journal, folded on
+    the host; a compacted one from the snapshot `c`, the events before it
+    without their outcome)."""
     first = dev.info().get("first", 1)
-    events = [bytes(e) for e in dev.events(first - 1)]
+    events = [bytes(e) for e in dev.events(first - 1)][: c.nevents - first + 1]
     base, at = (cp.encode_snapshot(c), c.nevents) if first > 1 else (None, 0)
-    got = ex.recent(c.system, c.cid, events, first, base, at, RECENT)
+    n = RECENT if after is None else min(RECENT, c.nevents - after)
+    got = ex.recent(c.system, c.cid, events, first, base, at, n)
     return [line for _seq, line, _faces, _out in got]
 
 

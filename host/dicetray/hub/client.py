@@ -172,9 +172,12 @@ class HubDevice:
 
     def subscribe(
         self, since: int = -1, timeout: float | None = None
-    ) -> Generator[tuple[int, bytes], None, None]:
+    ) -> Generator[tuple[int, bytes | None], None, None]:
         """Yield (seq, event) as the tray appends them (the hub's own
-        subscription, shared); closing the iterator hangs up."""
+        subscription, shared); closing the iterator hangs up. (head, None)
+        when the tray's campaign is another one from here, or its history
+        another (a restore, a switch, a new campaign, through any client):
+        read its state again; the events after head follow."""
         s = _connect(self.reg)
         f = s.makefile("rwb")
         try:
@@ -197,6 +200,9 @@ class HubDevice:
                 if "push" in m:
                     seq, ev = m["push"]
                     yield seq, ev
+                    quiet = time.monotonic()
+                elif "reset" in m:
+                    yield m["reset"], None
                     quiet = time.monotonic()
                 elif timeout is not None and time.monotonic() - quiet > timeout:
                     return

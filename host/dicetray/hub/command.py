@@ -19,6 +19,7 @@ import threading
 import time
 
 from ..datadir import home
+from ..export import plural
 from .autobackup import AutoBackup
 from .client import HubDevice
 from .forward import Forwarder, check, label
@@ -43,14 +44,14 @@ class _Say:
         if tray.state == "up":
             i = tray.info or {}
             print(
-                "tray %s: up on %s (device %s, %s campaign %s, %s events)"
+                "tray %s: up on %s (device %s, %s campaign %s, %s)"
                 % (
                     tray.name,
                     tray.port,
                     i.get("device"),
                     i.get("system"),
                     i.get("campaign"),
-                    i.get("events"),
+                    plural(i.get("events") or 0, "event"),
                 ),
                 flush=True,
             )
@@ -90,11 +91,12 @@ class _SayForward:
                 return
             self.said[url] = now
             print(
-                "%s: %s; %d queued, last delivered %s"
+                "%s: %s; %d queued%s, last delivered %s"
                 % (
                     self.names[url],
                     "not delivered: %s" % now if now else "delivering again",
                     st["pending"],
+                    ", %d held in memory" % st["held"] if st["held"] else "",
                     _when(st["last_success"]),
                 ),
                 flush=True,

@@ -181,7 +181,9 @@ function sinks(list) {
   const box = document.getElementById("forward"), lines = [];
   (list || []).forEach((f, i) => {
     const failing = (f.last_error_at || 0) > (f.last_success || 0);
-    let text = `forward ${i + 1} ${f.sink}: ${f.pending} queued, last delivered ${when(f.last_success)}`;
+    let text = `forward ${i + 1} ${f.sink}: ${f.pending} queued`;
+    if (f.held) text += `, ${f.held} held in memory (the queue file refuses them)`;
+    text += `, last delivered ${when(f.last_success)}`;
     if (f.last_error) text += `; last error ${when(f.last_error_at)}: ${f.last_error}`;
     const d = el("div", failing ? "sink failing" : "sink", text);
     d.dataset.pending = f.pending;

@@ -364,7 +364,10 @@ class _Handler(socketserver.BaseRequestHandler):
                 except queue.Empty:
                     self.send({"tick": 1})
                     continue
-                if seq > sent:
+                if ev is None:  # another campaign, or a history rewritten: from its head
+                    self.send({"reset": seq})
+                    sent = seq
+                elif seq > sent:
                     self.send({"push": [seq, ev]})
                     sent = seq
         finally:

@@ -273,8 +273,7 @@ class Tray:
             job.done.set()
         if job.name in NEW_CAMPAIGN and job.error is None:
             self.info = dict(self.dev.last_info)
-            self._subscribe(-1)
-            self.hub.on_state(self)
+            self._another()
         elif job.name == "info" and job.error is None:
             self.info = dict(job.value)
         if self.dev.recovered != self.epoch:  # the call restarted the app: its SUB went with it
@@ -314,10 +313,21 @@ class Tray:
         new = info.get("campaign") != (self.info or {}).get("campaign")
         self.info = info
         if new:
-            self._subscribe(-1)
-            self.hub.on_state(self)
+            self._another()
         elif info.get("events", -1) > self.last:
             self._subscribe(self.last)  # pushes were lost (a rebooted app): from where we are
+
+    def _another(self):
+        """The device's campaign is another one, or its history another
+        (a restore of the same campaign): subscribed afresh from its head,
+        and every subscriber told (head, None) before the events after it,
+        whose seqs may repeat ones it had: its view is to be read again."""
+        self._subscribe(-1)
+        with self.lock:
+            subs = list(self.listeners)
+        for q in subs:
+            q.put((self.last, None))
+        self.hub.on_state(self)
 
     def _hand_on(self):
         dev = self.dev

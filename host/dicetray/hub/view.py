@@ -96,6 +96,8 @@ class View:
                     self._event(tray, seq, ev)
             except Exception as e:  # a tray that went away mid-read: its state says so
                 self._put(tray, why=str(e))
+            if self.forward is not None:
+                self._retry_forward()
             if not self.work.empty():
                 continue  # events first: the screens once they are all shown
             if self.watching and time.monotonic() - shot >= SCREEN_S:
@@ -203,6 +205,20 @@ class View:
             return
         items[-1] = (items[-1][0], snap)
         f.put_many(items)
+
+    def _retry_forward(self):
+        """The records the forwarding queue's file refused, queued again;
+        a campaign it could not hold is read from its tray (catching up)."""
+        for dev, cid in self.forward.retry():
+            for name, c in list(self.camps.items()):
+                t = self.hub.trays.get(name)
+                if t is None or t.state != "up" or (t.info or {}).get("device") != dev:
+                    continue
+                if c.cid == cid:
+                    try:
+                        self._catch_up(t, c)
+                    except Exception as e:  # its link: the tray's next coming up tries again
+                        self._put(t, why=str(e))
 
     def _event(self, tray, seq, ev):
         c = self.camps.get(tray.name)

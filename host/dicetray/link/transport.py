@@ -217,7 +217,9 @@ class Transport:
                 who = lock_holders(port)
                 raise PortBusy(
                     "%s is in use by %s: one program at a time talks to the tray; "
-                    "stop that one (Ctrl-C in its terminal%s) and try again"
+                    "stop that one (Ctrl-C in its terminal%s) and try again, or, for a "
+                    "second screen at the table, start `dicetray serve` instead: it holds "
+                    "the port and every command and `watch` goes through it at once"
                     % (
                         port,
                         _who(who) if who else "another program",

@@ -60,7 +60,8 @@ def parser():
         "--seed",
         type=int,
         metavar="N",
-        help="the board's PRNG seed (default: random; 1 with --script/--headless)",
+        help="the board's dice seed, fixed (default: drawn afresh at each start; 1 with "
+        "--script, so a script replays)",
     )
     p.add_argument(
         "--firmware",
@@ -237,10 +238,11 @@ def main(argv=None):
 
     virtual = bool(args.script or args.headless)
     term = None if args.headless else Terminal()
+    flash = args.flash or default_dir()
     try:  # first: the flash folder's lock (another simulator on it: one line, exit 1)
         sim = Simulator(
             args.firmware,
-            args.flash or default_dir(),
+            flash,
             script=script,
             virtual=virtual,
             paced=not (args.headless and args.script),
@@ -278,7 +280,7 @@ def main(argv=None):
     from ..link.ports import announced
 
     try:
-        with announced(serial.path):  # `dicetray` finds the simulator by it
+        with announced(serial.path, "desktop", flash):  # `dicetray` finds the simulator by it
             if term is not None:
                 with term:
                     code = sim.run()

@@ -7,8 +7,8 @@ refused with EACCES. OS errors go back to the guest as {"oserror": "ENAME"}
 so it can raise OSError with its own errno numbering.
 
 The folder is locked while a Flash has it (flashlock.py): a second
-simulator on it gets FlashError's InUse naming the first. The lock file is
-the host's: the firmware neither lists nor opens it.
+simulator on it gets FlashError's InUse naming the first. The note naming
+the holder (LOCK_NAME) is the host's: the firmware neither lists nor opens it.
 """
 
 import base64
@@ -45,7 +45,7 @@ class Flash:
     def __init__(self, root):
         folder(root)
         self.root = os.path.realpath(root)
-        self.lock = Lock(os.path.join(self.root, LOCK_NAME), "flash folder %s" % root)
+        self.lock = Lock(self.root, os.path.join(self.root, LOCK_NAME), "flash folder %s" % root)
         self._files = {}
         self._next = 1
 

@@ -3,19 +3,25 @@ emulated board's flash image, are locked while a simulator runs on them.
 
 Two simulators on one flash would both acknowledge events and overwrite
 each other's journal: after a reboot some acknowledged events would be
-gone. The lock is fcntl.flock on a lock file (LOCK_NAME in the desktop
-simulator's folder, <image>.lock beside a board's flash image), held by an
-open file for as long as the simulator runs; the operating system drops it
-when the process ends, however it ends (a crash, SIGKILL), so a lock file
-left behind never blocks the next run. The file holds the holder's command
-and pid, for the one line a second simulator ends with (docs/simulator.md).
+gone. The lock is fcntl.flock on the flash's folder itself (the desktop
+simulator's --flash folder, the folder of a board's flash image), held by
+an open descriptor of it for as long as the simulator runs. A folder that
+holds files cannot be deleted, and one deleted or moved takes its flash
+with it, so nothing a user tidies away lets a second simulator onto the
+same flash (a lock file could be deleted as stale, and the next simulator
+made and locked a new one). The operating system drops the lock when the
+process ends, however it ends (a crash, SIGKILL). A note file (LOCK_NAME
+in the desktop simulator's folder, <image>.lock beside a board's image)
+names the holder's command and pid for the one line a second simulator
+ends with (docs/simulator.md); deleting it loses only the name.
 """
 
 import errno
 import fcntl
 import os
 
-LOCK_NAME = ".dicetray-sim.lock"  # in a desktop simulator's flash folder
+LOCK_NAME = ".dicetray-sim.lock"  # in a desktop simulator's flash folder: the holder's name
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # a link planted as the note is not written through
 
 
 class FlashError(Exception):
@@ -45,34 +51,42 @@ def folder(path):
 
 
 class Lock:
-    """The lock on one flash: `Lock(lock_file, what, holder)` takes it or
-    raises InUse naming the holder; release() (or the process's end) drops
-    it. `what`: the flash in the message ("flash folder X"); `holder`: this
-    process in the lock file ("dicetray sim")."""
+    """The lock on one flash: `Lock(folder, note, what, holder)` takes the
+    folder's lock or raises InUse naming the holder (from the note file);
+    release() (or the process's end) drops it. `what`: the flash in the
+    message ("flash folder X"); `holder`: this process in the note
+    ("dicetray sim")."""
 
-    def __init__(self, lock_file, what, holder="dicetray sim"):
+    def __init__(self, folder, note, what, holder="dicetray sim"):
         self.fd = None
         try:
-            fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
         except OSError as e:
-            raise FlashError("cannot lock %s: %s (%s)" % (what, lock_file, e.strerror)) from None
+            raise FlashError("cannot lock %s (%s)" % (what, e.strerror)) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
-            who = _holder(fd)
             os.close(fd)
             if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
                 raise FlashError("cannot lock %s (%s)" % (what, e.strerror)) from None
             raise InUse(
                 "%s is in use by %s: stop it, or give this one another --flash folder"
-                % (what, who or "another simulator")
+                % (what, _holder(note) or "another simulator")
             ) from None
         self.fd = fd
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, ("%s (pid %d)\n" % (holder, os.getpid())).encode(), 0)
+        try:  # the holder's name: a note only, so a note that cannot be written is no error
+            nfd = os.open(note, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, 0o644)
+        except OSError:
+            return
+        try:
+            os.write(nfd, ("%s (pid %d)\n" % (holder, os.getpid())).encode())
+        except OSError:
+            pass
+        finally:
+            os.close(nfd)
 
     def release(self):
-        """Drop the lock (the file stays: the next holder writes its name in it)."""
+        """Drop the lock (the note stays: the next holder writes its name in it)."""
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
@@ -80,10 +94,11 @@ class Lock:
     __del__ = release  # a holder dropped without release() does not keep it
 
 
-def _holder(fd):
-    """The holder's line in the lock file ('' when not written yet)."""
+def _holder(note):
+    """The holder's line in the note file ('' when there is none)."""
     try:
-        text = os.pread(fd, 200, 0).decode("utf-8", "replace")
+        with open(note, "rb") as f:
+            text = f.read(200).decode("utf-8", "replace")
     except OSError:
         return ""
     return text.splitlines()[0].strip() if text.strip() else ""

