@@ -2,7 +2,8 @@
 live exact odds on the bottom row (recomputed on each change).
 
 Up/Down pick a part, Left/Right change it, OK or Roll rolls (Roll works
-from any screen). The values live in app.pool (ui/pools.py).
+from any screen; OK on a part that opens a form opens it instead: paths'
+Test `+ new`). The values live in app.pool (ui/pools.py).
 
 The last action's note (app.toast: "Undone" after a long Back) takes the
 odds row until the next key: the part rows fill the rest of the screen,
@@ -96,9 +97,11 @@ class Builder(Screen):
             i = self.menu.sel
             f = self.fs[i]
             if p.change(self.c, f, d) or f == "mode" or f == "hidden":
-                # Another mode or reference (other fields, other values); a
-                # difficulty hidden or shown.
+                # Another mode, other fields; a difficulty hidden or shown;
+                # a reference picked, rows that follow it (paths' levels
+                # from a sheet): every row again, the cursor where it was.
                 self.refresh()
+                self.menu.go(self.fs.index(f))
             else:
                 # One value changed: its row, the pool and the odds; the
                 # other rows keep their strings (each new str costs).
@@ -106,7 +109,8 @@ class Builder(Screen):
                 self._pool(p, self.c)
             return DRAW
         if k == K_OK:
-            self.app.roll()
+            if not self.app.pool.opens(self.app, self.fs[self.menu.sel]):
+                self.app.roll()
             return DRAW
         return NO
 

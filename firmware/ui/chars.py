@@ -102,7 +102,8 @@ class Sheet(Screen):
         a = acts.get(f)
         lt = "<" if a and a[0] else " "
         rt = ">" if a and a[1] else " "
-        return lr(self.words[f][0], lt + val + rt)
+        w = self.words.get(f)  # a sheet_top row not in SHEET is its own label (paths' Paths)
+        return lr(w[0] if w else f, lt + val + rt)
 
     def key(self, k):
         if self.menu.sel >= len(self.fields):     # the last row: Rename

@@ -19,7 +19,8 @@ screen turns the str into its steps. A step:
                          Row, or Row then a space and its value), then OK
     "Row >", "Row <"     the cursor there, then Right (Left) once
     "Row > v", "Row < v" the cursor there, then Right (Left) until the row
-                         shows the value v (`<v>`, `< v >` or `... v`)
+                         shows the value v (`<v>`, `< v >` or `... v`); a
+                         page of notes on the way (OUTCOME) closed with OK
     "OK", "BACK", "ROLL", "UP", "DOWN", "LEFT", "RIGHT": that key, once
     "long OK", "long BACK", "long ROLL": that key held
 
@@ -46,40 +47,44 @@ CORE = (
     ("SLASH", ("Talismans", "Clock 1 >")),
     ("UNSLASH", ("Talismans", "Clock 1 <")),
     ("CLEAR", ("Talismans", "Clock 1", "Clear")),
+    ("TAL_CAP", ("Talismans", "Clock 1", "Capacity", "Capacity > 8", "OK")),
     ("TAL_DEL", ("Talismans", "Clock 1", "Delete")),
     ("UNDO", ("long BACK",)),
     ("REDO", ("long OK",)),
-    ("TAL_CAP", "no screen changes a talisman's capacity"),
-    ("DICE", "no screen rolls free dice outside a pool's rules"),
+    ("DICE", "no screen rolls free dice outside a pool's rules (a free roll here, before each "
+             "system's procedures, would change every die the script's seeded walk rolls after it)"),
 )
 
 HUNT = (
     ("ROLL", ("Roll", "OK")),
-    ("RISK", ("Scenes", "Risk die")),
-    ("SCENE_END", ("Scenes", "End scene: calm")),
+    ("RISK", ("Scenes", "Risk die > Ada", "Risk die")),
+    ("SCENE_END", ("Scenes", "New scene: calm")),
+    ("SCENE", ("Scenes", "Fight breaks out")),
     ("STRESS", ("Characters", "Ada", "Stress >")),
+    ("STRESS", ("Characters", "Bram", "Stress", "Stress > 7", "OK", "Defy fate")),
     ("BURST", ("Characters", "Ada", "Bursts <")),
-    ("KIT", ("Characters", "Ada", "Kit points <")),
+    ("KIT", ("Characters", "Ada", "Kit points", "OK")),
     ("WITNESS", ("Characters", "Ada", "Pathos >")),
     ("AFFLICT", ("Characters", "Ada", "Afflictions", "+ for the hunt")),
-    ("SCENE", "no screen marks the scene under way a fight (Scenes ends one, the next calm or a fight)"),
-    ("HOOK", "no screen gains, bargains or slashes a hook"),
-    ("REST", "no screen rests (pressure +1, 2d3 per exorcist spent on bursts, stress or a hook)"),
-    ("NEW_HUNT", "no screen starts a new hunt"),
-    ("SESSION_END", "no screen ends a session"),
-    ("TRAUMA", "no screen answers a trauma question"),
-    ("SIN_END", "no screen executes or spares the Sin"),
-    ("PALACE", "no screen moves the Sin into or out of its palace"),
-    ("FACE", "no screen sets the success face"),
+    ("HOOK", ("Characters", "Ada", "Hooks", "+ gain a hook", "OK")),
+    ("REST", ("Scenes", "Rest", "OK")),
+    ("TRAUMA", ("Scenes", "The hunt", "Answer found")),
+    ("STRESS", ("Characters", "Ada", "Stress", "Answer > yes", "OK")),
+    ("NEW_HUNT", ("Scenes", "The hunt", "New hunt", "Sin's CAT > 2", "In palace > yes", "OK")),
+    ("PALACE", ("Scenes", "The hunt", "Sin goes outside")),
+    ("SESSION_END", ("Scenes", "The hunt", "End of session", "OK")),
+    ("SIN_END", ("Talismans", "Sin > 10/10", "BACK", "Scenes", "The hunt", "Execute the Sin")),
+    ("FACE", ("Scenes", "The hunt", "Success on > 5+", "Success on < 4+")),
 )
 
 PATHS = (
     ("TEST", ("Roll", "OK")),
     ("OPPOSED", ("Roll", "Mode > opposed", "OK")),
+    ("PATH", ("Characters", "Ada", "Legacy", "Legacy > 2", "Healing > 3", "OK")),
+    ("TEST", ("Roll", "Mode < test", "Who > Ada", "Test of > Healing", "OK")),
+    ("PRO_OPEN", ("Roll", "Mode > prolonged", "Test", "Attempts > 3", "OK")),
+    ("PRO_ROLL", ("Roll", "OK")),
     ("COMBAT", ("Fight", "Fight starts")),
-    ("PRO_OPEN", "no screen opens a prolonged test (Talismans' + new makes a plain clock)"),
-    ("PRO_ROLL", "the builder's prolonged mode rolls an open prolonged test, and only PRO_OPEN, "
-                 "which has no screen, opens one"),
 )
 
 EXPEDITION = (

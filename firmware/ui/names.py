@@ -18,6 +18,8 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 -'."
 class Rename(Screen):
     """what: 0 a character, 1 a talisman; i: its index."""
 
+    head = "RENAME"  # the title row (ui/naming.py names a new thing with these keys)
+
     def __init__(self, app, what, i, name):
         Screen.__init__(self, app)
         self.what = what
@@ -74,7 +76,7 @@ class Rename(Screen):
         return DRAW
 
     def draw(self, fb):
-        row(fb, 0, "RENAME", True)
+        row(fb, 0, self.head, True)
         row(fb, 2, self.line + ("_" if self.at == len(self.chars) else ""))
         row(fb, 3, self.mark)
         row(fb, 4, "Up/Down: letter")

@@ -60,6 +60,11 @@ class Pool:
         makes: True; False for any other event."""
         return False
 
+    def opens(self, app, f):
+        """OK on field f: True when it opened a screen (paths: a new
+        prolonged test) instead of rolling."""
+        return False
+
     def secret(self):
         """Whether what the builder shows is partly the GM's alone."""
         return False
@@ -83,7 +88,7 @@ class Pool:
             return lrn(self.F[f][0], v)  # the common case, one new str
         a = self.F[f][0]
         b = self.text(c, f)
-        if len(a) + len(b) >= 16:
+        if a and len(a) + len(b) >= 16:  # (no label: the text is the whole row)
             b = b[:15 - len(a)]
         return lr(a, b)
 
@@ -118,7 +123,9 @@ class Pool:
     def change(self, c, f, d):
         """Step field f by d (Left/Right); it stops at either end of the
         allowed values. True: a reference changed, which other rows may
-        follow (the builder refreshes them all: fix())."""
+        follow (paths' levels from who rolls' sheet; the builder refreshes
+        them all: fix()); None for a plain value, whose row alone changes
+        (ui/builder.py: the key every press takes)."""
         v = self.v
         if f in self.REFS:
             ch = self._choices(c, f)

@@ -6,8 +6,9 @@ affliction...); a name too long for the row is shortened, never the
 owner's nor the value. Right slashes one,
 Left removes one (core SLASH/UNSLASH events, so triggers fire: a full
 hunt Tension carries into Pressure and the Sin's capacity grows). OK on a
-talisman opens Clear / Delete / Rename; the last row '+ new' creates a clock with
-a capacity. The ring shows the talisman under the cursor.
+talisman opens Clear / Delete / Rename / Capacity (ui/capacity.py); the
+last row '+ new' creates a clock with a capacity. The ring shows the
+talisman under the cursor.
 
 Delete asks nothing: undo brings the talisman back, and the toast after
 it says how (DELETED: "Deleted. Undo:" / "long Back").
@@ -86,13 +87,13 @@ class Talismans(Screen):
 
 
 class TalMenu(Screen):
-    """Clear, Delete, Rename: a menu that stops at its ends (Up on Clear
-    does not land on Rename, nor Down on Rename on Clear)."""
+    """Clear, Delete, Rename, Capacity: a menu that stops at its ends (Up
+    on Clear does not land on Capacity, nor Down on Capacity on Clear)."""
 
     def __init__(self, app, t):
         Screen.__init__(self, app)
         self.t = t
-        self.menu = Stop(["Clear", "Delete", "Rename"], 2, 3)
+        self.menu = Stop(["Clear", "Delete", "Rename", "Capacity"], 2, 4)
 
     def key(self, k):
         if k == K_OK:
@@ -102,6 +103,9 @@ class TalMenu(Screen):
                 from ui.names import Rename
                 t = app.c.tals[self.t]
                 app.push(Rename(app, 1, self.t, t.name if t is not None else ""))
+            elif self.menu.sel == 3:
+                from ui.capacity import Capacity  # TAL_CAP
+                app.push(Capacity(app, self.t))
             elif self.menu.sel == 0:
                 app.act(cp.CLEAR, (self.t,))
             elif app.act(cp.TAL_DEL, (self.t,)) is not None:

@@ -10,15 +10,14 @@ open a screen (the encounter rate, usage dice, extended tests:
 ui/clocks.py). "Overland turn" checks every turn (the seed's "once per
 Overland Turn"); "Overland, safe" counts down the encounter countdown
 instead (travel by boat or in a very safe place: half the checks at the
-default frequency). hunt (ui/hunt_more.py): the scene tracker (end a
-scene, calm or fight next; the risk die). paths (ui/paths_more.py), as
-Fight: a fight starts or ends (COMBAT; while it lasts, only simple
-prolonged tests).
+default frequency). paths (ui/paths_more.py), as Fight: a fight starts
+or ends (COMBAT; while it lasts, only simple prolonged tests). hunt's
+Scenes are ui/scenes.py.
 
-The menu stops at its ends (ui/form.py Stop): a scene's end and a
-fight's are its first and last rows, never a wrap away. expedition's
-rows end nothing (TURNS_WRAP): its menu wraps, Up from Explore turn
-onto the clocks at its end.
+The menu stops at its ends (ui/form.py Stop): a fight's start and end
+are its first and last rows, never a wrap away. expedition's rows end
+nothing (TURNS_WRAP): its menu wraps, Up from Explore turn onto the
+clocks at its end.
 """
 
 from hw.keys import K_OK
@@ -35,7 +34,7 @@ class Turns(Screen):
         self.ui = systems.get(app.c.system)
         self.acts, items = self.ui.turns()
         self.heads = self.ui.turns_head(app.c)
-        # A menu that ends something at an end (a scene, a fight) stops
+        # A menu that ends something at an end (a fight) stops
         # there; expedition's ends nothing, and Up from its first row
         # reaches the clocks below.
         self.menu = (Menu if getattr(self.ui, "TURNS_WRAP", 0) else Stop)(

@@ -378,10 +378,23 @@ class Walk:
                 d = "UP" if d == "DOWN" else "DOWN"
         raise KeyPathError("%s: the cursor never reaches %r %s" % (self.what, label, self._where()))
 
-    def until(self, i, key, value):
-        """Press `key` until row i shows `value`."""
+    def until(self, label, key, value):
+        """Press `key` until the row `label` shows `value`. The row is found
+        again after each press where its label still reads (a value may
+        move its row: paths' Mode), else kept (a value may shorten its
+        label: Settings' `Sys <expedition>`). A page of an action's notes
+        that comes on the way (the Sin retreats, the Sin is full) is read
+        and closed with OK, as the game master does, and the presses go on."""
         seen = set()
+        i = self.go(label)
         for _ in range(MOVES):
+            if getattr(self.app.top(), "title", "") == "OUTCOME":
+                self.key("OK")
+                continue
+            rows = self.rows()
+            hits = [j for j, r in enumerate(rows) if r == label or r.startswith(label + " ")]
+            if len(hits) == 1 and hits[0] != i:
+                i = self.go(label)
             r = self.rows()[i]
             if shows(r, value):
                 return
@@ -403,7 +416,7 @@ class Walk:
         for arrow, key in ((" > ", "RIGHT"), (" < ", "LEFT")):
             if arrow in st:
                 label, value = st.rsplit(arrow, 1)
-                self.until(self.go(label), key, value)
+                self.until(label, key, value)
                 return
         for arrow, key in ((" >", "RIGHT"), (" <", "LEFT")):
             if st.endswith(arrow):

@@ -98,9 +98,10 @@ def steps_for(system):
                                     r7=r"Odds 50\.0%")]
         pool = "1d6"
     elif system == "paths":
-        s += ["OK", shot("builder", r0=r"ROLL +2d12", r3=r"Skill +1", r7=r"Odds 75\.0%"),
-              "DOWN", "DOWN", "RIGHT", shot("builder_changed", r0=r"ROLL +3d12", r3=r"Skill +2",
-                                            r7=r"Odds 87\.5%")]
+        s += ["OK", shot("builder", r0=r"ROLL +2d12", r3=r"Test of +-", r4=r"Skill +1",
+                         r7=r"Odds 75\.0%"),
+              "DOWN", "DOWN", "DOWN", "RIGHT", shot("builder_changed", r0=r"ROLL +3d12",
+                                                    r4=r"Skill +2", r7=r"Odds 87\.5%")]
         pool = "3d12"
     else:
         s += ["OK", shot("builder", r0=r"ROLL +3d6", r3=r"Ability +1", r7=r"Odds 87\.5%"),

@@ -189,7 +189,7 @@ def test_paths_journey(tmp_path):
              "DOWN", "DOWN", "OK", "OK", "OK", "shot created",                   # + new, cap 4
              "RIGHT", "RIGHT", "RIGHT", "RIGHT", "shot full", "BACK long", "shot undone",
              "BACK", "OK",                                                      # builder
-             "DOWN", "DOWN", "RIGHT", "shot builder",                            # skill 2: 3d12
+             "DOWN", "DOWN", "DOWN", "RIGHT", "shot builder",                    # skill 2: 3d12
              "DOWN", "DOWN", "DOWN", "DOWN", "DOWN", "RIGHT", "shot hidden_on",  # hidden
              "ROLL", "shot result", "OK long", "shot gm",
              "BACK", "BACK", "shot home1"]

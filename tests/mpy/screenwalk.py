@@ -394,12 +394,24 @@ class Walk:
         self.key("OK")
 
     def until(self, st):
-        """"Row > value": the cursor on Row, then Right until it shows value."""
+        """"Row > value": the cursor on Row, then Right until it shows value.
+        The row is found again after each press where its label still reads
+        (a value may move its row: paths' Mode), else kept (as the key
+        script's player, host/dicetray/keyscript.py); a page of an action's
+        notes on the way is read and closed with OK, as the player does."""
         self.arrow = " > " if " > " in st else " < "
         self.label, self.value = st.rsplit(self.arrow, 1)
         self.i = self.find(self.label)
         self.to(self.i)
         for _ in range(MOVES):
+            if getattr(self.a.top(), "title", "") == "OUTCOME":
+                self.key("OK")
+                continue
+            self.hits = [j for j, r in enumerate(self.rows())
+                         if r == self.label or r.startswith(self.label + " ")]
+            if len(self.hits) == 1 and self.hits[0] != self.i:
+                self.i = self.hits[0]
+                self.to(self.i)
             if shows(self.rows()[self.i], self.value):
                 return
             self.key("RIGHT" if self.arrow == " > " else "LEFT")

@@ -88,6 +88,24 @@ def press(a, *keys):
     return a.fb.rows
 
 
+def one_app(held, system, names):
+    """(app, session) on home with the campaign undone back to its
+    characters `names`: one app for a test file (many App instances in
+    one MicroPython test VM can crash it), kept in the list `held`."""
+    if not held:
+        a, b, s = make(system)
+        for n in names:
+            s.do(cp.CHAR_ADD, (), n)
+        held.append((a, s, len(s.c.done)))
+    a, s, base = held[0]
+    while len(s.c.done) > base:
+        s.do(cp.UNDO)
+    a.reset()
+    a.toast = ""
+    press(a)
+    return a, s
+
+
 def long(a, k):
     a.handle(k, LONG)
     a.render()
@@ -183,7 +201,7 @@ def test_refusal_is_shown_and_changes_nothing():
 
 def test_hidden_difficulty_needs_gm_view():
     a, b, s = make(1)
-    press(a, K_OK, K_DOWN, K_DOWN, K_RIGHT)
+    press(a, K_OK, K_DOWN, K_DOWN, K_DOWN, K_RIGHT)     # Skill 2 (under `Test of`)
     for _ in range(5):
         press(a, K_DOWN)
     press(a, K_RIGHT)  # hidden

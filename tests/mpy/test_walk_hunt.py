@@ -5,7 +5,7 @@ rows in the game's words, its labels whole in their rows, its values and
 menus stopping at their ends."""
 import screenwalk
 
-MPY_FUEL = 4_000_000_000
+MPY_FUEL = 6_000_000_000
 _WALK = []
 
 

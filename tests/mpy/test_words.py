@@ -89,7 +89,7 @@ def test_a_usage_die_is_read_on_turns_and_listed_as_its_die():
 # --- item 5: values and menus stop at their ends ----------------------------------------
 def test_paths_situation_and_difficulty_stop_at_their_ends():
     a, b, s = make(1)
-    press(a, K_OK, K_DOWN, K_DOWN, K_DOWN, K_DOWN)    # Situation
+    press(a, K_OK, *(K_DOWN,) * 5)                    # Situation (under Test of, Skill, Path)
     for _ in range(4):
         press(a, K_LEFT)
     assert a.pool.v["sit"] == -2
@@ -102,11 +102,12 @@ def test_paths_situation_and_difficulty_stop_at_their_ends():
 def test_a_scene_never_ends_from_the_other_end_of_its_menu():
     a, b, s = make()
     press(a, *(K_DOWN,) * 4, K_OK)                    # Scenes
-    assert a.top().menu.items[0] == "End scene: calm"
+    assert a.top().menu.items[0] == "New scene: calm"
     press(a, K_UP)                                    # the first row: it stays
     assert a.top().menu.sel == 0
-    press(a, K_DOWN, K_DOWN, K_DOWN)                  # Risk die, the last: it stays
-    assert a.top().menu.sel == 2 and not s.log
+    n = len(a.top().menu.items)
+    press(a, *(K_DOWN,) * n)                          # The hunt, the last: it stays
+    assert a.top().menu.sel == n - 1 and not s.log
 
 
 def test_a_new_town_phase_asks_first():
@@ -126,14 +127,14 @@ def test_a_new_town_phase_asks_first():
 # --- item 6: the hidden difficulty ----------------------------------------------------
 def test_a_hidden_difficulty_is_the_gms_on_the_builder():
     a, b, s = make(1)
-    rows = press(a, K_OK, *(K_DOWN,) * 6, K_RIGHT)    # Difficulty 2
+    rows = press(a, K_OK, *(K_DOWN,) * 7, K_RIGHT)    # Difficulty 2
     assert rows[7] == "Odds 25.0%" or rows[7].startswith("Odds")
     rows = press(a, K_DOWN, K_RIGHT)                  # Hidden yes
     assert rows[0].startswith("HIDDEN") and rows[7] == "long OK: GM view"
-    assert a.top().menu.items[6] == lr("Difficulty", "?")
+    assert a.top().menu.items[7] == lr("Difficulty", "?")
     rows = long(a, K_OK)                              # the GM view
     assert rows[0].startswith("HIDDEN GM") and rows[7].startswith("Odds")
-    assert a.top().menu.items[6] == lr("Difficulty", "2") and not s.log   # no redo
+    assert a.top().menu.items[7] == lr("Difficulty", "2") and not s.log   # no redo
     rows = long(a, K_OK)
     assert rows[7] == "long OK: GM view"
     press(a, K_BACK, K_OK)                            # opened again: not the GM's view
