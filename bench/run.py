@@ -175,7 +175,8 @@ def device_figures():
         (
             "key to frame: paths builder, skill 3<->4 (2 keys)",
             device.booted("bench-paths")
-            + "press(A, B, K_OK)\npress(A, B, K_DOWN)\npress(A, B, K_DOWN)\n",
+            + "press(A, B, K_OK)\n"
+            + "press(A, B, K_DOWN)\n" * 3,  # Who, Mode, Test of
             lr,
             4,
             2 * 800_000,
@@ -194,7 +195,7 @@ def device_figures():
             "key to frame: paths, helpers of 19: h1 19<->20 (2)",
             device.booted("bench-paths") + "press(A, B, K_OK)\nP = A.pool\n"
             "P.v['h1'] = P.v['h2'] = 19\nP.v['pskill'] = P.v['path'] = 6\nP.v['diff'] = 7\n"
-            "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 8,
+            "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 9,
             lr,
             2,
             2 * 800_000,
@@ -214,7 +215,7 @@ def device_figures():
             "key to frame: exped. builder, Ob 30<->29 (2 keys)",
             device.booted("bench-exp")
             + "press(A, B, K_OK)\nA.pool.v['ob'] = 30\nA.top().refresh()\n"
-            + "press(A, B, K_DOWN)\n" * 9,  # past Who and Resists (issue 38)
+            + "press(A, B, K_DOWN)\n" * 9,  # past Who and Resist (issue 38)
             rl,
             4,
             2 * 800_000,
@@ -254,7 +255,7 @@ def device_figures():
             "key to frame: paths 14+help v 20, opp 20<->19 (2)",
             device.booted("bench-paths") + "press(A, B, K_OK)\nP = A.pool.v\nP['mode'] = 1\n"
             "P['pskill'] = P['path'] = 6\nP['sit'] = 2\nP['opp'] = 20\nP['h1'] = P['h2'] = 20\n"
-            "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 6,
+            "A.top().refresh()\n" + "press(A, B, K_DOWN)\n" * 7,
             rl,
             4,
             2 * 800_000,

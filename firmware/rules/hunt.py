@@ -323,7 +323,7 @@ def on_fill(c, t, src):
         c.tals[t] = None
         c.note("Hook %s fills: its effect activates" % tal.name)
     elif r == ROLE_STRESS:
-        c.note("%s fills: use STRESS so injuries apply" % tal.name)
+        c.note("%s fills: stress from the sheet brings injuries" % tal.name)
     elif r > ROLE_HOOK:
         # Issue 13's afflictions and setups live apart (rules/hunt_more.py)
         # so that boot, which imports this module, does not load them: its

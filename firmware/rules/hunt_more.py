@@ -24,6 +24,7 @@ from . import hunt as h
 from .core import Outcome
 
 AFFLICT = 48
+_DEATH = 7  # hunt._DEATH_STRESS, a const there (no global of hunt's on MicroPython)
 ROLE_AFFLICTION = 6  # owner = the exorcist, name = the affliction, a = 1: lasts past the hunt
 ROLE_SETUP = 7       # owner = the exorcist granted it, name = the roll it is for
 
@@ -100,7 +101,8 @@ def _roll(c, args, text, src, out):
         c.tals[use] = None
     if grant != -1 and out.successes:
         out.tal = h._new_tal(c, text or "Setup", 1, ROLE_SETUP, grant)
-        c.note("Setup %s for %s" % (text or "Setup", c.chars[grant].name))
+        c.note(("Setup %s for %s" % (text, c.chars[grant].name)) if text
+               else "a setup for %s" % c.chars[grant].name)
 
 
 def on_fill(c, t, src):
@@ -126,3 +128,27 @@ def _end_hunt(c, setups):
             c.tals[t] = None
         elif tal.role == ROLE_SETUP and setups:
             c.tals[t] = None
+
+
+# --- what an event will draw, for a screen that shows the dice first ---------
+def rest_heals(c):
+    """The d3s a REST draws before the exorcists' 2d3 each: 1 when its
+    pressure step heals the Sin (pressure not full, the Sin in its palace
+    and not yet executed or spared), else 0 (hunt.on_slash)."""
+    p = c.find(h.ROLE_PRESSURE)
+    if p < 0 or c.tals[p].filled() or c.find(h.ROLE_SIN) < 0:
+        return 0
+    return 1 if c.x[h.X_PALACE] and not c.x[h.X_OUTCOME] else 0
+
+
+def kills(c, i, taken):
+    """Whether `taken` stress in one move kills exorcist i: 7 or more, or
+    any on the brink of death (hunt._stress)."""
+    return taken >= _DEATH or (taken > 0 and c.chars[i].v[h.BRINK] == 1)
+
+
+def answers(c):
+    """Whether a trauma answer can be expended now (hunt._stress): one
+    answered and not yet expended, and the Sin not yet executed or spared."""
+    return c.x[h.X_ANSWERED] > c.x[h.X_EXPENDED] and c.find(h.ROLE_SIN) >= 0 \
+        and not c.x[h.X_OUTCOME]

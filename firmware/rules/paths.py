@@ -8,6 +8,7 @@ Events (kinds 64..95; docs/rules/paths.md has every reading):
     PRO_OPEN  66  who, difficulty, max_attempts, timeframe, hidden; text = name
     PRO_ROLL  67  t, skill, path, situation, minus[, help1[, help2]]
     COMBAT    68  on 0/1: a fight starts (1) or ends (0); text = its name
+    PATH      69  who, path 0..5, its level, its five Skills' levels: the sheet
 
 `helpN` is a helper's own pool (a shared action). Faces are drawn and
 recorded in this order: helper 1, helper 2, the main pool, the opponent.
@@ -185,11 +186,11 @@ def apply(c, kind, args, text, src):
         return _pro_open(c, args, text)
     if kind == PRO_ROLL:
         return _pro_roll(c, args, text, src)
-    if kind == PRO_ROLL + 1:  # COMBAT: rules/paths_more.py (only its module name is
+    if kind > PRO_ROLL:  # COMBAT, PATH: rules/paths_more.py (only its module name is
         from . import paths_more  # interned here: boot imports this module)
         return paths_more.apply(c, kind, args, text, src)
     raise ValueError("unknown paths event kind %d (64 TEST, 65 OPPOSED, 66 PRO_OPEN, 67 PRO_ROLL,"
-                     " 68 COMBAT)" % kind)
+                     " 68 COMBAT, 69 PATH)" % kind)
 
 
 def _nargs(args, lo, what):
@@ -367,20 +368,21 @@ def _pro_roll(c, args, text, src):
     hidden = (t.b >> 9) & 1
     t.a += 1
     attempts = t.a & (FAILED_BIT - 1)
+    total = t.n + s  # what was rolled: the talisman stops at its capacity
     if s:
         tl.slash(c, ti, s, False, src)
     if not s or (t.n < t.cap and most and attempts >= most):
         t.a |= FAILED_BIT
     out.faces = bytes(faces)
     out.successes = s
-    out.margin = t.n - t.cap
+    out.margin = total - t.cap
     out.hidden = hidden
     st = status(t)
     out.verdict = 1 if st == ST_SUCCEEDED else (0 if st == ST_FAILED else 2)
     tries = ("%d/%d" % (attempts, most)) if most else str(attempts)
     out.note("%s: %d dice, %d successes, attempt %s" % (t.name, n, s, tries))
     if st == ST_SUCCEEDED:
-        out.note("%s succeeded: %d/%d" % (t.name, t.n, t.cap))
+        out.note("%s succeeded: %d/%d" % (t.name, total, t.cap))
     elif st == ST_FAILED:
         out.note("%s failed: %s" % (t.name, "0 successes" if not s else "no attempts left"))
     else:

@@ -23,6 +23,8 @@ from rules import expedition_chars as ec
 
 
 class Abilities(Screen):
+    NOTES = 2
+
     def __init__(self, app, i):
         Screen.__init__(self, app)
         self.i = i
@@ -69,7 +71,7 @@ class Abilities(Screen):
         return DRAW
 
     def draw(self, fb):
-        row(fb, 0, lr(self.name, "ABILITIES"), True)
+        row(fb, 0, lr(self.name[:6], "ABILITIES"), True)
         self.menu.draw(fb)
         toast(fb, self.app.toast, 6, 2)
 
@@ -79,11 +81,12 @@ _SET = "Set by hand"
 
 class Swap(Form):
     """Swap two of character i's Abilities (ABIL swap: at creation, once):
-    any two, the one the cursor was on and the next to start with."""
+    any two, the one the cursor was on and the next to start with; their
+    scores on row 6."""
 
     def __init__(self, app, i, j):
         self.i = i
-        Form.__init__(self, app, [["Swap", 0, 5, j], ["with", 0, 5, (j + 1) % 6]])
+        Form.__init__(self, app, [["Swap", 0, 5, j], ["With", 0, 5, (j + 1) % 6]])
 
     def refresh(self):
         c = self.app.c
@@ -95,18 +98,20 @@ class Swap(Form):
         Form.refresh(self)
 
     def show(self, j):
-        k = self.val(j)
-        return "%s %d" % (ex.ABILITIES[k], ec.get(self.rec, k))
+        return ex.ABILITIES[self.val(j)]
 
     def head(self):
-        return lr(self.app.c.chars[self.i].name, "SWAP")
+        return lr(self.app.c.chars[self.i].name[:11], "SWAP")
 
     def foot(self):
         return "OK: swap (once)"
 
+    def draw(self, fb):
+        Form.draw(self, fb)
+        row(fb, 6, "scores %d <> %d" % (ec.get(self.rec, self.val(0)), ec.get(self.rec, self.val(1))))
+
     def go(self):
-        if self.app.act(ec.ABIL, (ec.OP_SWAP, self.i, self.val(0), self.val(1))) is not None:
-            self.app.pop()
+        self.done(self.app.act(ec.ABIL, (ec.OP_SWAP, self.i, self.val(0), self.val(1))))
 
 
 class SetAbilities(Form):
@@ -125,15 +130,13 @@ class SetAbilities(Form):
         return "<%d>" % self.val(j)
 
     def head(self):
-        return lr(self.app.c.chars[self.i].name, "SET")
+        return lr(self.app.c.chars[self.i].name[:12], "SET")
 
     def foot(self):
         return "OK: set"
 
     def go(self):
-        out = self.app.act(ec.ABIL, (ec.OP_SET, self.i) + tuple(self.val(k) for k in range(6)))
-        if out is not None:
-            self.app.pop()
+        self.done(self.app.act(ec.ABIL, (ec.OP_SET, self.i) + tuple(self.val(k) for k in range(6))))
 
 
 _BENEFITS = ("Abilities", "Businesses", "Reputation")
@@ -141,13 +144,14 @@ _BENEFITS = ("Abilities", "Businesses", "Reputation")
 
 class Retire(Form):
     """Retire character i: the new character who replaces them (Heir), the
-    benefit (Abilities, Businesses, Reputation) and its pick (an Ability
-    mask, one Ability a full five Boons; a Faction talisman). OK retires."""
+    benefit they gain (Abilities, Businesses, Reputation) and its pick (an
+    Ability mask, one Ability a full five Boons; a Faction talisman). OK
+    retires."""
 
     def __init__(self, app, i):
         c = app.c
         n = len(c.chars) - 1
-        Form.__init__(self, app, [["Heir", 0, n, n if n != i else 0], ["Benefit", 0, 2, 0],
+        Form.__init__(self, app, [["Heir", 0, n, n if n != i else 0], ["Gains", 0, 2, 0],
                                   ["Pick", 0, 63, 0]])
         self.i = i
 
@@ -155,7 +159,7 @@ class Retire(Form):
         c = self.app.c
         v = self.val(j)
         if j == 0:
-            return c.chars[v].name if v < len(c.chars) else "-"
+            return c.chars[v].name[:11] if v < len(c.chars) else "-"
         if j == 1:
             return _BENEFITS[v]
         b = self.val(1)
@@ -163,18 +167,16 @@ class Retire(Form):
             return "".join(ex.ABILITIES[k][0] if v >> k & 1 else "." for k in range(6))
         if b == 2:
             t = c.tals[v] if v < len(c.tals) else None
-            return t.name if t is not None else "-"
+            return t.name[:11] if t is not None else "-"
         return "-"
 
     def head(self):
-        return lr(self.app.c.chars[self.i].name, "RETIRE")
+        return lr(self.app.c.chars[self.i].name[:9], "RETIRE")
 
     def foot(self):
         return "OK: retire"
 
     def go(self):
         out = self.app.act(ec.ABIL, (ec.OP_RETIRE, self.i, self.val(0), self.val(1),
-                                     self.val(2) if self.val(1) != 1 else 0))
-        if out is not None:
-            self.app.pop()
-            self.result(out, "retire")
+                                     self.val(2) if self.val(1) != 1 else 0), "", None, False)
+        self.result(out, "retire")

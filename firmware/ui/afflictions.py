@@ -2,8 +2,8 @@
 hunt_more.py): hunt, Characters > a sheet > Afflictions, loaded on first
 use.
 
-One row per affliction of the exorcist (`(L)`: lasting, it outlasts the
-hunt); OK on one cures it (a SLASH that fills it: it ends). Then `+ for
+One row per affliction of the exorcist (`lasting`: it outlasts the hunt;
+a name too long for the row beside it shortened); OK on one cures it (a SLASH that fills it: it ends). Then `+ for
 the hunt` and `+ lasting`: OK afflicts the exorcist (+1 pathos) with
 `Affliction N` (the first N the exorcist has not; rename it on
 Talismans). The last note on the bottom rows.
@@ -15,6 +15,8 @@ from rules import campaign as cp, hunt_more as hm
 
 
 class Afflictions(Screen):
+    NOTES = 2
+
     def __init__(self, app, i):
         Screen.__init__(self, app)
         self.i = i
@@ -31,7 +33,7 @@ class Afflictions(Screen):
         items = []
         for t in self.idx:
             tal = c.tals[t]
-            items.append(lr(tal.name, "(L)") if tal.a else tal.name)
+            items.append(lr(tal.name[:8], "lasting") if tal.a else tal.name)
         items.append("+ for the hunt")
         items.append("+ lasting")
         self.menu.items = items
@@ -54,6 +56,6 @@ class Afflictions(Screen):
         return DRAW
 
     def draw(self, fb):
-        row(fb, 0, lr(self.name, "AFFLICTIONS"), True)
+        row(fb, 0, lr(self.name[:4], "AFFLICTIONS"), True)
         self.menu.draw(fb)
         toast(fb, self.app.toast, 6, 2)

@@ -208,14 +208,17 @@ class App:
 
     def applied(self, kind, out, refresh=True):
         """An action applied through the session (here, or by the host over
-        the link): show it (refresh=False: see act())."""
+        the link): show it (refresh=False: see act()), every note, what
+        matters first (ui/notes.py: on a page when they overflow the
+        screen's toast rows; a roll's are on its result)."""
         self.c = self.s.c
-        self.toast = out.notes[-1] if out.notes else ""
         self.fresh = True
         if (kind == cp.UNDO or kind == cp.REDO) and self.pool is not None:
             self.pool.fix(self.c)
         if refresh:
             self.top().refresh()
+        from ui import notes
+        notes.show(self, out, refresh)
         self.dirty = self.ring_dirty = True
 
     def restored(self, word="Restored"):
@@ -340,6 +343,11 @@ class App:
             if self.idle(now):
                 self.buttons.busy = True  # a tap meanwhile is still one (ui/buttons.py)
                 return 1  # work done (up to ~50 ms on a board): the keys polled again at once
+        if n and ticks_diff(self.b.ticks_ms(), now) >= self.buttons.debounce:
+            # A key's work as long as the debounce (a snapshot that could not
+            # wait for an idle moment: session.py do(); a screen's first
+            # import): a tap that began and ended meanwhile is still one.
+            self.buttons.busy = True
         if self.anim >= 0 or self.ring_dirty:
             self.paint()
             return 1 if busy else _FRAME_MS

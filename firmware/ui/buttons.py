@@ -31,7 +31,10 @@ the last poll: a tap that began and ended while the app was busy. A key
 in `fell` that is down now is pressed at once, without the debounce's
 wait: its press began during the work, so it has lasted through it, and
 the next poll, an idle poll later, may come after the release (a tap
-that began inside an erase and ended 27 ms after it was lost so).
+that began inside an erase and ended 27 ms after it was lost so); so is
+a key seen let go after busy work (its release has lasted through it).
+The keys up at a poll go before the keys down at it: what they did began
+first (a tap during busy work, then the next key going down).
 
 Time is compared with ticks_diff only, so the 2**30 ms wrap of
 time.ticks_ms() (12.4 days) is harmless. update() allocates nothing.
@@ -125,34 +128,50 @@ class Buttons:
         self._n = 0
         raw &= 0x7F
         changed = raw ^ self._raw
-        fell = self.fell if self.busy else 0   # noted between ordinary polls: a glitch
+        busy = self.busy
+        fell = self.fell if busy else 0        # noted between ordinary polls: a glitch
         unseen = fell & ~raw & ~self._raw
         seen = fell & raw                      # pressed during the work, still down
+        gone = changed & ~raw if busy else 0   # let go during the work: it has lasted
         self._raw = raw
-        busy = self.busy
         self.busy = False
         self.fell = 0
+        # Only a key held, pressed, let go or tapped has work: most polls
+        # see none, and end here.
+        active = changed | raw | self.state | unseen
+        if not active:
+            return 0
         edge = self._edge
-        for i in range(_NKEYS):
-            bit = 1 << i
-            if unseen & bit and not self.state & bit:
-                self._put(bit | PRESS << 8)        # a tap the busy app never polled
-                self._put(bit | RELEASE << 8)
-            elif changed & bit:
-                if busy and not raw & bit and not self.state & bit:
-                    self._put(bit | PRESS << 8)    # a tap the busy app polled once
+        # The keys up now first: what they did (a release, a tap) began
+        # before any key down now was pressed, and one poll after busy
+        # work may see both (a tap, then the next key going down).
+        keys = active & ~raw
+        for _ in (0, 1):
+            for i in range(_NKEYS):
+                bit = 1 << i
+                if bit > keys:
+                    break
+                if not keys & bit:
+                    continue
+                if unseen & bit and not self.state & bit:
+                    self._put(bit | PRESS << 8)        # a tap the busy app never polled
                     self._put(bit | RELEASE << 8)
-                edge[i] = now
-            down = self.state & bit
-            if (raw & bit) != down:
-                if seen & bit or ticks_diff(now, edge[i]) >= self.debounce:
-                    self.state ^= bit
-                    if down:
-                        self._release(bit)
-                    else:
-                        self._press(i, bit, now)
-            elif down:
-                self._held(i, bit, now)
+                elif changed & bit:
+                    if busy and not raw & bit and not self.state & bit:
+                        self._put(bit | PRESS << 8)    # a tap the busy app polled once
+                        self._put(bit | RELEASE << 8)
+                    edge[i] = now
+                down = self.state & bit
+                if (raw & bit) != down:
+                    if (seen | gone) & bit or ticks_diff(now, edge[i]) >= self.debounce:
+                        self.state ^= bit
+                        if down:
+                            self._release(bit)
+                        else:
+                            self._press(i, bit, now)
+                elif down:
+                    self._held(i, bit, now)
+            keys = active & raw
         return self._n
 
     def _press(self, i, bit, now):

@@ -106,7 +106,7 @@ class Slot(Screen):
         row(fb, 2, lr("Flash", "%dK" % kb(t)))
         row(fb, 3, lr("Id", "%d" % t[1]))
         if t[6]:
-            row(fb, 4, lr("Name", t[6]))
+            row(fb, 4, lr("Name", t[6][:11]))
         self.menu.draw(fb)
 
 

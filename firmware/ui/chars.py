@@ -1,7 +1,9 @@
-"""Characters: the list (OK opens one, '+ add' adds the next stock name)
-and one character's sheet: every CHAR_FIELDS value of the system (hunt
-adds the stress talisman above them, expedition its Abilities row below)
-and, last, Rename (ui/names.py). Rows marked '<' / '>' change with
+"""Characters: the list (OK opens one, '+ add' adds the next stock name;
+the dead marked `dead`) and one character's sheet: every CHAR_FIELDS
+value of the system in the game's words (ui/words.py SHEET: its label
+and the words of its values; hunt adds the stress talisman above them,
+expedition its Abilities row below) and, last, Rename (ui/names.py).
+Rows marked '<' / '>' change with
 Left/Right through the system's events (hunt STRESS, BURST, WITNESS, KIT;
 expedition DAMAGE, HEAL, BONUS_HP, USE_RES, DOWN_OUT), never by editing
 the numbers directly, so triggers (injuries, death, down) apply; OK on
@@ -12,13 +14,22 @@ sheet_top, SHEET_MORE, SHEET_OK, sheet_open).
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW
-from ui import systems
+from ui import systems, words
 from rules import campaign as cp, core
 
 NAMES = ("Ada", "Bram", "Cass", "Dov", "Esme", "Finn", "Gil", "Hana")
 
 
+def dead(c, i):
+    """Whether character i of campaign c is dead (a system with deaths
+    keeps a `dead` field)."""
+    f = c.rules.CHAR_FIELDS
+    return "dead" in f and c.chars[i].v[f.index("dead")]
+
+
 class Chars(Screen):
+    NOTES = 1
+
     def __init__(self, app):
         Screen.__init__(self, app)
         self.menu = Menu([], 1, 6)
@@ -26,8 +37,8 @@ class Chars(Screen):
     def refresh(self):
         c = self.app.c
         items = []
-        for ch in c.chars:
-            items.append(ch.name)
+        for i in range(len(c.chars)):
+            items.append(lr(c.chars[i].name, "dead") if dead(c, i) else c.chars[i].name)
         if len(c.chars) < core.MAX_CHARS:
             items.append("+ add")
         self.menu.items = items
@@ -51,6 +62,8 @@ class Chars(Screen):
 
 
 class Sheet(Screen):
+    NOTES = 2
+
     def __init__(self, app, i):
         Screen.__init__(self, app)
         self.i = i
@@ -64,6 +77,7 @@ class Sheet(Screen):
         ch = c.chars[self.i]
         ui = self.ui = systems.get(c.system)  # what differs: ui/hunt_more.py, expedition_more.py ...
         acts = self.acts = ui.ACTS
+        self.words = words.SHEET[c.system]
         self.fields = []
         items = []
         for f, val in ui.sheet_top(c, self.i):  # hunt: the stress talisman
@@ -71,8 +85,11 @@ class Sheet(Screen):
             items.append(self._fmt(f, val, acts))
         names = c.rules.CHAR_FIELDS
         for j in range(len(names)):
-            self.fields.append(names[j])
-            items.append(self._fmt(names[j], str(ch.v[j]), acts))
+            f = names[j]
+            w = self.words[f][1]
+            v = ch.v[j]
+            self.fields.append(f)
+            items.append(self._fmt(f, w[v] if w and 0 <= v < len(w) else str(v), acts))
         for f in ui.SHEET_MORE:  # expedition: Abilities and Boons (ui/abilities.py)
             self.fields.append(f)
             items.append(f)
@@ -85,7 +102,8 @@ class Sheet(Screen):
         a = acts.get(f)
         lt = "<" if a and a[0] else " "
         rt = ">" if a and a[1] else " "
-        return lr(f, lt + val + rt)
+        w = self.words.get(f)  # a sheet_top row not in SHEET is its own label (paths' Paths)
+        return lr(w[0] if w else f, lt + val + rt)
 
     def key(self, k):
         if self.menu.sel >= len(self.fields):     # the last row: Rename

@@ -17,7 +17,8 @@ Encounter rate, Usage dice, Extended tests; Town > Projects.
   normal for shorter projects and 8-10 ... for serious, involved
   projects") and whose (PROJECT_NEW).
 
-Names are given (`Torches`, `Extended 1`, `Project 1`), renamed on
+Names are given (`Torches`, `Test 1`, `Project 1`: the builder's
+Extended row holds `Test 1` whole), renamed on
 Talismans as every name the device gives.
 """
 
@@ -66,8 +67,7 @@ class Rate(Form):
         return "OK: set"
 
     def go(self):
-        if self.app.act(ex.SET_FREQ, (self.val(0) + 1,), refresh=False) is not None:
-            self.app.pop()
+        self.done(self.app.act(ex.SET_FREQ, (self.val(0) + 1,), refresh=False))
 
     def draw(self, fb):
         Form.draw(self, fb)
@@ -78,6 +78,7 @@ class _List(Screen):
     """The talismans of ROLE, one a row (`line`), then `+ new`; OK on one
     is `pick`, on `+ new` the form NEW."""
 
+    NOTES = 2
     ROLE = 0
     TITLE = ""
     ADD = ""
@@ -128,7 +129,8 @@ class Usage(_List):
 
     def line(self, tal):
         d = ex.usage_sides(tal)
-        return lr(tal.name, ("d%d" % d) if d else "spent")
+        b = ("d%d" % d) if d else "spent"
+        return lr(tal.name[:15 - len(b)], b)
 
     def pick(self, t):
         self.app.act(ex.USAGE_ROLL, (t,))
@@ -164,9 +166,8 @@ class NewUsage(Form):
     def go(self):
         app = self.app
         name = _name(app.c, _ITEMS[self.val(0)])
-        if app.act(ex.USAGE_NEW, (_DICE[self.val(1)], self.val(2), self.val(3)), name,
-                   refresh=False) is not None:
-            app.pop()
+        self.done(app.act(ex.USAGE_NEW, (_DICE[self.val(1)], self.val(2), self.val(3)), name,
+                          refresh=False))
 
 
 class Extended(_List):
@@ -176,7 +177,8 @@ class Extended(_List):
 
     def line(self, tal):
         """Successful tests of those needed."""
-        return lr(tal.name, "%d/%d" % (tal.n, tal.cap))
+        b = "%d/%d" % (tal.n, tal.cap)
+        return lr(tal.name[:15 - len(b)], b)
 
     def pick(self, t):
         """The builder on it: a test (Ob and Ability as set there) that
@@ -210,9 +212,8 @@ class NewExtended(Form):
 
     def go(self):
         app = self.app
-        if app.act(ex.EXT_NEW, (self.val(0), self.val(1)), _name(app.c, "Extended", 1),
-                   refresh=False) is not None:
-            app.pop()
+        self.done(app.act(ex.EXT_NEW, (self.val(0), self.val(1)), _name(app.c, "Test", 1),
+                          refresh=False))
 
 
 class Projects(_List):
@@ -221,7 +222,8 @@ class Projects(_List):
     ADD = "+ new project"
 
     def line(self, tal):
-        return lr(tal.name, "%d/%d" % (tal.n, tal.cap))
+        b = "%d/%d" % (tal.n, tal.cap)
+        return lr(tal.name[:15 - len(b)], b)
 
     def pick(self, t):
         self.app.act(ex.PROJECT_TICK, (t,))
@@ -248,7 +250,6 @@ class NewProject(Form):
 
     def go(self):
         app = self.app
-        if app.act(ex.PROJECT_NEW, (self.val(0), self.val(1)), _name(app.c, "Project", 1),
-                   refresh=False) is not None:
-            app.pop()
+        self.done(app.act(ex.PROJECT_NEW, (self.val(0), self.val(1)), _name(app.c, "Project", 1),
+                          refresh=False))
 

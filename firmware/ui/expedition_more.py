@@ -7,7 +7,8 @@ check (COMBAT) against a tracked foe or a Level; who rolls fills the
 Ability from its rolled Abilities, a tracked foe its Level. Turns
 (ui/turns.py: turns, rests, and the screens of ui/clocks.py) and a
 sheet's events and forms (ui/chars.py; ui/sheetforms.py, ui/spend.py,
-ui/abilities.py). Home and the ring: ui/expedition.py.
+ui/abilities.py). Home and the ring: ui/expedition.py. The sheet's and
+Talismans' words: ui/words.py.
 """
 
 from rules import expedition as m
@@ -29,7 +30,7 @@ _TRACKED = const(16)
 # constant of up to 10 characters is interned when the module loads, and
 # every new str a builder key makes (a row, the title, the odds) is looked
 # up among all the interned ones (docs/performance.md).
-_W = b"Who/Resists/Against/Opp. +s/Threatens/Threatened/Supporters/Into melee/Use armor/" \
+_W = b"Who/Resist/Against/Opp. +s/Threatens/Threatened/Supporters/Into melee/Use armor/" \
     b"Use shield/Score/combat/PCs in it/by hand/Long rest/Usage dice".decode().split("/")
 
 
@@ -147,7 +148,7 @@ class Pool(pools.Pool):
             v["plus"] = v["xminus"] = 0
             v["ext"] = -1
             fs += ["bon", "pen", "hel", "vs"]
-        elif mode == 0:   # Resists before the rows a resisted Move hides: it stays where it was
+        elif mode == 0:   # Resist before the rows a resisted Move hides: it stays where it was
             fs += ["bon", "pen", "hel", "vs", "plus", "xminus", "ob", "ext"]
         elif mode == 1:
             fs += ["bon", "pen", "hel", "plus", "xminus", "bab"]
@@ -181,7 +182,10 @@ class Pool(pools.Pool):
         if f == "vs" or f == "foe":
             if v < 0:
                 return "-"
-            return c.tals[v].name if f == "foe" else "%s Ob%d" % (c.tals[v].name, self.v["ob"])
+            if f == "foe":
+                return c.tals[v].name
+            ob = " Ob%d" % self.v["ob"]   # the Save: a long name gives way, never the Ob
+            return c.tals[v].name[:15 - len(_W[1]) - len(ob)] + ob
         if f == "mel" or f == "gang":
             return "no" if not v else str(v)
         if f == "ally":   # their initials, `.` for one not in it (`B.D`)
@@ -268,6 +272,30 @@ class Pool(pools.Pool):
                           v["gang"] or -v["mel"], v["ally"],
                           (v["arm"] | v["shd"] << 1) << 2 * who if who >= 0 else 0, threat), ""
 
+    def two(self):
+        """A versus roll's odds: its win and tie, a row each."""
+        return self.v["mode"] != 0
+
+    def split(self, c, out):
+        """A versus roll's faces: the roller's, then the opponent's (a
+        monster by its Level, or an Ability). A combat check's: who rolls
+        and the foe by their names, then a stray shot's dice."""
+        mode = self.v["mode"]
+        if not mode or out.kind != (m.COMBAT if mode == 3 else m.VERSUS):
+            return None
+        n = self.dice(c)
+        if mode < 3:
+            return (("Roller", n), ("Monster" if mode == 2 else "Opponent", len(out.faces) - n))
+        who = self.v["who"]
+        t = c.tals[self.v["foe"]] if self.v["foe"] >= 0 else None
+        nb = self.nb
+        k = len(out.faces) - n - nb
+        if k < 0:
+            return None
+        sides = ((c.chars[who].name[:10] if who >= 0 else "Roller", n),
+                 (t.name[:10] if t is not None else "Monster", nb))
+        return sides + (("Stray shot", k),) if k else sides
+
     def need(self, c, keyed):
         """Faces a hand roll needs: the pool's, then the opponent's."""
         n = self.dice(c)
@@ -322,6 +350,9 @@ class Pool(pools.Pool):
 
 
 # --- Turns (ui/turns.py) -----------------------------------------------------
+TURNS_WRAP = 1  # no row ends anything: the menu wraps (Up from the top: the clocks)
+
+
 def turns():
     """(events, menu rows) of Turns: each row's (kind, args), or (0, the
     screen it opens: ui/clocks.py). A short rest occupies an Exploration
@@ -338,10 +369,12 @@ def turns():
 
 
 def turns_head(c):
-    """Turns' title and the row below it: the next checks."""
+    """Turns' rows above its menu: the title, the turns to the next
+    encounter check and the exploration turns to the next usage check."""
     x = c.x
     enc, use = m.next_check(c)
-    return "TURN %d day %d" % (x[m.TURN_N], x[m.DAY]), "enc %d use %d" % (enc, use)
+    return (lr("TURN %d" % x[m.TURN_N], "day %d" % x[m.DAY]), lr("Next encounter", str(enc)),
+            lr("Next usage", str(use)))
 
 
 # --- a character's sheet (ui/chars.py) ---------------------------------------

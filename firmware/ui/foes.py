@@ -11,14 +11,16 @@ d8 most, d10 militant, and the modifier; the answer in words),
 fight `End fight` last, which asks (issue 38). The title shows the
 round.
 
-A foe: its Level, tier, HP and Save on top (a Follower: whose, right of
-the title); Damage (Left/Right, starting at the last combat won against
-a Level, or damage result), +s, Save: half, then `Hit` applies them
-(+Ns before halving), `Its test/save` (issue 38: FOE save, a form) and
-`Remove`; a Follower has `Lost` too (FOE lost, issue 28: it
-died or left, and its owner's replacement joins from the next Town
-Phase). A hit that prompts a morale check (the foe's, or its side's:
-the notes after the damage) opens MORALE CHECK with every note of it.
+A foe: its Level and tier, HP and Save on top (a Follower: whose, right
+of the title); Damage (Left/Right, starting at the last combat won
+against a Level, or damage result), +s, Save: half (Right yes, Left no),
+then `Hit` applies them (+Ns before halving), `Its test/save` (issue 38:
+FOE save, a form) and `Remove`; a Follower has `Lost` too (FOE lost,
+issue 28: it died or left, and its owner's replacement joins from the
+next Town Phase). Its menu stops at its ends: Up on Damage never lands
+on Remove or Lost. A hit that prompts a morale check (the foe's, or its
+side's: the notes after the damage) opens MORALE CHECK with every note
+of it.
 
 New foe (a form, ui/form.py): Level 0..14 (an NPC: its Pool 0..20),
 tier (monster, elite, legendary, NPC), HP (`auto`: the formula; a
@@ -30,7 +32,7 @@ rename it on Talismans).
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
 from ui.screen import Screen, Menu, Message, row, lr, signed, toast, NO, DRAW, KEEP
-from ui.form import Form
+from ui.form import Form, Stop
 from rules import expedition as ex
 from rules import expedition_foes as ef
 
@@ -42,14 +44,19 @@ def _hit(app, t, amount, plus, half):
     """FOE hit on foe t. Its first note is the damage; any after it is a
     morale check it prompts (rules/expedition_foes.py), shown whole over
     the screen, not cut to the toast's rows."""
-    out = app.act(ef.FOE, (ef.OP_HIT, t, amount, 0, plus, half))
-    if out is not None and len(out.notes) > 1:
+    out = app.act(ef.FOE, (ef.OP_HIT, t, amount, 0, plus, half), "", None, False)
+    if out is None:
+        return
+    if len(out.notes) > 1:
         app.push(Message(app, "MORALE CHECK", "\n".join(out.notes)))
+    else:
+        app.top().refresh()
 
 
 def _foe_row(tal):
     h = ef.hp(tal)
-    return lr(tal.name, ("%d/%d" % (h, tal.cap)) if h else "out")
+    b = ("%d/%d" % (h, tal.cap)) if h else "out"
+    return lr(tal.name[:15 - len(b)], b)
 
 
 class Foes(Screen):
@@ -58,6 +65,8 @@ class Foes(Screen):
     from `Next round` or `Morale check` only (a form); the rolls of the
     Reaction and Distance tables below, `End fight` last, asking first
     (Up from `+ new foe` wraps onto it)."""
+
+    NOTES = 2
 
     def __init__(self, app):
         Screen.__init__(self, app)
@@ -151,13 +160,15 @@ def _last_damage(c):
 
 
 class Foe(Screen):
+    NOTES = 1
+
     def __init__(self, app, t):
         Screen.__init__(self, app)
         self.t = t
         self.d = _last_damage(app.c)
         self.plus = 0
         self.half = 0
-        self.menu = Menu([], 3, 4)
+        self.menu = Stop([], 4, 3)
 
     def refresh(self):
         c = self.app.c
@@ -167,13 +178,13 @@ class Foe(Screen):
             return
         lv = ef.level(tal)
         tr = ef.tier(tal)
-        o = tal.owner
-        self.name = lr(tal.name, c.chars[o].name) if 0 <= o < len(c.chars) else tal.name
-        self.line = lr(("%dd NPC" % lv) if tr == ef.NPC else ("L%d %s" % (lv, ef.TIERS[tr])),
-                      "%d/%d" % (ef.hp(tal), tal.cap))
-        self.sub = "Pool %dd" % ef.foe_pool(tal) if tr == ef.NPC else \
-            "Save Ob %d, %dd" % (ef.save(lv), ef.foe_pool(tal))
-        self.follower = o >= 0
+        o = c.chars[tal.owner].name if 0 <= tal.owner < len(c.chars) else ""
+        self.name = lr(tal.name[:15 - len(o)], o) if o else tal.name
+        self.lines = (("%dd NPC" % lv) if tr == ef.NPC else ("L%d %s" % (lv, ef.TIERS[tr])),
+                      lr("HP", "%d/%d" % (ef.hp(tal), tal.cap)),
+                      "Pool %dd" % ef.foe_pool(tal) if tr == ef.NPC else
+                      "Save Ob %d, %dd" % (ef.save(lv), ef.foe_pool(tal)))
+        self.follower = tal.owner >= 0
         self._items()
 
     def _items(self):
@@ -188,11 +199,11 @@ class Foe(Screen):
         if k == K_LEFT or k == K_RIGHT:
             step = 1 if k == K_RIGHT else -1
             if s == 0:
-                self.d = (self.d + step) % 100
+                self.d = min(max(self.d + step, 0), 99)
             elif s == 1:
-                self.plus = (self.plus + step) % 7
+                self.plus = min(max(self.plus + step, 0), ex.MAX_S)
             elif s == 2:
-                self.half = 1 - self.half
+                self.half = 1 if k == K_RIGHT else 0
             else:
                 return KEEP
             self._items()
@@ -209,15 +220,15 @@ class Foe(Screen):
             app.act(ef.FOE, (ef.OP_REMOVE, self.t))
         elif s == 6:   # a Follower lost: what it means for its owner, in words
             app.pop()
-            out = app.act(ef.FOE, (ef.OP_LOST, self.t))
+            out = app.act(ef.FOE, (ef.OP_LOST, self.t), "", None, False)
             if out is not None:
                 app.push(Message(app, "FOLLOWER LOST", out.notes[-1]))
         return DRAW
 
     def draw(self, fb):
         row(fb, 0, self.name, True)
-        row(fb, 1, self.line)
-        row(fb, 2, self.sub)
+        for r in range(3):
+            row(fb, r + 1, self.lines[r])
         self.menu.draw(fb)
         toast(fb, self.app.toast, 7, 1)
 
@@ -231,8 +242,8 @@ class FoeSave(Form):
     def __init__(self, app, t):
         from rules import odds   # the odds line (loaded with the builder's, if not yet)
         self.odds = odds
-        Form.__init__(self, app, [["Ob", 1, ex.MAX_OB, 2], ["Bonus d", 0, ex.MAX_BONUS, 0],
-                                  ["Penalty d", 0, 2, 0]])
+        Form.__init__(self, app, [["Ob", 1, ex.MAX_OB, 2], ["Bonus dice", 0, ex.MAX_BONUS, 0],
+                                  ["Penalty dice", 0, 2, 0]])
         self.t = t
 
     def refresh(self):
@@ -243,9 +254,10 @@ class FoeSave(Form):
         try:
             n = ef.foe_pool(tal, self.val(1), self.val(2))
         except ValueError:
-            self.top_row, self.last = lr(tal.name, "bad pool"), "pool over 20"
+            self.top_row, self.last = lr(tal.name[:7], "bad pool"), "pool over 20"
             return
-        self.top_row = lr(tal.name, "%dd6 Ob%d" % (n, ob))
+        d = "%dd6 Ob%d" % (n, ob)
+        self.top_row = lr(tal.name[:15 - len(d)], d)
         self.last = "Odds " + odds.fmt_permille(odds.builder_odds(2, n, ob) if 1 <= n else 0)
 
     def go(self):
@@ -286,7 +298,7 @@ class NewFoe(Form):
         if j == 2 and not v:
             return "<auto>"
         if j == 3:
-            return self.app.c.chars[v].name if v >= 0 else "none"
+            return self.app.c.chars[v].name[:8] if v >= 0 else "none"
         return "<%d>" % v
 
     def head(self):
@@ -335,10 +347,12 @@ class Morale(Form):
         return "OK: roll"
 
     def go(self):
-        out = self.app.act(ex.MORALE, (_SIDES[self.val(0)], self.val(1)))
+        app = self.app
+        out = app.act(ex.MORALE, (_SIDES[self.val(0)], self.val(1)), "", None, False)
         if out is not None:  # a die on a table: its words, not a roll's result screen
-            self.app.push(Message(self.app, "MORALE HOLDS" if out.verdict else "MORALE BREAKS",
-                                  out.notes[-1]))
+            app.pop()        # in the form's place: closed, Foes (one more OK: another roll)
+            app.push(Message(app, "MORALE HOLDS" if out.verdict else "MORALE BREAKS",
+                             out.notes[-1]))
 
     def draw(self, fb):
         Form.draw(self, fb)

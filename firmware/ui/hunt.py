@@ -13,7 +13,7 @@ MENU = ("Roll", "Key in dice", "Talismans", "Characters", "Scenes", "Log", "Sett
 # Each MENU row's screen, "module Class", imported when first opened
 # (App.open). Bytes: a str constant costs a search of the interned
 # strings when the module loads (~20,000 fuel each), bytes do not.
-SCREENS = (b"builder Builder", b"keyin KeyIn", b"talismans Talismans", b"chars Chars", b"turns Turns",
+SCREENS = (b"builder Builder", b"keyin KeyIn", b"talismans Talismans", b"chars Chars", b"scenes Scenes",
            b"log Log", b"settings Settings")
 
 

@@ -1,9 +1,9 @@
-"""hunt's screens but home (ui/systems.py `get`, imported when the builder,
-Scenes or a sheet first needs it): the builder's pool (an action roll:
-Skill, Advantage, divine agony, removed dice, a hard roll, the target
-talisman; ui/pools.py), Scenes (ui/turns.py: end a scene, calm or fight
-next; the risk die) and a sheet's stress talisman and events
-(ui/chars.py). Home and the ring: ui/hunt.py.
+"""hunt's screens but home (ui/systems.py `get`, imported when the builder
+or a sheet first needs it): the builder's pool (an action roll: Skill,
+Advantage, divine agony, removed dice, a hard roll, the target talisman;
+ui/pools.py) and a sheet's stress talisman, events and forms
+(ui/chars.py). Home and the ring: ui/hunt.py; Scenes: ui/scenes.py. The
+sheet's and Talismans' words: ui/words.py.
 """
 
 from rules import hunt as m
@@ -100,36 +100,30 @@ class Pool(pools.Pool):
         return True
 
 
-# --- Scenes (ui/turns.py) ---------------------------------------------------
-def turns():
-    """(events, menu rows) of Scenes: each row's (kind, args)."""
-    return (((m.SCENE_END, (0,)), (m.SCENE_END, (1,)), (m.RISK, (-1,))),
-            ["End scene: calm", "End scene: fight", "Risk die"])
-
-
-def turns_head(c):
-    """Scenes' title and the row below it."""
-    x = c.x
-    t = c.find(m.ROLE_TENSION)
-    return ("SCENE %d%s" % (x[m.X_SCENE], " fight" if x[m.X_COMBAT] else ""),
-            "Tension %d/%d" % (c.tals[t].n, c.tals[t].cap) if t >= 0 else "")
-
-
 # --- a character's sheet (ui/chars.py) ---------------------------------------
 # field -> (left, right): each an event (kind, args after the character) or
 # None; a field not here is read-only. Never the numbers edited directly,
 # so the triggers (injuries, death) apply.
 ACTS = {"stress": (None, (m.STRESS, (1, 0, 0))), "bursts": ((m.BURST, (0,)), None),
-        "sin": (None, (m.BURST, (1,))), "pathos": (None, (m.WITNESS, ())),
-        "kit": ((m.KIT, (1,)), None)}
-SHEET_MORE = ("Afflictions",)  # rows after the CHAR_FIELDS ones (OK: sheet_open)
-SHEET_OK = ()  # CHAR_FIELDS rows whose OK opens a form
+        "sin": (None, (m.BURST, (1,))), "pathos": (None, (m.WITNESS, ()))}
+SHEET_MORE = ("Hooks", "Afflictions")  # rows after the CHAR_FIELDS ones (OK: sheet_open)
+SHEET_OK = ("stress", "kit")  # rows whose OK opens a form: stress in one move, a kit item
+
+
+# Each of those rows' screen, "module Class", imported when first opened:
+# bytes, as home's SCREENS (ui/hunt.py), so that this module, loaded with
+# the builder, interns none of their names (each would make every builder
+# key's new strs look through one more: docs/architecture.md).
+_OPEN = {"Hooks": b"hooks Hooks", "Afflictions": b"afflictions Afflictions",
+         "stress": b"stress Stress", "kit": b"kit Kit"}
 
 
 def sheet_open(app, i, f):
-    """OK on a SHEET_MORE row of exorcist i: its afflictions (ui/afflictions.py)."""
-    from ui.afflictions import Afflictions
-    app.push(Afflictions(app, i))
+    """OK on a SHEET_MORE or SHEET_OK row of exorcist i: its hooks
+    (ui/hooks.py), afflictions (ui/afflictions.py), the stress of one
+    move (ui/stress.py) or a kit item (ui/kit.py)."""
+    mod, cls = _OPEN[f].decode().split()
+    app.push(getattr(__import__("ui." + mod, None, None, (cls,)), cls)(app, i))
 
 
 def sheet_top(c, i):

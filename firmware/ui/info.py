@@ -27,7 +27,7 @@ def verdict(head, sc, first):
 class Info(Screen):
     def refresh(self):
         cid, system, events, first, head, sc = self.app.s.info()
-        self.rows = (lr("Campaign", "%d" % cid), lr("System", SYSTEMS[system]),
+        self.rows = (lr("Campaign", "%d" % cid), lr("Rules", SYSTEMS[system]),
                      lr("Events", "%d" % events), lr("Held from", "%d" % first),
                      lr("Chain", verdict(head, sc, first)), head[:16] if head else "unknown")
 

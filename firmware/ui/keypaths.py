@@ -19,7 +19,8 @@ screen turns the str into its steps. A step:
                          Row, or Row then a space and its value), then OK
     "Row >", "Row <"     the cursor there, then Right (Left) once
     "Row > v", "Row < v" the cursor there, then Right (Left) until the row
-                         shows the value v (`<v>`, `< v >` or `... v`)
+                         shows the value v (`<v>`, `< v >` or `... v`); a
+                         page of notes on the way (OUTCOME) closed with OK
     "OK", "BACK", "ROLL", "UP", "DOWN", "LEFT", "RIGHT": that key, once
     "long OK", "long BACK", "long ROLL": that key held
 
@@ -46,49 +47,53 @@ CORE = (
     ("SLASH", ("Talismans", "Clock 1 >")),
     ("UNSLASH", ("Talismans", "Clock 1 <")),
     ("CLEAR", ("Talismans", "Clock 1", "Clear")),
+    ("TAL_CAP", ("Talismans", "Clock 1", "Capacity", "Capacity > 8", "OK")),
     ("TAL_DEL", ("Talismans", "Clock 1", "Delete")),
     ("UNDO", ("long BACK",)),
     ("REDO", ("long OK",)),
-    ("TAL_CAP", "no screen changes a talisman's capacity"),
-    ("DICE", "no screen rolls free dice outside a pool's rules"),
+    ("DICE", "no screen rolls free dice outside a pool's rules (a free roll here, before each "
+             "system's procedures, would change every die the script's seeded walk rolls after it)"),
 )
 
 HUNT = (
     ("ROLL", ("Roll", "OK")),
-    ("RISK", ("Scenes", "Risk die")),
-    ("SCENE_END", ("Scenes", "End scene: calm")),
-    ("STRESS", ("Characters", "Ada", "stress >")),
-    ("BURST", ("Characters", "Ada", "bursts <")),
-    ("KIT", ("Characters", "Ada", "kit <")),
-    ("WITNESS", ("Characters", "Ada", "pathos >")),
+    ("RISK", ("Scenes", "Risk die > Ada", "Risk die")),
+    ("SCENE_END", ("Scenes", "New scene: calm")),
+    ("SCENE", ("Scenes", "Fight breaks out")),
+    ("STRESS", ("Characters", "Ada", "Stress >")),
+    ("STRESS", ("Characters", "Bram", "Stress", "Stress > 7", "OK", "Defy fate")),
+    ("BURST", ("Characters", "Ada", "Bursts <")),
+    ("KIT", ("Characters", "Ada", "Kit points", "OK")),
+    ("WITNESS", ("Characters", "Ada", "Pathos >")),
     ("AFFLICT", ("Characters", "Ada", "Afflictions", "+ for the hunt")),
-    ("SCENE", "no screen marks the scene under way a fight (Scenes ends one, the next calm or a fight)"),
-    ("HOOK", "no screen gains, bargains or slashes a hook"),
-    ("REST", "no screen rests (pressure +1, 2d3 per exorcist spent on bursts, stress or a hook)"),
-    ("NEW_HUNT", "no screen starts a new hunt"),
-    ("SESSION_END", "no screen ends a session"),
-    ("TRAUMA", "no screen answers a trauma question"),
-    ("SIN_END", "no screen executes or spares the Sin"),
-    ("PALACE", "no screen moves the Sin into or out of its palace"),
-    ("FACE", "no screen sets the success face"),
+    ("HOOK", ("Characters", "Ada", "Hooks", "+ gain a hook", "OK")),
+    ("REST", ("Scenes", "Rest", "OK")),
+    ("TRAUMA", ("Scenes", "The hunt", "Answer found")),
+    ("STRESS", ("Characters", "Ada", "Stress", "Answer > yes", "OK")),
+    ("NEW_HUNT", ("Scenes", "The hunt", "New hunt", "Sin's CAT > 2", "In palace > yes", "OK")),
+    ("PALACE", ("Scenes", "The hunt", "Sin goes outside")),
+    ("SESSION_END", ("Scenes", "The hunt", "End of session", "OK")),
+    ("SIN_END", ("Talismans", "Sin > 10/10", "BACK", "Scenes", "The hunt", "Execute the Sin")),
+    ("FACE", ("Scenes", "The hunt", "Success on > 5+", "Success on < 4+")),
 )
 
 PATHS = (
     ("TEST", ("Roll", "OK")),
     ("OPPOSED", ("Roll", "Mode > opposed", "OK")),
+    ("PATH", ("Characters", "Ada", "Legacy", "Legacy > 2", "Healing > 3", "OK")),
+    ("TEST", ("Roll", "Mode < test", "Who > Ada", "Test of > Healing", "OK")),
+    ("PRO_OPEN", ("Roll", "Mode > prolonged", "Test", "Attempts > 3", "OK")),
+    ("PRO_ROLL", ("Roll", "OK")),
     ("COMBAT", ("Fight", "Fight starts")),
-    ("PRO_OPEN", "no screen opens a prolonged test (Talismans' + new makes a plain clock)"),
-    ("PRO_ROLL", "the builder's prolonged mode rolls an open prolonged test, and only PRO_OPEN, "
-                 "which has no screen, opens one"),
 )
 
 EXPEDITION = (
     ("TEST", ("Roll", "OK")),
     ("VERSUS", ("Roll", "Mode > versus", "OK")),
-    ("DAMAGE", ("Characters", "Ada", "hp <")),
-    ("HEAL", ("Characters", "Ada", "hp >")),
-    ("BONUS_HP", ("Characters", "Ada", "bonus_hp >")),
-    ("BONUS_END", ("Characters", "Ada", "bonus_hp <")),
+    ("DAMAGE", ("Characters", "Ada", "HP <")),
+    ("HEAL", ("Characters", "Ada", "HP >")),
+    ("BONUS_HP", ("Characters", "Ada", "Bonus HP >")),
+    ("BONUS_END", ("Characters", "Ada", "Bonus HP <")),
     ("TURN", ("Turns", "Explore turn")),
     ("SHORT_REST", ("Turns", "Short rest")),
     ("ENC_CHECK", ("Turns", "Extra enc check")),
@@ -114,9 +119,9 @@ EXPEDITION = (
                "CR > 2", "Armor > light", "Shield > yes", "OK")),
     ("DAMAGE", ("Characters", "Ada", "Take damage", "Points > 3", "Use armor > yes", "OK")),
     ("VAR_DAMAGE", ("Characters", "Ada", "Damage dice", "Save: half > yes", "OK")),
-    ("USE_RES", ("Characters", "Ada", "res <")),
+    ("USE_RES", ("Characters", "Ada", "CR <")),
     ("COMBAT", ("Roll", "Mode > combat", "Who > Ada", "Against > Foe 1", "OK")),
-    ("FOE resist", ("Roll", "Mode > test", "Resists > Foe 1 Ob2", "OK")),
+    ("FOE resist", ("Roll", "Mode < test", "Resist > Foe 1 Ob2", "OK")),
     ("SPELL learn", ("Spells", "+ learn", "OK")),
     ("SPELL channel", ("Spells", "Spell 1", "OK")),
     ("SPELL mutate", ("Spells", "Mutate", "OK")),
@@ -126,7 +131,7 @@ EXPEDITION = (
     ("USAGE_NEW", ("Turns", "Usage dice", "+ new usage die", "OK")),
     ("USAGE_ROLL", ("Turns", "Usage dice", "Torches")),
     ("EXT_NEW", ("Turns", "Extended tests", "+ new extended", "OK")),
-    ("TOWN start", ("Town", "New Town Phase")),
+    ("TOWN start", ("Town", "New Town Phase", "OK")),
     ("TOWN sheet", ("Town", "Town sheet", "Wealth > 2", "Cash > 4", "Businesses > 1", "OK")),
     ("TOWN cash", ("Town", "Cash +/-", "OK")),
     ("TOWN buy", ("Town", "Cash buy", "OK")),
@@ -142,13 +147,13 @@ EXPEDITION = (
     ("PROJECT_NEW", ("Town", "Projects", "+ new project", "OK")),
     ("PROJECT_TICK", ("Town", "Projects", "Project 1")),
     ("DESPERATE", ("Town", "Desperate return")),
-    ("DOWN_OUT", ("Characters", "Bram", "hp <", "LEFT", "LEFT", "LEFT", "down >")),
+    ("DOWN_OUT", ("Characters", "Bram", "HP <", "LEFT", "LEFT", "LEFT", "Down & Out >")),
     ("ABIL roll", ("Characters", "Bram", "Abilities", "Roll abilities")),
     ("ABIL retire", ("Characters", "Ada", "Abilities", "Retire", "OK")),
     # Down and Out with no aid by the end of the Turn: a third character dies.
     ("CHAR_ADD", ("Characters", "+ add")),
     ("DAMAGE", ("Characters", "Cass", "Take damage", "Points > 4", "OK")),
-    ("DOWN_OUT", ("Characters", "Cass", "down", "Aid given > no", "OK")),
+    ("DOWN_OUT", ("Characters", "Cass", "Down & Out", "Aid given < no", "OK")),
 )
 
 PROCEDURES = (HUNT, PATHS, EXPEDITION)

@@ -1,6 +1,6 @@
 """Renaming a character or a talisman with seven keys: Left/Right move the
 cursor along the name, Up/Down turn the letter under it through LETTERS
-(they repeat when held), ROLL deletes it (past the end: the one before), OK saves (a core RENAME event,
+(they repeat when held), Roll deletes it (past the end: the one before), OK saves (a core RENAME event,
 so undo gives the old name back), Back leaves the name as it was.
 
 The cursor may stand one place past the end ('_'): turning a letter there
@@ -17,6 +17,8 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 -'."
 
 class Rename(Screen):
     """what: 0 a character, 1 a talisman; i: its index."""
+
+    head = "RENAME"  # the title row (ui/naming.py names a new thing with these keys)
 
     def __init__(self, app, what, i, name):
         Screen.__init__(self, app)
@@ -74,9 +76,10 @@ class Rename(Screen):
         return DRAW
 
     def draw(self, fb):
-        row(fb, 0, "RENAME", True)
+        row(fb, 0, self.head, True)
         row(fb, 2, self.line + ("_" if self.at == len(self.chars) else ""))
         row(fb, 3, self.mark)
-        row(fb, 5, "Up/Dn letter")
-        row(fb, 6, "ROLL del OK save")
+        row(fb, 4, "Up/Down: letter")
+        row(fb, 5, "Roll: delete")
+        row(fb, 6, "OK: save")
         row(fb, 7, "Back: keep name")

@@ -1,5 +1,7 @@
 """The roll builder's odds line for a ui.pools.Pool: 'Odds 68.8%',
-'W 45.0% T 10.0%' (expedition versus) or 'Win 61.3%' (paths opposed).
+('Win 45.0%', 'Tie 10.0%') (expedition versus and combat: two rows, a
+tuple, so that the builder splits no str at every key) or 'Win 61.3%'
+(paths opposed).
 
 Apart from the pool model so that rules.odds is imported when the builder
 first opens, not at boot. The figures come from rules.odds: builder_odds,
@@ -78,7 +80,7 @@ def _win(pm, approx):
 
 def line(p, c, n=None):
     """The odds line of pool p over campaign c (n: p.dice(c), if called
-    just before)."""
+    just before); an expedition versus roll's two, a tuple."""
     if n is None:
         try:
             n = p.dice(c)
@@ -117,7 +119,7 @@ def _exp_odds(p, n):
     if s is None:
         if len(_MEMO) >= _KEEP:
             _MEMO.clear()
-        s = _MEMO[k] = "W %d.%d%% T %d.%d%%" % (w // 10, w % 10, ti // 10, ti % 10)
+        s = _MEMO[k] = ("Win %d.%d%%" % (w // 10, w % 10), "Tie %d.%d%%" % (ti // 10, ti % 10))
     return s
 
 

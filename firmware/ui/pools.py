@@ -32,6 +32,8 @@ class Pool:
     SIGNED = ()
     REFS = ()
     CHARS = ("who",)
+    gm = False  # the GM's view of a secret pool (paths' hidden difficulty): the builder's long OK
+    title = "ROLL"  # the builder's title
 
     def __init__(self, v):
         self.v = v
@@ -58,22 +60,47 @@ class Pool:
         makes: True; False for any other event."""
         return False
 
+    def opens(self, app, f):
+        """OK on field f: True when it opened a screen (paths: a new
+        prolonged test) instead of rolling."""
+        return False
+
+    def secret(self):
+        """Whether what the builder shows is partly the GM's alone."""
+        return False
+
+    def two(self):
+        """Whether the odds line holds two figures, a row each (poolodds)."""
+        return False
+
+    def split(self, c, out):
+        """The sides of a roll's faces, as its result names them: (label,
+        number of faces) in the order rolled; None: one side."""
+        return None
+
     # --- fields ---------------------------------------------------------
     def item(self, c, f):
-        """Field f's builder row: its label left, its value right."""
+        """Field f's builder row: its label left, its value right (a name
+        too long for the room beside the label shortened, never the
+        label)."""
         v = self.v[f]
         if f in self.NUM and v >= 0 and not (v == 0 and f in self.ZERO):
             return lrn(self.F[f][0], v)  # the common case, one new str
-        return lr(self.F[f][0], self.text(c, f))
+        a = self.F[f][0]
+        b = self.text(c, f)
+        if a and len(a) + len(b) >= 16:  # (no label: the text is the whole row)
+            b = b[:15 - len(a)]
+        return lr(a, b)
 
     def text(self, c, f):
-        """The value of field f as shown."""
+        """The value of field f as shown: a character or a talisman by its
+        name (its slashes are on Talismans)."""
         v = self.v[f]
         if f in self.CHARS:
             return c.chars[v].name if 0 <= v < len(c.chars) else "-"
         if f in self.REFS:
             t = c.tals[v] if 0 <= v < len(c.tals) else None
-            return ("%s %d/%d" % (t.name, t.n, t.cap)) if t is not None else "-"
+            return t.name if t is not None else "-"
         w = self.WORDS.get(f)
         if w is not None:
             return w[v]
@@ -94,18 +121,20 @@ class Pool:
         return out
 
     def change(self, c, f, d):
-        """Step field f by d (Left/Right); wraps round the allowed values.
-        True: a reference changed, which other rows may follow (the
-        builder refreshes them all: fix())."""
+        """Step field f by d (Left/Right); it stops at either end of the
+        allowed values. True: a reference changed, which other rows may
+        follow (paths' levels from who rolls' sheet; the builder refreshes
+        them all: fix()); None for a plain value, whose row alone changes
+        (ui/builder.py: the key every press takes)."""
         v = self.v
         if f in self.REFS:
             ch = self._choices(c, f)
-            i = ch.index(v[f]) if v[f] in ch else 0
-            v[f] = ch[(i + d) % len(ch)]
+            i = (ch.index(v[f]) if v[f] in ch else 0) + d
+            v[f] = ch[0 if i < 0 else (len(ch) - 1 if i >= len(ch) else i)]
             return True
         name, lo, hi = self.F[f]
         x = v[f] + d
-        v[f] = hi if x < lo else (lo if x > hi else x)
+        v[f] = lo if x < lo else (hi if x > hi else x)
 
     def fix(self, c):
         """Drop references that an undo or a new campaign made stale."""

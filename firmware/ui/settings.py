@@ -15,6 +15,8 @@ SYSTEM_ROWS = ("System    <hunt>", "System   <paths>", "Sys <expedition>")
 
 
 class Settings(Screen):
+    NOTES = 1
+
     def __init__(self, app):
         Screen.__init__(self, app)
         self.sys = app.c.system
@@ -22,7 +24,7 @@ class Settings(Screen):
 
     def refresh(self):
         app = self.app
-        self.menu.items = [SYSTEM_ROWS[self.sys], lr("LEDs", "< %d >" % app.bright),
+        self.menu.items = [SYSTEM_ROWS[self.sys], lr("LEDs", "<%d>" % app.bright),
                            "New campaign", "Campaigns", "Undo", "Redo", "Info"]
 
     def key(self, k):
@@ -31,7 +33,7 @@ class Settings(Screen):
         if k == K_LEFT or k == K_RIGHT:
             d = -1 if k == K_LEFT else 1
             if s == 0:
-                self.sys = (self.sys + d) % 3
+                self.sys = min(max(self.sys + d, 0), 2)  # it stops at either end
             elif s == 1:
                 app.set_bright(app.bright + d)
             self.refresh()

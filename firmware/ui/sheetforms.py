@@ -4,22 +4,34 @@ ui/expedition_more.py's sheet_open), loaded on first use:
 - Take damage: one blow of N points (DAMAGE), so that a 5-point blow on
   4 HP owes one Down and Out roll, not two; the armor and the shield
   can block it (their whole Block: "it cannot be divided"), each once a
-  day. Row 6 says what it leaves. The outcome opens in words.
+  day. Row 6 says what it leaves. The outcome opens in words, the
+  consequence first (ui/notes.py).
 - Damage dice: variable damage, a pool of d6s, a success a point, the
   save for half rounded up (VAR_DAMAGE), with the same blocks; the roll
   opens as a roll result.
 - Set the sheet: max HP, HP, the class resource (Control, Luck...) and
   its maximum, armor, shield and XP (SHEET), each from the sheet.
-- Down and Out (OK on the sheet's `down`): 2d6 on the table with
+- Down and Out (OK on the sheet's `Down & Out`): 2d6 on the table with
   medical aid, or, with none by the end of the Turn, death (DOWN_OUT).
 """
 
 from ui.form import Form
 from ui.screen import Menu, Message, lr, row
+from ui.notes import order   # the consequence first (a death, the brink)
 from rules import expedition as ex
 
 _ARMOR = ("<none>", "<light>", "<heavy>")
 _NO_YES = ("<no>", "<yes>")
+
+
+def _named(a, b):
+    """The title: a left, b right; the longer of them shortened to fit
+    (a name), never cut at the row's end."""
+    if len(a) + len(b) < 16:
+        return lr(a, b)
+    if len(a) > len(b):
+        return lr(a[:15 - len(b)], b)
+    return lr(a, b[:15 - len(a)])
 
 
 def _blocks(v):
@@ -47,7 +59,7 @@ class Hurt(Form):
     def show(self, j):
         lab, lo, hi, v = self.f[j]
         if j == 0:
-            return "< %d >" % v
+            return "<%d>" % v
         if lab[0] == "U" and not hi:   # Use armor / Use shield it cannot
             g = self.app.c.chars[self.i].v[ex.ARMOR if lab[4] == "a" else ex.SHIELD]
             return "spent" if g else "none"
@@ -75,7 +87,7 @@ class Hurt(Form):
 
     def head(self):
         ch = self.app.c.chars[self.i]
-        return lr(ch.name, "HP %d/%d" % (ch.v[ex.HP], ch.v[ex.MAX_HP]))
+        return _named(ch.name, "HP %d/%d" % (ch.v[ex.HP], ch.v[ex.MAX_HP]))
 
     def foot(self):
         return ("OK: roll %dd6" % self.val(0)) if self.dice else "OK: take it"
@@ -92,7 +104,7 @@ class Hurt(Form):
         out = app.act(ex.DAMAGE, (i, self.val(0), self._w()), refresh=False)
         if out is not None:
             app.pop()
-            app.push(Message(app, "DAMAGE", "\n".join(out.notes) or "no damage"))
+            app.push(Message(app, "DAMAGE", "\n".join(order(out.notes)) or "no damage"))
 
     def draw(self, fb):
         Form.draw(self, fb)
@@ -131,10 +143,10 @@ class SetSheet(Form):
             return _ARMOR[v]
         if j == 5:
             return _NO_YES[v]
-        return "< %d >" % v
+        return "<%d>" % v
 
     def head(self):
-        return lr(self.app.c.chars[self.i].name, "SHEET")
+        return _named(self.app.c.chars[self.i].name, "SHEET")
 
     def foot(self):
         return "OK: set"
@@ -142,8 +154,7 @@ class SetSheet(Form):
     def go(self):
         a = (self.i, self.val(1), self.val(0), self.val(3), self.val(2), self.val(4), self.val(5),
              self.val(6))
-        if self.app.act(ex.SHEET, a, refresh=False) is not None:
-            self.app.pop()
+        self.done(self.app.act(ex.SHEET, a, refresh=False))
 
     def draw(self, fb):
         Form.draw(self, fb)
@@ -169,7 +180,7 @@ class DownOut(Form):
         return _NO_YES[self.val(0)]
 
     def head(self):
-        return lr("DOWN AND OUT", self.app.c.chars[self.i].name)
+        return _named("DOWN & OUT", self.app.c.chars[self.i].name)
 
     def foot(self):
         return "OK: roll 2d6" if self.val(0) else "OK: dies"
@@ -179,7 +190,7 @@ class DownOut(Form):
         out = app.act(ex.DOWN_OUT, (self.i, self.val(0)), refresh=False)
         if out is not None:
             app.pop()
-            app.push(Message(app, "DOWN AND OUT", "\n".join(out.notes)))
+            app.push(Message(app, "DOWN AND OUT", "\n".join(order(out.notes))))
 
     def draw(self, fb):
         Form.draw(self, fb)

@@ -8,11 +8,12 @@ can never learn a spell of that name). Events: SPELL (kind 124,
 rules/expedition_spells.py).
 
 The Channeling Test's form: the sorcerer's score in the spell's
-Ability, bonus and penalty dice, damage already taken while channeling,
-and an attacker (its Ability, or Level when it is a monster, its bonus
-dice, the sorcerer's blocks) whose attack the test defends against. The
-title shows the pool and the Ob (the spell's + 1 a Slot of armor and
-shield + damage taken); the last row the exact odds of meeting it.
+Ability, bonus and penalty dice, damage already taken while channeling
+(`Damage`), and an attack the test defends against (`Attack`: none, by
+an Ability, or by a monster's Level; then its score, its bonus dice and
+the sorcerer's blocks). The title shows the pool and the Ob (the spell's
++ 1 a Slot of armor and shield + damage taken); the last row the exact
+odds of meeting it.
 """
 
 from hw.keys import K_OK
@@ -26,9 +27,11 @@ SHORT = ("Mi", "Ag", "Pr", "Ac", "Kn", "Di")
 
 
 class Spells(Screen):
+    NOTES = 2
+
     def __init__(self, app):
         Screen.__init__(self, app)
-        self.menu = Menu([], 1, 6)
+        self.menu = Menu([], 1, 5)
         self.idx = []
 
     def refresh(self):
@@ -37,7 +40,7 @@ class Spells(Screen):
         items = []
         for t in self.idx:
             tal = c.tals[t]
-            items.append(lr(tal.name, "%s%d%s" % (SHORT[tal.a], tal.b, "*" if tal.n else " ")))
+            items.append(lr(tal.name[:11], "%s%d%s" % (SHORT[tal.a], tal.b, "*" if tal.n else " ")))
         items.append("+ learn")
         items.append("Mutate")
         items.append("Mastery check")
@@ -65,7 +68,7 @@ class Spells(Screen):
     def draw(self, fb):
         row(fb, 0, lr("SPELLS", "* lost"), True)
         self.menu.draw(fb)
-        toast(fb, self.app.toast, 7, 1)
+        toast(fb, self.app.toast, 6, 2)
 
 
 def _rows(name, score, bon, pen, ob):
@@ -76,7 +79,8 @@ def _rows(name, score, bon, pen, ob):
     except ValueError:
         return lr(name, "bad pool"), "pool over 20"
     pm = odds.builder_odds(2, n, ob) if 1 <= n and ob <= 30 else 0
-    return lr(name, "%dd6 Ob%d" % (n, ob)), "Odds " + odds.fmt_permille(pm)
+    b = "%dd6 Ob%d" % (n, ob)
+    return lr(name[:15 - len(b)], b), "Odds " + odds.fmt_permille(pm)
 
 
 def _name(c):
@@ -88,6 +92,10 @@ def _name(c):
     while "Spell %d" % n in names:
         n += 1
     return "Spell %d" % n
+
+
+_ATTACKS = ("<none>", "<Ability>", "<monster>")
+_BLOCKS = ("<none>", "<armor>", "<shield>", "<both>")
 
 
 def _score(c, i, k, op, t=-1):
@@ -109,24 +117,32 @@ def _score(c, i, k, op, t=-1):
 
 
 class Channel(Form):
+    """A Channeling Test: Score, dice, the damage taken already this Round
+    (+1 Ob a point), then the attack it defends against: none, by an
+    Ability (its score) or a monster (its Level), its bonus dice and the
+    sorcerer's blocks."""
+
     def __init__(self, app, t):
         tal = app.c.tals[t]
         Form.__init__(self, app, [["Score", 0, 10, _score(app.c, tal.owner, tal.a, sp.CHANNEL, t)],
-                                  ["Bonus d", 0, 18, 0], ["Penalty d", 0, 2, 0],
-                                  ["Dmg taken", 0, 99, 0], ["Attacker", -1, 14, -1],
-                                  ["Atk monster", 0, 1, 0], ["Atk bonus d", 0, 18, 0],
+                                  ["Bonus dice", 0, 18, 0], ["Penalty dice", 0, 2, 0],
+                                  ["Damage", 0, 30, 0], ["Attack", 0, 2, 0],
+                                  ["Its Ability", 0, 10, 3], ["Its bonus", 0, 18, 0],
                                   ["Blocks", 0, 3, 0]])
         self.t = t
 
     def show(self, j):
         v = self.f[j][3]
-        if j == 4 and v < 0:
-            return "< none >"
+        if j == 4:
+            return _ATTACKS[v]
         if j == 7:
-            return ("< -- >", "< arm >", "< shd >", "< both >")[v]
-        return "< %d >" % v
+            return _BLOCKS[v]
+        return "<%d>" % v
 
     def refresh(self):
+        f = self.f[5]   # a monster attacks by its Level, anyone else by an Ability
+        f[0], f[2] = ("Its Level", ex.MAX_LEVEL) if self.val(4) == 2 else ("Its Ability", 10)
+        f[3] = min(f[3], f[2])
         Form.refresh(self)
         c = self.app.c
         tal = c.tals[self.t]
@@ -136,14 +152,17 @@ class Channel(Form):
     def go(self):
         a = self.val(4)
         args = (sp.CHANNEL, self.t, self.val(0), self.val(1), self.val(2), 0, 0, self.val(3))
-        if a >= 0:
-            args = args + (a, self.val(5), self.val(6), 0, 0, self.val(7))
-        self.result(self.app.act(sp.SPELL, args), "channel")
+        if a:
+            args = args + (self.val(5), 1 if a == 2 else 0, self.val(6), 0, 0, self.val(7))
+        self.result(self.app.act(sp.SPELL, args, "", None, False), "channel")
 
 
 class Learn(Form):
+    """A spell learned: who, the Ability it tests (`Test Knowledge`) and
+    its Ob."""
+
     def __init__(self, app):
-        Form.__init__(self, app, [["Who", 0, len(app.c.chars) - 1, 0], ["Ability", 0, 5, 4],
+        Form.__init__(self, app, [["Who", 0, len(app.c.chars) - 1, 0], ["Test", 0, 5, 4],
                                   ["Ob", 1, sp.MAX_SPELL_OB, 2]])
 
     def show(self, j):
@@ -152,7 +171,7 @@ class Learn(Form):
             return self.app.c.chars[v].name
         if j == 1:
             return ex.ABILITIES[v]
-        return "< %d >" % v
+        return "<%d>" % v
 
     def head(self):
         return "LEARN A SPELL"
@@ -182,7 +201,7 @@ class Mutate(Form):
         return "OK: roll"
 
     def go(self):
-        self.result(self.app.act(sp.SPELL, (sp.MUTATE, self.val(0))), "d100")
+        self.result(self.app.act(sp.SPELL, (sp.MUTATE, self.val(0)), "", None, False), "d100")
 
 
 class Master(Learn):
@@ -192,9 +211,9 @@ class Master(Learn):
     title shows the pool against the Ob + 1, the last row its odds."""
 
     def __init__(self, app):
-        Form.__init__(self, app, [["Who", 0, len(app.c.chars) - 1, 0], ["Ability", 0, 5, 4],
+        Form.__init__(self, app, [["Who", 0, len(app.c.chars) - 1, 0], ["Test", 0, 5, 4],
                                   ["Ob", 1, sp.MAX_SPELL_OB, 2], ["Score", 0, 10, 3],
-                                  ["Bonus d", 0, 18, 0], ["Penalty d", 0, 2, 0]])
+                                  ["Bonus dice", 0, 18, 0], ["Penalty dice", 0, 2, 0]])
         self.for_ = None
 
     def refresh(self):
@@ -210,7 +229,7 @@ class Master(Learn):
         name = _name(app.c)
         app.pop()
         out = app.act(sp.SPELL, (sp.MASTER, self.val(0), self.val(1), self.val(2), self.val(3),
-                                 self.val(4), self.val(5)), name)
+                                 self.val(4), self.val(5)), name, None, False)
         self.result(out, "mastery")
         if out is not None:
             app.toast = name + ": rename in Talismans"

@@ -26,12 +26,12 @@ class Spend(Form):
 
     def head(self):
         v = self.app.c.chars[self.i].v
-        return lr(self.app.c.chars[self.i].name, "CR %d/%d" % (v[ex.RES], v[ex.MAX_RES]))
+        b = "CR %d/%d" % (v[ex.RES], v[ex.MAX_RES])
+        return lr(self.app.c.chars[self.i].name[:15 - len(b)], b)
 
     def foot(self):
         return "OK: spend"
 
     def go(self):
         n, more = self.val(0), self.val(1)
-        if self.app.act(ex.USE_RES, (self.i, n, more) if more else (self.i, n)) is not None:
-            self.app.pop()
+        self.done(self.app.act(ex.USE_RES, (self.i, n, more) if more else (self.i, n)))

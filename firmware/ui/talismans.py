@@ -1,8 +1,14 @@
-"""Talismans: every live talisman with its slashes; Right slashes one,
+"""Talismans: every live talisman, whose (its owner's name after its own:
+`Stress (Ada)`) and what it holds: its slashes, or what its role says
+instead (ui/words.py tal_value: a usage die `d4`, a
+foe its HP as Foes shows it, a fight its round, the Boons, an
+affliction...); a name too long for the row is shortened, never the
+owner's nor the value. Right slashes one,
 Left removes one (core SLASH/UNSLASH events, so triggers fire: a full
 hunt Tension carries into Pressure and the Sin's capacity grows). OK on a
-talisman opens Clear / Delete / Rename; the last row '+ new' creates a clock with
-a capacity. The ring shows the talisman under the cursor.
+talisman opens Clear / Delete / Rename / Capacity (ui/capacity.py); the
+last row '+ new' creates a clock with a capacity. The ring shows the
+talisman under the cursor.
 
 Delete asks nothing: undo brings the talisman back, and the toast after
 it says how (DELETED: "Deleted. Undo:" / "long Back").
@@ -10,12 +16,28 @@ it says how (DELETED: "Deleted. Undo:" / "long Back").
 
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK
 from ui.screen import Screen, Menu, row, lr, toast, NO, DRAW, KEEP
+from ui.form import Stop
+from ui import words
 from rules import campaign as cp
 
 DELETED = "Deleted. Undo: long Back"  # wraps onto the toast's two rows
 
 
+def line(c, t, value):
+    """Talisman t's row: its name, its owner's in brackets, `value` right;
+    when they do not fit, the names shortened (at least 4 letters of the
+    talisman's), never the value."""
+    room = 15 - len(value)
+    if not 0 <= t.owner < len(c.chars):
+        return lr(t.name[:room], value)
+    who = c.chars[t.owner].name
+    who = who[:max(1, room - 3 - min(len(t.name), 4))]   # 3: " (" and ")"
+    return lr("%s (%s)" % (t.name[:room - 3 - len(who)], who), value)
+
+
 class Talismans(Screen):
+    NOTES = 2
+
     def __init__(self, app):
         Screen.__init__(self, app)
         self.menu = Menu([], 1, 5)
@@ -28,7 +50,8 @@ class Talismans(Screen):
         for i, t in enumerate(c.tals):
             if t is not None:
                 self.idx.append(i)
-                items.append(lr(t.name, "%d/%d" % (t.n, t.cap)))
+                v = words.tal_value(c, t)
+                items.append(line(c, t, ("%d/%d" % (t.n, t.cap)) if v is None else v))
         self.idx.append(-1)
         items.append("+ new")
         self.menu.items = items
@@ -64,10 +87,13 @@ class Talismans(Screen):
 
 
 class TalMenu(Screen):
+    """Clear, Delete, Rename, Capacity: a menu that stops at its ends (Up
+    on Clear does not land on Capacity, nor Down on Capacity on Clear)."""
+
     def __init__(self, app, t):
         Screen.__init__(self, app)
         self.t = t
-        self.menu = Menu(["Clear", "Delete", "Rename"], 2, 3)
+        self.menu = Stop(["Clear", "Delete", "Rename", "Capacity"], 2, 4)
 
     def key(self, k):
         if k == K_OK:
@@ -77,6 +103,9 @@ class TalMenu(Screen):
                 from ui.names import Rename
                 t = app.c.tals[self.t]
                 app.push(Rename(app, 1, self.t, t.name if t is not None else ""))
+            elif self.menu.sel == 3:
+                from ui.capacity import Capacity  # TAL_CAP
+                app.push(Capacity(app, self.t))
             elif self.menu.sel == 0:
                 app.act(cp.CLEAR, (self.t,))
             elif app.act(cp.TAL_DEL, (self.t,)) is not None:
@@ -115,5 +144,5 @@ class NewTal(Screen):
 
     def draw(self, fb):
         row(fb, 0, "NEW TALISMAN", True)
-        row(fb, 2, lr("Capacity", "< %d >" % self.cap))
+        row(fb, 2, lr("Capacity", "<%d>" % self.cap))
         row(fb, 7, "OK: create")

@@ -1,7 +1,11 @@
 """Town (expedition, issue 13 item 7): the town phase of one character
-(Left/Right: the next character) with its Wealth (Lifestyle), Cash,
-Businesses, Circles and the company's Stronghold, then its actions, each
-a TOWN event (kind 125, rules/expedition_town.py): a new Town Phase,
+(Left/Right: the next character, stopping at the first and the last; it
+opens on the first one alive, a dead one's title says `dead`) with its
+Wealth, Cash, Businesses and Circles spelled out (the company's
+Stronghold is in the Improve form, its Lifestyle in the notes), then its
+actions, each a TOWN event (kind 125, rules/expedition_town.py): a new
+Town Phase (it asks first: it starts the purchases, income and
+improvements over, and the menu wraps onto it from its last row),
 Wealth buy, Cash buy (a Cash test: Ob = Cost - Wealth, the exact odds of
 the wagered dice), each buy saying what is bought (issue 28: a hireling
 or a medium or large animal costs 1 Cash more for each bought before it
@@ -20,7 +24,7 @@ on a 3 the Cash is halved.
 
 from hw.keys import K_LEFT, K_RIGHT, K_OK
 from ui.screen import Screen, Menu, Message, row, lr, toast, NO, DRAW
-from ui.form import Form
+from ui.form import Form, Ask
 from rules import odds
 from rules import expedition as ex
 from rules import expedition_town as tw
@@ -30,6 +34,8 @@ ITEMS = ("New Town Phase", "Wealth buy", "Cash buy", "Sell Wealth", "Sell a good
          "Desperate return", "Recognize", "Town sheet")
 # What a buy is for (TOWN buy and wealth's last argument, tw.ITEMS).
 WHAT = ("<other>", "<hireling>", "<animal>", "<bldg/boat>")
+# What a new Town Phase's question says, rows 2 to 7.
+_ASK = ("The purchases,", "income and", "improvements", "start again.", "OK: start", "Back: cancel")
 
 
 def cash_odds(n, ob):
@@ -43,27 +49,31 @@ def cash_odds(n, ob):
 
 
 class Town(Screen):
+    NOTES = 1
+
     def __init__(self, app):
         Screen.__init__(self, app)
         self.items = list(ITEMS)
-        self.menu = Menu(self.items, 3, 4)
+        self.menu = Menu(self.items, 4, 3)
         self.i = 0
-        self.who = ""
-        self.stats = ""
+        from ui.chars import dead
+        while self.i + 1 < len(app.c.chars) and dead(app.c, self.i):
+            self.i += 1   # the first one alive
+        self.rows = ("TOWN", "add a character", "", "")
 
     def refresh(self):
         c = self.app.c
         if not c.chars:
-            self.who = "add a character"
-            self.stats = ""
             return
         if self.i >= len(c.chars):
             self.i = 0
+        from ui.chars import dead
         v = c.chars[self.i].v
-        w = tw.get(v, tw.W)
-        self.who = lr("< %s >" % c.chars[self.i].name, tw.LIFESTYLE[w])
-        self.stats = "W%d C%d B%d Ci%d" % (w, tw.get(v, tw.CASH_F), tw.get(v, tw.BUS), tw.get(v, tw.CIR))
-        self.head = lr("TOWN", "Strong %d" % tw.stronghold(c)[1])
+        who = "< %s >" % c.chars[self.i].name
+        a, b = "Wealth %d" % tw.get(v, tw.W), "Cash %d" % tw.get(v, tw.CASH_F)
+        self.rows = (lr(who, "dead") if dead(c, self.i) else (lr("TOWN", who) if len(who) < 12 else who),
+                     lr(a, b) if len(a) + len(b) < 16 else "W%s %s" % (a[7:], b),
+                     "Businesses %d" % tw.get(v, tw.BUS), "Circles %d" % tw.get(v, tw.CIR))
 
     def key(self, k):
         app = self.app
@@ -71,21 +81,23 @@ class Town(Screen):
         if not n:
             return NO
         if k == K_LEFT or k == K_RIGHT:
-            self.i = (self.i + (1 if k == K_RIGHT else -1)) % n
-            self.refresh()
+            i = self.i + (1 if k == K_RIGHT else -1)
+            if 0 <= i < n:
+                self.i = i
+                self.refresh()
             return DRAW
         if k != K_OK:
             return NO
         s = self.menu.sel
-        if s == 0:
-            app.act(tw.TOWN, (tw.START,))
+        if s == 0:   # it starts the purchases, income and improvements over: asked first
+            app.push(Ask(app, "NEW TOWN PHASE?", _ASK, lambda: app.act(tw.TOWN, (tw.START,))))
         elif s == 10:
             app.act(tw.TOWN, (tw.DOWNTIME, self.i), "Downtime")
         elif s == 11:   # project clocks: a Downtime Action may advance one (ui/clocks.py)
             app.open(b"clocks Projects")
         elif s == 12:
             # The halving form, always: on a 3 the Cash is halved (issue 28 item 2).
-            out = app.act(ex.DESPERATE, (self.i, 1))
+            out = app.act(ex.DESPERATE, (self.i, 1), "", None, False)
             if out is not None:  # a d6 on a table: its words, as Recognize
                 app.push(Message(app, "DESPERATE d6 %d" % out.margin, "\n".join(out.notes)))
         elif s == 13:
@@ -96,7 +108,7 @@ class Town(Screen):
         elif s == 14:
             app.push(TownSheet(app, self.i))
         elif s == 5:
-            out = app.act(tw.TOWN, (tw.INCOME, self.i))
+            out = app.act(tw.TOWN, (tw.INCOME, self.i), "", None, False)
             if out is not None:
                 from ui.result import Result
                 app.push(Result(app, out, "income"))
@@ -105,9 +117,9 @@ class Town(Screen):
         return DRAW
 
     def draw(self, fb):
-        row(fb, 0, getattr(self, "head", "TOWN"), True)
-        row(fb, 1, self.who)
-        row(fb, 2, self.stats)
+        row(fb, 0, self.rows[0], True)
+        for r in range(1, 4):
+            row(fb, r, self.rows[r])
         self.menu.draw(fb)
         toast(fb, self.app.toast, 7, 1)
 
@@ -134,10 +146,10 @@ class TownOp(Form):
         elif s == 4:
             fl = [["Cost", w + 1, tw.MAX_COST, w + 1]]
         elif s == 6:
-            fl = [["Improve", 0, 3, 0], ["Cash dice", 1, tw.MAX_WAGER, 1]]
+            fl = [["Raise", 0, 3, 0], ["Cash dice", 1, tw.MAX_WAGER, 1]]
         elif s == 7:
             fl = [["Presence", 0, 10, 2], ["Ob", 1, ex.MAX_OB, 2], ["Faction", -1, nf, -1],
-                  ["Bonus d", 0, 18, 0]]
+                  ["Bonus dice", 0, 18, 0]]
         elif s == 8:
             fl = [["Cash", -99, 99, 1]]
         else:
@@ -149,17 +161,21 @@ class TownOp(Form):
         lab = self.f[j][0]
         if lab == "What":
             return WHAT[v]
-        if lab == "Improve":
+        if lab == "Raise":
             return tw.ABILITY_NAMES[v]
         if lab == "Faction":
-            return "< none >" if v < 0 and self.s == 7 else (
-                "< new >" if v < 0 else self.app.c.tals[self.facs[v]].name)
-        return "< %d >" % v
+            return "<none>" if v < 0 and self.s == 7 else (
+                "<new>" if v < 0 else self.app.c.tals[self.facs[v]].name[:8])
+        return "<%d>" % v
 
     def refresh(self):
         Form.refresh(self)
         if self.s == 1 or self.s == 2:
             self.cost = self._cost()
+        elif self.s == 6:   # the rank now of the Town Ability it raises (the Stronghold's too)
+            c = self.app.c
+            self.cost = "%s now %d" % (tw.ABILITY_NAMES[self.val(0)],
+                                       tw.rank(c, c.chars[self.i].v, self.val(0)))
 
     def _cost(self):
         """Row 6 of a buy: what it costs in Cash past the Cost or the wager:
@@ -189,7 +205,8 @@ class TownOp(Form):
         name = ITEMS[self.s].upper()
         if self.s == 2 or self.s == 6:
             n, ob = self._dice_ob()
-            return lr(name, ("%dd Ob%d" % (n, ob)) if ob else "top rank")
+            b = ("%dd Ob%d" % (n, ob)) if ob else "top rank"
+            return lr(name if len(name) + len(b) < 16 else name[5:], b)  # CASH BUY: BUY
         if self.s == 4:   # Cost - Wealth dice
             return lr(name, "%dd" % (self.val(0) - tw.get(self.app.c.chars[self.i].v, tw.W)))
         return name
@@ -214,20 +231,21 @@ class TownOp(Form):
         i = self.i
         s = self.s
         T = tw.TOWN
+        rolled = s == 2 or s == 4 or s == 6 or s == 7   # its result opens in the form's place
         if s == 1 or s == 2:
             what = self.val(len(self.f) - 1)
             a = (tw.WEALTH, i, self.val(0)) if s == 1 else (tw.BUY, i, self.val(0), self.val(1))
-            out = app.act(T, a + (what,) if what else a)  # other: the form before issue 28
+            out = app.act(T, a + (what,) if what else a, "", None, not rolled)  # other: before issue 28
         elif s == 3:
             out = app.act(T, (tw.SELL, i, self.val(0)))
         elif s == 4:
-            out = app.act(T, (tw.GOODS, i, self.val(0)))
+            out = app.act(T, (tw.GOODS, i, self.val(0)), "", None, False)
         elif s == 6:
-            out = app.act(T, (tw.IMPROVE, i, self.val(0), self.val(1)))
+            out = app.act(T, (tw.IMPROVE, i, self.val(0), self.val(1)), "", None, False)
         elif s == 7:
             f = self.val(2)
             out = app.act(T, (tw.CIRCLES, i, self.val(0), self.val(1),
-                              self.facs[f] if f >= 0 else -1, self.val(3), 0))
+                              self.facs[f] if f >= 0 else -1, self.val(3), 0), "", None, False)
         elif s == 8:
             out = app.act(T, (tw.CASH, i, self.val(0)))
         else:
@@ -235,12 +253,10 @@ class TownOp(Form):
             t = self.facs[f] if f >= 0 else -1
             out = app.act(T, (tw.REPUTE, t, self.val(1)),
                           "" if t >= 0 else "Faction %d" % (len(self.facs) + 1))
-        if out is None:
-            return
-        if s == 2 or s == 4 or s == 6 or s == 7:
+        if rolled:
             self.result(out, "goods" if s == 4 else ITEMS[s])
         else:
-            app.pop()
+            self.done(out)
 
     def draw(self, fb):
         Form.draw(self, fb)
@@ -262,29 +278,32 @@ class TownSheet(Form):
         self.i = i
 
     def head(self):
-        return lr(self.app.c.chars[self.i].name, "TOWN SHEET")
+        return lr(self.app.c.chars[self.i].name[:5], "TOWN SHEET")
 
     def foot(self):
         return "OK: set"
 
     def go(self):
-        if self.app.act(tw.TOWN, (tw.SHEET, self.i, self.val(0), self.val(1), self.val(2),
-                                  self.val(3))) is not None:
-            self.app.pop()
+        self.done(self.app.act(tw.TOWN, (tw.SHEET, self.i, self.val(0), self.val(1),
+                                         self.val(2), self.val(3))))
 
 
 class Recognize(Form):
     """Is a member of a Faction recognized (TOWN recognize: a d12 at most
-    its Reputation)? Left/Right pick the Faction; OK rolls, and the answer
-    opens over the form (any key closes it)."""
+    its Reputation)? Left/Right pick the Faction (its Reputation on row
+    6); OK rolls, and the answer opens in the form's place (any key
+    closes it: Town)."""
 
     def __init__(self, app):
         self.facs = tw.factions(app.c)
         Form.__init__(self, app, [["Faction", 0, len(self.facs) - 1, 0]])
 
     def show(self, j):
-        tal = self.app.c.tals[self.facs[self.val(0)]]
-        return "%s %d" % (tal.name, tal.a)
+        return self.app.c.tals[self.facs[self.val(0)]].name[:8]
+
+    def draw(self, fb):
+        Form.draw(self, fb)
+        row(fb, 6, "Reputation %d" % self.app.c.tals[self.facs[self.val(0)]].a)
 
     def head(self):
         return "RECOGNIZE"
@@ -294,6 +313,7 @@ class Recognize(Form):
 
     def go(self):
         app = self.app
-        out = app.act(tw.TOWN, (tw.RECOGNIZE, self.facs[self.val(0)]))
+        out = app.act(tw.TOWN, (tw.RECOGNIZE, self.facs[self.val(0)]), "", None, False)
         if out is not None:  # a d12, no successes: its words, not a roll's result screen
+            app.pop()
             app.push(Message(app, "RECOGNIZED" if out.verdict else "NOT RECOGNIZED", out.notes[-1]))

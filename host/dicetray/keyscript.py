@@ -357,13 +357,17 @@ class Walk:
 
     def go(self, label):
         """The cursor onto the row `label` (Up or Down, the shorter way
-        round a menu that wraps); its index."""
+        round a menu that wraps, straight to it in one that stops); its
+        index."""
         i = self.find(label)
         m = getattr(self.app.top(), "menu", None)
         if m is None:
             return i
         n = len(m.items)
-        d = "DOWN" if (i - m.sel) % n <= (m.sel - i) % n else "UP"
+        if type(m).__name__ == "Stop":  # ui/form.py's menu that stops at its ends
+            d = "DOWN" if i >= m.sel else "UP"
+        else:
+            d = "DOWN" if (i - m.sel) % n <= (m.sel - i) % n else "UP"
         for _ in range(MOVES):
             if m.sel == i:
                 return i
@@ -374,10 +378,23 @@ class Walk:
                 d = "UP" if d == "DOWN" else "DOWN"
         raise KeyPathError("%s: the cursor never reaches %r %s" % (self.what, label, self._where()))
 
-    def until(self, i, key, value):
-        """Press `key` until row i shows `value`."""
+    def until(self, label, key, value):
+        """Press `key` until the row `label` shows `value`. The row is found
+        again after each press where its label still reads (a value may
+        move its row: paths' Mode), else kept (a value may shorten its
+        label: Settings' `Sys <expedition>`). A page of an action's notes
+        that comes on the way (the Sin retreats, the Sin is full) is read
+        and closed with OK, as the game master does, and the presses go on."""
         seen = set()
+        i = self.go(label)
         for _ in range(MOVES):
+            if getattr(self.app.top(), "title", "") == "OUTCOME":
+                self.key("OK")
+                continue
+            rows = self.rows()
+            hits = [j for j, r in enumerate(rows) if r == label or r.startswith(label + " ")]
+            if len(hits) == 1 and hits[0] != i:
+                i = self.go(label)
             r = self.rows()[i]
             if shows(r, value):
                 return
@@ -399,7 +416,7 @@ class Walk:
         for arrow, key in ((" > ", "RIGHT"), (" < ", "LEFT")):
             if arrow in st:
                 label, value = st.rsplit(arrow, 1)
-                self.until(self.go(label), key, value)
+                self.until(label, key, value)
                 return
         for arrow, key in ((" >", "RIGHT"), (" <", "LEFT")):
             if st.endswith(arrow):

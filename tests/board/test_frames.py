@@ -98,9 +98,10 @@ def steps_for(system):
                                     r7=r"Odds 50\.0%")]
         pool = "1d6"
     elif system == "paths":
-        s += ["OK", shot("builder", r0=r"ROLL +2d12", r3=r"Skill +1", r7=r"Odds 75\.0%"),
-              "DOWN", "DOWN", "RIGHT", shot("builder_changed", r0=r"ROLL +3d12", r3=r"Skill +2",
-                                            r7=r"Odds 87\.5%")]
+        s += ["OK", shot("builder", r0=r"ROLL +2d12", r3=r"Test of +-", r4=r"Skill +1",
+                         r7=r"Odds 75\.0%"),
+              "DOWN", "DOWN", "DOWN", "RIGHT", shot("builder_changed", r0=r"ROLL +3d12",
+                                                    r4=r"Skill +2", r7=r"Odds 87\.5%")]
         pool = "3d12"
     else:
         s += ["OK", shot("builder", r0=r"ROLL +3d6", r3=r"Ability +1", r7=r"Odds 87\.5%"),
@@ -117,8 +118,8 @@ def steps_for(system):
         tal = (2, r"Tension +0/3")
     else:
         s += [shot("talismans", r0=r"TALISMANS +0", r1=r"\+ new"),
-              "OK", shot("new_talisman", r0="NEW TALISMAN", r2=r"Capacity +< 4 >"),
-              "RIGHT", shot("capacity", r2=r"Capacity +< 5 >"),
+              "OK", shot("new_talisman", r0="NEW TALISMAN", r2=r"Capacity +<4>"),
+              "RIGHT", shot("capacity", r2=r"Capacity +<5>"),
               "OK", shot("created", r0=r"TALISMANS +1", r1=r"Clock 1 +0/5"),
               "RIGHT", shot("slashed", ring="lit", r1=r"Clock 1 +1/5",
                                      r6=r"Clock 1 1/5")]

@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from dicetray.hub import forward
 from dicetray.hub.forward import GIVE_UP, Forwarder, _shape, body
 
 from linkutil import ROOT, wait_for
@@ -96,6 +97,8 @@ def test_what_was_not_delivered_survives_a_restart(tmp_path, rx):
     try:
         assert wait_for(lambda: len(rx.got) == 3)
         assert rx.ids() == ["dev:1:1", "dev:1:2", "dev:1:3"]
+        # the last one taken off the queue file too, not only posted
+        assert wait_for(lambda: f.stats()[rx.url]["delivered"] == 3)
     finally:
         f.stop()
     other = Receiver()                                  # a webhook added later gets no history
@@ -104,9 +107,32 @@ def test_what_was_not_delivered_survives_a_restart(tmp_path, rx):
         f.put(rec(4))
         assert wait_for(lambda: len(other.got) == 1 and len(rx.got) == 4)
         assert other.ids() == ["dev:1:4"]
+        assert rx.ids() == ["dev:1:%d" % n for n in range(1, 5)]  # none twice
     finally:
         f.stop()
         other.close()
+
+
+def test_a_record_delivered_as_the_hub_stops_is_not_posted_again(tmp_path, rx, monkeypatch):
+    real = forward.post
+
+    def answered_late(*a):  # the answer read; the queue file's deletion comes after stop()
+        real(*a)
+        time.sleep(0.3)
+
+    monkeypatch.setattr(forward, "post", answered_late)
+    path = str(tmp_path / "q.db")
+    f = Forwarder([rx.url], path).start()
+    f.put(rec(1))
+    assert wait_for(lambda: len(rx.got) == 1)
+    f.stop()
+    f = Forwarder([rx.url], path).start()
+    try:
+        f.put(rec(2))
+        assert wait_for(lambda: "dev:1:2" in rx.ids())  # after any record left before it
+        assert rx.ids() == ["dev:1:1", "dev:1:2"]
+    finally:
+        f.stop()
 
 
 def test_a_record_refused_for_good_is_skipped_after_some_attempts(tmp_path, rx):

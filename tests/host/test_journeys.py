@@ -145,8 +145,8 @@ def test_hunt_journey(tmp_path):
              "OK", "DOWN", "RIGHT", "RIGHT", "DOWN", "RIGHT", "shot builder",   # skill 2, adv 1
              "ROLL", "shot result",
              "BACK", "BACK", "DOWN", "DOWN", "OK",                              # talismans
-             "DOWN", "RIGHT", "RIGHT", "shot tension2", "RIGHT", "shot slashed",
-             "BACK long", "shot undone",
+             "DOWN", "RIGHT", "RIGHT", "shot tension2", "RIGHT", "shot notes", "OK",
+             "shot slashed", "BACK long", "shot undone",
              "BACK", "shot home1"]
     sim, digest = run(tmp_path, steps)
     home = screen(sim, "home0")
@@ -167,10 +167,14 @@ def test_hunt_journey(tmp_path):
     assert r[2].startswith("%d succ" % s) and r[2].endswith("SUCCESS" if s else "FAILURE")
 
     assert "Tension      2/3" in screen(sim, "tension2")
+    # The fill's notes are more than the toast's two rows: a page of them,
+    # the consequence first (the Sin's capacity), OK closes it.
+    assert screen(sim, "notes")[:6] == ["OUTCOME", "Pressure 1/6:", "Sin capacity 9",
+                                        "Tension 0/3", "Tension full:", "pressure +1"]
     sl = screen(sim, "slashed")
     assert "Pressure     1/6" in sl and "Tension      0/3" in sl
     assert "Sin          0/9" in sl                          # Sin capacity 8 -> 9
-    assert sl[6:8] == ["Pressure 1/6:", "Sin capacity 9"]    # the trigger's note
+    assert sl[6:8] == ["Pressure 1/6:", "Sin capacity 9;"]   # the trigger's note first
     un = screen(sim, "undone")
     assert "Pressure     0/6" in un and "Tension      2/3" in un and "Sin          0/8" in un
     assert un[6] == "Undone"
@@ -185,7 +189,7 @@ def test_paths_journey(tmp_path):
              "DOWN", "DOWN", "OK", "OK", "OK", "shot created",                   # + new, cap 4
              "RIGHT", "RIGHT", "RIGHT", "RIGHT", "shot full", "BACK long", "shot undone",
              "BACK", "OK",                                                      # builder
-             "DOWN", "DOWN", "RIGHT", "shot builder",                            # skill 2: 3d12
+             "DOWN", "DOWN", "DOWN", "RIGHT", "shot builder",                    # skill 2: 3d12
              "DOWN", "DOWN", "DOWN", "DOWN", "DOWN", "RIGHT", "shot hidden_on",  # hidden
              "ROLL", "shot result", "OK long", "shot gm",
              "BACK", "BACK", "shot home1"]
@@ -198,7 +202,8 @@ def test_paths_journey(tmp_path):
     b = screen(sim, "builder")
     assert b[0] == "ROLL        3d12"
     assert b[7] == "Odds " + odds.fmt_permille(odds.builder_odds(1, 3, 1))
-    assert screen(sim, "hidden_on")[7] == b[7]  # hiding the difficulty changes no odds
+    h = screen(sim, "hidden_on")   # hidden: the title says so, the odds are the GM's
+    assert h[0] == "HIDDEN      3d12" and h[7] == "long OK: GM view"
 
     c, events = rebuilt(tmp_path)
     assert cp.encode_state(c) == digest
@@ -222,7 +227,8 @@ def test_expedition_journey(tmp_path):
              "ROLL", "shot result", "BACK",
              "ROLL long", "DOWN", "OK", "OK", "OK", "OK", "shot keyed4", "OK", "shot keyed",
              "BACK", "BACK",
-             "DOWN", "DOWN", "DOWN", "DOWN", "OK", "OK", "OK", "shot turns", "BACK",  # 2 turns
+             "DOWN", "DOWN", "DOWN", "DOWN", "OK", "OK", "OK", "shot check", "OK",  # 2 turns
+             "shot turns", "BACK",
              "DOWN", "DOWN", "OK", "OK", "RIGHT", "RIGHT", "OK",                    # clock cap 6
              "RIGHT", "RIGHT", "RIGHT", "RIGHT", "RIGHT", "RIGHT", "shot full",
              "BACK long", "shot undone", "BACK", "shot home1"]
@@ -248,13 +254,15 @@ def test_expedition_journey(tmp_path):
     assert k[1] == "6 6 6 6" and k[2] == "4 succ   SUCCESS" and k[3] == "margin +3"
 
     t = screen(sim, "turns")
-    assert t[0] == "TURN 2 day 1"
+    assert t[0] == "TURN 2     day 1"
     turns = rolls(events, (109,))
     assert len(turns) == 2 and len(turns[0][2]) == 0 and len(turns[1][2]) == 1  # d12 on turn 2
     d12 = turns[1][2][0]
     word = "ENCOUNTER" if d12 <= 2 else ("sign or sighting" if d12 == 3 else "nothing")
-    assert " ".join(t[5:8]).startswith("encounter check %d:" % d12)
-    assert word.split()[0] in " ".join(t[5:8])
+    ck = screen(sim, "check")      # the check and the turn: more than two rows, a page
+    assert ck[0] == "OUTCOME" and " ".join(ck[1:7]).startswith("encounter check %d:" % d12)
+    assert word.split()[0] in " ".join(ck[1:7])
+    assert " ".join(t[6:8]).startswith("encounter check %d:" % d12)
     assert "Clock 1      6/6" in screen(sim, "full")
     assert "Clock 1      5/6" in screen(sim, "undone")
     assert tal(c, "Clock 1").n == 5 and c.x[0] == 2
@@ -447,7 +455,8 @@ def test_a_flash_with_a_campaign_never_shows_the_tour(tmp_path):
 
 # The README's screenshot (docs/img/sim.png), made by the simulator's own
 # --screenshot after these keys on a fresh flash (docs/ui.md): the tour
-# skipped, Tension slashed four times (one carries into Pressure), home.
+# skipped, Tension slashed four times (one carries into Pressure: its notes
+# on a page, OK closes it), home.
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from docshots import SIM_SCRIPT as README_SCRIPT  # noqa: E402  (what `make docs` plays)
 

@@ -56,8 +56,12 @@ def _sweep(P, chosen=None):
                 if mode is not None:
                     p.v["mode"] = mode
                 p.v[f] = v
-                kind, args, _text = p.action(c)
                 unpicked = f in P.REFS and v == -1
+                if unpicked and f == "test" and mode == 2:   # paths: the builder refuses it
+                    raises(ValueError, p.action, c)
+                    n += 1
+                    continue
+                kind, args, _text = p.action(c)
                 _check(P.system, kind, args, "mode %s, %s=%d" % (mode, f, v), c if unpicked else None)
                 n += 1
     return n

@@ -259,9 +259,9 @@ def test_a_lost_followers_replacement_joins_from_the_next_session():
     c = new()
     h = _orc(c, owner=0, name="Hound")
     out = c.act(ef.FOE, (ef.OP_LOST, h))
-    assert c.tals[h] is None and "next session" in out.notes[-1]
+    assert c.tals[h] is None and "next Town Phase" in out.notes[-1]
     e = raises_unchanged(c, c.act, ef.FOE, (ef.OP_NEW, 3, ef.MONSTER, 0, 0), "Hound 2")
-    assert "next session" in str(e)
+    assert "next Town Phase" in str(e)
     _orc(c, owner=1, name="Cat")                         # Bo lost none
     _orc(c)                                              # a monster is no one's Follower
     o = _orc(c, name="Wolf")

@@ -179,7 +179,7 @@ def test_one_class_resource_per_round():
     raises_unchanged(c, c.act, ex.USE_RES, (0, 2))        # two at once
     c.act(ex.USE_RES, (0, 1))
     e = raises_unchanged(c, c.act, ex.USE_RES, (0, 1))    # a second this round
-    assert "this round" in str(e)
+    assert "this Round" in str(e)
     c.act(ex.USE_RES, (0, 1, 1))                          # a power that says otherwise
     assert c.chars[0].v[ex.RES] == 1
     raises_unchanged(c, c.act, ex.USE_RES, (0, 1, 2))

@@ -35,12 +35,12 @@ def test_add_a_monster_and_hit_it_with_the_last_result():
     s.do(ex.COMBAT, (-1, 2, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 3), "", (6, 6, 6, 6, 1, 2))
     assert s.c.last.margin == 4
     rows = press(a, K_OK)                          # the foe
-    assert rows[0] == "Foe 1" and rows[1] == lr("L3 elite", "11/12") and rows[2] == "Save Ob 3, 6d"
-    assert rows[3].endswith("<4>")                 # the last result's damage
-    rows = press(a, K_DOWN, K_RIGHT, K_DOWN, K_RIGHT, K_DOWN, K_OK)   # +1s, half, Hit
+    assert rows[:4] == ["Foe 1", "L3 elite", lr("HP", "11/12"), "Save Ob 3, 6d"]
+    assert rows[4].endswith("<4>")                 # the last result's damage
+    rows = press(a, K_DOWN, K_RIGHT, K_DOWN, K_RIGHT, K_DOWN, K_OK)   # +1s, halved, Hit
     kind, args, _f, _t = codec.decode_event(s.log[-1])
     assert args == [1, 0, 4, 0, 1, 1]              # (4 + 1) / 2 = 3
-    assert rows[1] == lr("L3 elite", "8/12")
+    assert rows[2] == lr("HP", "8/12")
     press(a, K_DOWN, K_DOWN, K_OK)                 # Remove (below its test/save)
     assert ef.foes(s.c) == [] and a.top().head == "FOES"
 
@@ -50,6 +50,8 @@ def test_rounds_limit_class_resources_and_end():
     s.do(cp.CHAR_ADD, (), "Ada")
     s.do(ex.SHEET, (0, 4, 4, 3, 3, 0, 0, 0))
     rows = press(a, K_DOWN, K_OK)                  # Next round: the fight starts
+    assert rows[0] == "OUTCOME" and rows[1:4] == ["round 1: one", "Class Resource", "each"]
+    rows = press(a, K_OK)                          # read: Foes again
     assert rows[0] == "FOES     round 1" and a.top().menu.items[-1] == "End fight"
     s.do(ex.USE_RES, (0, 1))
     try:
@@ -57,7 +59,7 @@ def test_rounds_limit_class_resources_and_end():
         raise AssertionError("a second resource in a round")
     except ValueError:
         pass
-    rows = press(a, K_OK)                          # the next round
+    rows = press(a, K_OK, K_OK)                    # the next round, its notes read
     assert rows[0] == "FOES     round 2"
     s.do(ex.USE_RES, (0, 1))
     rows = press(a, K_UP, K_UP, K_OK)              # End fight, one wrap up: it asks
@@ -76,6 +78,8 @@ def test_a_sheet_rolls_and_improves_abilities():
     assert a.top().menu.items[-2:] == ["Abilities", "Rename"]
     rows = press(a, K_OK)
     assert rows[0].endswith("ABILITIES") and rows[1] == "Roll abilities"
+    rows = press(a, K_OK)
+    assert rows[0] == "OUTCOME"                    # its six Abilities: more than the toast's rows
     rows = press(a, K_OK)
     kind, args, faces, _t = codec.decode_event(s.log[-1])
     assert kind == ec.ABIL and args == [0, 0] and len(faces) == 12

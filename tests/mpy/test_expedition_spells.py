@@ -60,7 +60,7 @@ def test_channeling_in_a_fight_is_the_rounds_class_resource():
     c.act(ef.ROUND, (0,))                              # a fight is tracked
     c.act(S, (sp.CHANNEL, t, 4, 0, 0, 0, 0, 0), faces=(6,) * 6)
     e = raises_unchanged(c, c.act, S, (sp.CHANNEL, t, 4, 0, 0, 0, 0, 0), faces=(6,) * 6)
-    assert "this round" in str(e)
+    assert "this Round" in str(e)
     raises_unchanged(c, c.act, ex.USE_RES, (0, 1))
     c.act(ef.ROUND, (0,))                              # the next Round
     c.act(S, (sp.CHANNEL, t, 4, 0, 0, 0, 0, 0), faces=(6,) * 6)
@@ -205,7 +205,10 @@ def test_the_spells_screen_learns_and_channels():
     rows = press(a, K_OK)                                            # + learn
     assert rows[0] == "LEARN A SPELL" and "Knowledge" in rows[2]
     rows = press(a, K_DOWN, K_DOWN, K_RIGHT, K_RIGHT, K_RIGHT, K_OK)  # Ob 5
+    assert rows[0] == "OUTCOME" and " ".join(rows[1:4]) == "Katie knows Spell 1 (Knowledge Ob 5)"
+    rows = press(a, K_OK)                                            # read: Spells
     assert rows[1].startswith("Spell 1") and rows[1].endswith("Kn5")
+    assert rows[6:] == ["Spell 1: rename", "in Talismans"]
     rows = press(a, K_OK)                                            # its Channeling Test
     assert rows[0].endswith("5d6 Ob6")                               # Score 3; Ob 5 + 1
     assert rows[7] == "Odds " + odds.fmt_permille(odds.builder_odds(2, 5, 6))

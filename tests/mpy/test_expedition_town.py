@@ -172,7 +172,7 @@ def test_the_town_screen_buys_with_cash():
     s.do(cp.CHAR_ADD, (), "Ada")
     s.do(T, (tw.SHEET, 0, 4, 10, 1, 0))
     rows = press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_OK)   # Town
-    assert rows[0].startswith("TOWN") and "Ada" in rows[1] and "W4" in rows[2] and "C10" in rows[2]
+    assert rows[:4] == ["TOWN     < Ada >", "Wealth 4 Cash 10", "Businesses 1", "Circles 0"]
     scr = a.top()
     press(a, *(K_DOWN,) * scr.items.index("Cash buy"))
     rows = press(a, K_OK)
@@ -180,10 +180,13 @@ def test_the_town_screen_buys_with_cash():
     rows = press(a, K_RIGHT)                          # Cost 6: Ob 2
     assert rows[0].endswith("Ob2")
     assert rows[7] == "Odds " + town.cash_odds(1, 2)
-    press(a, K_DOWN, K_RIGHT, K_RIGHT, K_RIGHT, K_OK)  # 4 dice
+    rows = press(a, K_DOWN, K_RIGHT, K_RIGHT, K_RIGHT, K_OK)  # 4 dice
     kind, args, faces, _t = codec.decode_event(s.log[-1])
     assert kind == T and args == [tw.BUY, 0, 6, 4] and len(faces) == 4
     assert tw.get(s.c.chars[0].v, tw.CASH_F) == 6
+    assert rows[0] == "RESULT  Cash buy"
+    rows = press(a, K_OK)                             # the result in the form's place: Town
+    assert rows[1] == "Wealth 4  Cash 6" and a.top() is scr
     assert town.cash_odds(4, 2) == "68.8%" and town.cash_odds(60, 20) == "99.7%"
 
 

@@ -27,7 +27,10 @@ def _to(a, label):
 def test_builder_ob_to_30_with_its_exact_odds():
     a, b, s = _builder()
     _to(a, "ob")
-    rows = press(a, K_LEFT)                        # Ob 1 -> 30 (wraps): one press
+    rows = press(a, K_LEFT)                        # Ob 1 stays 1: values stop at their ends
+    assert a.pool.v["ob"] == 1
+    for _ in range(30):
+        rows = press(a, K_RIGHT)                   # Ob 30, and no further
     assert a.pool.v["ob"] == 30 and "Ob" in " ".join(rows) and "30" in " ".join(rows)
     assert rows[7] == "Odds 0.0%"                  # 3 dice never make 30
     for _ in range(18):
@@ -52,11 +55,14 @@ def test_builder_versus_a_monster_by_level():
     rows = press(a, K_RIGHT, K_RIGHT)              # mode: test -> versus -> monster
     assert a.pool.v["mode"] == 2 and "monster" in rows[1]
     _to(a, "blv")
-    rows = press(a, K_LEFT, K_LEFT)                # Level 1 -> 0 -> 14 (wraps)
+    rows = press(a, K_LEFT, K_LEFT)                # Level 1 -> 0, and no further
+    assert a.pool.v["blv"] == 0
+    for _ in range(15):
+        rows = press(a, K_RIGHT)                   # Level 14, the highest
     assert a.pool.v["blv"] == 14
     assert rows[0].endswith("3d6 v17")             # Ability 1: 3 dice; Level 14: 17
     w, t, l = odds.builder_odds(2, 3, 0, versus=17)
-    assert rows[7] == "W %d.%d%% T %d.%d%%" % (w // 10, w % 10, t // 10, t % 10)
+    assert rows[6:] == ["Win %d.%d%%" % (w // 10, w % 10), "Tie %d.%d%%" % (t // 10, t % 10)]
     _to(a, "bmd")
     rows = press(a, K_RIGHT, K_RIGHT)              # two strength dice: 19
     assert rows[0].endswith("3d6 v19")
@@ -76,12 +82,17 @@ def test_turns_overland_checks_every_turn_and_short_rest_takes_one():
     press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_OK)  # Turns
     scr = a.top()
     assert scr.menu.items[:3] == ["Explore turn", "Short rest", "Overland turn"]
-    rows = press(a, K_DOWN, K_DOWN, K_OK, K_OK, K_OK)  # three overland turns
+    rows = press(a, K_DOWN, K_DOWN)
+    for k in range(3):                              # three overland turns
+        rows = press(a, K_OK)
+        assert rows[0] == "OUTCOME" and rows[1] == "encounter check"   # more than two rows
+        assert rows[7] == "OK: close"
+        press(a, K_OK)
     assert s.c.x[ex.TURN_N] == 3
     for ev in s.log[-3:]:
         kind, args, faces, _t = codec.decode_event(ev)
         assert kind == ex.TURN and args == [ex.OVERLAND] and len(faces) == 1  # a d12 each
-    assert " ".join(rows[5:8]).startswith("encounter check")
+    assert a.fb.rows[6].startswith("encounter check")   # the first of them on the toast rows
     press(a, K_UP)                                  # Short rest (everyone), a turn
     assert scr.menu.items[scr.menu.sel] == "Short rest"
     press(a, K_OK)
@@ -119,8 +130,9 @@ def test_builder_bonus_dice_to_18():
     rows = press(a, K_RIGHT, K_RIGHT, K_RIGHT)     # +3d: Ability 1 -> 6 dice
     assert a.pool.v["bon"] == 3 and rows[0].endswith("6d6")
     assert rows[7] == "Odds " + odds.fmt_permille(odds.builder_odds(2, 6, 1))
-    rows = press(a, K_LEFT, K_LEFT, K_LEFT, K_LEFT)   # 0 -> 18 (wraps)
+    rows = press(a, *(K_RIGHT,) * 16)              # 18, and no further
     assert a.pool.v["bon"] == 18 and "bad pool" in rows[0]   # 2 + 1 + 18 = 21 dice
+    assert rows[7] == "Roll: says why"
     rows = press(a, K_LEFT)
     assert a.pool.v["bon"] == 17 and rows[0].endswith("20d6")
     press(a, K_ROLL)

@@ -1,7 +1,7 @@
 """The `hunt` rules: worked examples from the seed, refusals, undo, no-alloc roll."""
 import sys
 
-from rules import campaign as cp, systems
+from rules import campaign as cp, codec, systems
 from rules import hunt as h
 from rules import hunt_more as hm
 from rules.dice import Dice, new_pool
@@ -593,3 +593,30 @@ def test_success_tables_written_out_match_their_rule():
     for s in range(2, 7):
         assert h.TABLES[s] == bytes(1 if f >= s else 0 for f in range(7))
     assert h.TABLES[0] == h.TABLES[1] == b"" and h.SUCCESS is h.TABLES[4]
+
+
+def test_what_a_rest_and_a_move_will_draw_is_what_the_rules_draw():
+    # ui/rest.py and ui/stress.py show the dice before the event: the heal a
+    # rest's pressure step draws first, death by stress and an answer at
+    # hand, as the rules decide them.
+    for palace, full, outcome in ((0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 0, 1)):
+        c = new(cat=0, palace=palace)
+        if full:
+            c.act(cp.SLASH, (c.find(h.ROLE_PRESSURE), 6, 0), dice=Dice(2))
+        if outcome:
+            c.act(cp.SLASH, (c.find(h.ROLE_SIN), 8, 0))
+            c.act(h.SIN_END, (0,))
+        heals = hm.rest_heals(c)
+        c.act(h.REST, (0, 0, 0, 0), dice=Dice(3))
+        assert len(codec.decode_event(c.events[-1])[2]) == heals + 4, (palace, full, outcome)
+        assert heals == (1 if palace and not full and not outcome else 0)
+    c = new()
+    assert not hm.kills(c, 0, 6) and hm.kills(c, 0, 7) and not hm.answers(c)
+    c.act(h.STRESS, (0, 6, 0, 0))
+    c.act(h.STRESS, (0, 5, 0, 0))
+    c.act(h.STRESS, (0, 4, 0, 0))                    # the brink
+    assert hm.kills(c, 0, 1) and not hm.kills(c, 0, 0)
+    c.act(h.TRAUMA)
+    assert hm.answers(c)
+    c.act(h.STRESS, (1, 1, 1, 0), faces=(1,))
+    assert not hm.answers(c)

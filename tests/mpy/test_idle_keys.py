@@ -85,3 +85,41 @@ def test_a_tap_wholly_inside_a_scrub_step_is_a_press():
     while b.now < uiapp.SCRUB_MS + 100 and s.st.seq == events:
         b.idle(a.step())
     assert s.st.seq == events + 1, "the tap inside the scrub step was lost"
+
+
+def test_a_tap_wholly_inside_a_long_key_is_a_press():
+    # A key's own work can be long on a board: a snapshot that could not
+    # wait for an idle moment (session.py do(), at SNAP_MAX pending events:
+    # a key script's steady presses never leave one) took long enough for
+    # the next tap to go down and up unseen, and the key script lost a
+    # procedure on the rp2 port. The app tells the keys it was busy.
+    from test_ui import _boot
+    from hw.keys import K_ROLL
+    from ui import app as uiapp
+    fs = _campaign_flash(40)
+    a, b, s = _boot(fs)
+    noted = [0]
+
+    def fell():
+        m = noted[0]
+        noted[0] = 0
+        return m
+    a.fell = fell
+    _idle_passes(a, b, uiapp.WARM_MS + 200)
+    do = s.do
+
+    def slow(*args, **kw):
+        out = do(*args, **kw)
+        if s.st.seq == events + 1:
+            b.now += 300                          # the work's time on the board's clock
+            noted[0] |= K_ROLL                    # a tap down and up meanwhile
+        return out
+    s.do = slow
+    events = s.st.seq
+    b.raw = K_ROLL                                # the first tap, seen by the polls
+    for _ in range(3):
+        b.idle(a.step())
+    b.raw = 0
+    while b.now < uiapp.WARM_MS + 5000 and s.st.seq < events + 2:
+        b.idle(a.step())
+    assert s.st.seq == events + 2, "the tap inside the key's work was lost"

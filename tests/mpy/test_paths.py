@@ -336,3 +336,44 @@ def test_only_a_simple_prolonged_test_during_combat():
     c.act(PM.COMBAT, (1,))
     c.undo()
     assert PM.in_combat(c) == -1
+
+
+def test_a_finished_prolonged_test_shows_what_was_rolled():
+    # 10 successes against 8: `10/8`, margin +2 (the talisman stops at 8).
+    c = new("Ada")
+    t = c.act(P.PRO_OPEN, (0, 8, 3, 2, 0), "Healing").tal
+    c.act(P.PRO_ROLL, (t, 2, 2, 0, 0), "", faces=(12, 12, 1, 1))      # 4/8
+    out = c.act(P.PRO_ROLL, (t, 4, 2, 0, 0), "", faces=(12, 12, 12, 1, 1, 1))  # 6 more: 10
+    assert (out.verdict, out.successes, out.margin) == (1, 6, 2)
+    assert out.notes[-1] == "Healing succeeded: 10/8" and c.tals[t].n == 8
+    # Still open: the distance, as before.
+    t = c.act(P.PRO_OPEN, (0, 8, 0, 0, 0), "Dig").tal
+    out = c.act(P.PRO_ROLL, (t, 2, 2, 0, 0), "", faces=(12, 8, 1, 1))
+    assert (out.verdict, out.margin) == (2, -5) and out.notes[-1] == "Dig 3/8"
+
+
+def test_a_path_and_its_skills_on_the_sheet():
+    # "the player rolls a number of dice equal to their level in the required
+    # Skill, plus the level of that Skill's Path": Loriane's Eloquence 3 and
+    # Path of Hope 2 give 5 dice.
+    c = new("Loriane", "Bo")
+    assert c.chars[0].v == []                       # no sheet yet: the state as before
+    out = c.act(PM.PATH, (0, 1, 2, 0, 3, 0, 1, 0))  # Hope 2: Eloquence 3, Artistry 1
+    assert out.notes == ["Loriane: Hope 2, Eloquence 3, Artistry 1"]
+    ch = c.chars[0]
+    assert len(ch.v) == PM.FIELDS and c.chars[1].v == []
+    k = PM.skill_of("Eloquence")
+    assert (k, PM.skill_name(k), PM.path_name(k // 5)) == (6, "Eloquence", "Hope")
+    assert PM.pool_of(ch, k) == (3, 2) and P.pool(*PM.pool_of(ch, k)) == 5
+    assert PM.pool_of(ch, PM.skill_of("Healing")) == (0, 0)   # Legacy: not set
+    assert PM.pool_of(c.chars[1], k) == (0, 0)
+    # The state keeps it, an undo takes it back, old states fold unchanged.
+    c2 = cp.decode_state(cp.encode_state(c))
+    assert c2.chars[0].v == ch.v
+    c.undo()
+    assert c.chars[0].v == []
+    for bad in ((0, 6, 2, 0, 0, 0, 0, 0), (0, 1, 7, 0, 0, 0, 0, 0), (0, 1, 2, 0, 0, 0, 0, -1),
+                (2, 1, 2, 0, 0, 0, 0, 0), (0, 1, 2, 0, 0, 0, 0)):
+        raises_unchanged(c, c.act, PM.PATH, bad)
+    assert [PM.skill_of(PM.skill_name(k)) for k in range(PM.NSKILLS)] == list(range(PM.NSKILLS))
+    assert max(len(PM.skill_name(k)) for k in range(PM.NSKILLS)) == 14   # a row with its level

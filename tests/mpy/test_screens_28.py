@@ -35,7 +35,9 @@ def _expedition(*names):
 def test_a_new_npc_takes_its_pool_and_its_hp_as_given():
     a, b, s = _expedition()
     press(a, K_UP, K_OK, K_OK)                      # Foes > + new foe
-    rows = press(a, K_DOWN, K_LEFT)                 # tier: monster -> NPC (wraps)
+    rows = press(a, K_DOWN, K_LEFT)                 # tier: monster, the first: it stays
+    assert rows[2] == lr("Tier", "<monster>")
+    rows = press(a, K_RIGHT, K_RIGHT, K_RIGHT)      # elite, legendary, NPC
     assert rows[2] == lr("Tier", "<NPC>") and rows[1] == lr("Pool", "<1>")
     rows = press(a, K_UP, K_RIGHT, K_RIGHT, K_RIGHT)  # Pool 4
     assert rows[1] == lr("Pool", "<4>") and rows[6] == "HP 4 Pool 4d"
@@ -45,19 +47,20 @@ def test_a_new_npc_takes_its_pool_and_its_hp_as_given():
     kind, args, _f, text = _last(s)
     assert kind == ef.FOE and args == [ef.OP_NEW, 4, ef.NPC, 6, -1] and text == "NPC 1"
     assert rows[3] == lr("NPC 1", "6/6")             # below + new foe and Next round
+    assert rows[6:] == ["NPC 1: NPC 4d,", "HP 6"]
     rows = press(a, K_DOWN, K_DOWN, K_OK)           # the NPC: its Pool, no Save
-    assert rows[1] == lr("4d NPC", "6/6") and rows[2] == "Pool 4d"
+    assert rows[1:4] == ["4d NPC", lr("HP", "6/6"), "Pool 4d"]
 
 
 def test_a_new_npc_never_asks_for_hp_by_the_formula():
     # "Non-player characters have Toughness (Hit Points) as indicated": HP
-    # stays 1..64 for an NPC (Left on 1 wraps to 64, never to `auto`).
+    # stays 1..64 for an NPC (Left stops at 1, never `auto`).
     a, b, s = _expedition()
-    press(a, K_UP, K_OK, K_OK, K_DOWN, K_LEFT, K_DOWN)
-    rows = press(a, *(K_LEFT,) * 4)                 # 4, 3, 2, 1, then 64 (not auto)
-    assert rows[3] == lr("HP", "<64>")
+    press(a, K_UP, K_OK, K_OK, K_DOWN, K_RIGHT, K_RIGHT, K_RIGHT, K_DOWN)
+    rows = press(a, *(K_LEFT,) * 4)                 # 4, 3, 2, 1, then 1 again (not auto)
+    assert rows[3] == lr("HP", "<1>")
     press(a, K_OK)
-    assert _last(s)[1] == [ef.OP_NEW, 1, ef.NPC, 64, -1]
+    assert _last(s)[1] == [ef.OP_NEW, 1, ef.NPC, 1, -1]
 
 
 def test_a_monster_takes_its_hp_from_a_bestiary_entry():
@@ -82,7 +85,8 @@ def test_a_follower_belongs_to_its_character():
     assert args == [ef.OP_NEW, 1, 0, 0, 1] and text == "Follower 1"
     t = ef.foes(s.c)[0]
     assert s.c.tals[t].owner == 1
-    rows = press(a, K_DOWN, K_DOWN, K_OK)           # the foe: whose, in the title
+    assert rows[0] == "OUTCOME"                     # its note, three rows: a page
+    rows = press(a, K_OK, K_DOWN, K_DOWN, K_OK)     # read; the foe: whose, in the title
     assert rows[0] == lr("Follower 1", "Bram")
 
 
@@ -101,13 +105,15 @@ def test_the_town_sheet_sets_starting_circles_and_businesses():
     assert rows[0] == lr("Ada", "TOWN SHEET") and rows[7] == "OK: set"
     press(a, K_RIGHT, K_RIGHT, K_DOWN, K_RIGHT, K_RIGHT, K_RIGHT)   # Wealth 2, Cash 3
     rows = press(a, K_DOWN, K_RIGHT, K_DOWN, K_RIGHT, K_RIGHT)      # Businesses 1, Circles 2
-    assert rows[3] == lr("Businesses", "< 1 >") and rows[4] == lr("Circles", "< 2 >")
+    assert rows[3] == lr("Businesses", "<1>") and rows[4] == lr("Circles", "<2>")
     rows = press(a, K_OK)
     kind, args, _f, _t = _last(s)
     assert kind == tw.TOWN and args == [tw.SHEET, 0, 2, 3, 1, 2]
-    assert rows[0].startswith("TOWN") and rows[2] == "W2 C3 B1 Ci2"   # back on Town
+    assert rows[0] == "OUTCOME"                     # its note: more than Town's toast row
+    rows = press(a, K_OK)
+    assert rows[:4] == ["TOWN     < Ada >", "Wealth 2  Cash 3", "Businesses 1", "Circles 2"]
     rows = press(a, K_OK)                           # it starts from the values now
-    assert rows[1] == lr("Wealth", "< 2 >") and rows[4] == lr("Circles", "< 2 >")
+    assert rows[1] == lr("Wealth", "<2>") and rows[4] == lr("Circles", "<2>")
 
 
 def test_recognize_rolls_a_d12_against_a_faction():
@@ -116,11 +122,14 @@ def test_recognize_rolls_a_d12_against_a_faction():
     t = tw.factions(s.c)[0]
     _town(a)
     rows = press(a, K_UP, K_UP, K_OK)               # Recognize
-    assert rows[0] == "RECOGNIZE" and rows[1] == lr("Faction", "Guild 4")
+    assert rows[0] == "RECOGNIZE" and rows[1] == lr("Faction", "Guild")
+    assert rows[6] == "Reputation 4"
     rows = press(a, K_OK)
     kind, args, faces, _t = _last(s)
     assert kind == tw.TOWN and args == [tw.RECOGNIZE, t] and len(faces) == 1
     assert rows[0] == ("RECOGNIZED" if faces[0] <= 4 else "NOT RECOGNIZED")
+    rows = press(a, K_OK)                           # in the form's place: Town
+    assert a.top().__class__.__name__ == "Town"
 
 
 def test_recognize_without_a_faction_says_how_to_get_one():
@@ -143,15 +152,17 @@ def test_swap_any_two_abilities():
     s.do(ec.ABIL, (ec.OP_SET, 0, 1, 2, 3, 4, 5, 6))
     _abilities(a)
     rows = press(a, K_RIGHT)                        # on Might: the swap form
-    assert rows[0] == lr("Ada", "SWAP") and rows[1] == lr("Swap", "Might 1")
-    assert rows[2] == lr("with", "Agility 2")
+    assert rows[0] == lr("Ada", "SWAP") and rows[1] == lr("Swap", "Might")
+    assert rows[2] == lr("With", "Agility") and rows[6] == "scores 1 <> 2"
     rows = press(a, K_DOWN, K_RIGHT, K_RIGHT, K_RIGHT)
-    assert rows[2] == lr("with", "Knowledge 5")
+    assert rows[2] == lr("With", "Knowledge") and rows[6] == "scores 1 <> 5"
     rows = press(a, K_OK)
     kind, args, _f, _t = _last(s)
     assert kind == ec.ABIL and args == [ec.OP_SWAP, 0, 0, 4]
     rec = s.c.tals[ec.record(s.c, 0)]
     assert [ec.get(rec, k) for k in range(6)] == [5, 2, 3, 4, 1, 6]
+    assert rows[0] == "OUTCOME"                     # the six Abilities: a page of notes
+    rows = press(a, K_OK)
     assert rows[1] == lr("Might", "5 ").rstrip() and rows[0].endswith("ABILITIES")
 
 
@@ -166,8 +177,10 @@ def test_every_pair_of_abilities_is_reachable():
         for k in range(6):
             if j == k:
                 continue
-            press(a, K_RIGHT, K_DOWN, *(K_RIGHT,) * ((k - j - 1) % 6))
-            press(a, K_OK)
+            press(a, K_RIGHT, K_DOWN)
+            k0 = (j + 1) % 6                        # With starts at the next; it stops at the ends
+            press(a, *((K_RIGHT,) * (k - k0) if k > k0 else (K_LEFT,) * (k0 - k)))
+            press(a, K_OK, K_OK)                    # swapped, its notes read
             assert _last(s)[1] == [ec.OP_SWAP, 0, j, k] and a.top().menu.sel == j
             long(a, K_BACK)
         press(a, K_DOWN)
@@ -211,7 +224,7 @@ def test_spend_more_than_one_class_resource():
     press(a, K_OK)
     kind, args, _f, _t = _last(s)
     assert kind == ex.USE_RES and args == [0, 2, 1]
-    assert s.c.chars[0].v[ex.RES] == 1 and a.top().menu.items[3] == lr("res", "<1 ")
+    assert s.c.chars[0].v[ex.RES] == 1 and a.top().menu.items[3] == lr("CR", "<1 ")
 
 
 def test_spend_two_without_more_is_the_short_form():
@@ -233,12 +246,15 @@ def test_afflict_an_exorcist_and_cure_it():
     rows = press(a, K_DOWN, K_OK)                   # + lasting
     kind, args, _f, text = _last(s)
     assert kind == hm.AFFLICT and args == [0, 1] and text == "Affliction 1"
-    assert rows[1] == lr("Affliction 1", "(L)") and rows[3] == "+ lasting"
+    assert rows[0] == "OUTCOME"                     # its note: three rows
+    rows = press(a, K_OK)
+    assert rows[1] == lr("Afflicti", "lasting") and rows[3] == "+ lasting"
     assert s.c.chars[0].v[hunt.PATHOS] == 1
     t1 = hm.tals(s.c, hm.ROLE_AFFLICTION, 0)[0]
-    press(a, K_UP, K_OK)                            # + for the hunt
+    press(a, K_UP, K_OK, K_OK)                      # + for the hunt; its note read
     assert _last(s)[1] == [0, 0] and _last(s)[3] == "Affliction 2"
-    rows = press(a, K_UP, K_UP, K_OK)               # Affliction 1: cured
+    press(a, K_UP, K_UP, K_OK)                      # Affliction 1: cured
+    rows = press(a, K_OK)                           # its notes read
     kind, args, _f, _t = _last(s)
     assert kind == cp.SLASH and args == [t1, 1, 0]
     t = hm.tals(s.c, hm.ROLE_AFFLICTION, 0)
@@ -266,7 +282,7 @@ def test_a_setup_roll_and_a_roll_that_uses_it():
     rows = press(a, *(K_DOWN,) * 7, K_LEFT, K_LEFT)  # Setup for: Ada, then none again
     assert rows[6] == lr("Setup for", "-")
     rows = press(a, K_DOWN, K_RIGHT)                # Uses: Bram's setup
-    assert rows[6] == lr("Uses", "Setup 0/1")
+    assert rows[6] == lr("Uses", "Setup")
     press(a, K_ROLL)
     kind, args, _f, _t = _last(s)
     assert kind == hunt.ROLL and args == [1, 0, 0, 0, 0, 0, -1, -1, st]
@@ -294,6 +310,10 @@ def test_a_paths_fight_starts_and_ends_from_home():
     rows = press(a, K_OK)
     kind, args, _f, _t = _last(s)
     assert kind == pm.COMBAT and args == [1] and pm.in_combat(s.c) >= 0
+    assert rows[0] == "OUTCOME" and rows[1] == "Combat starts:"   # the note: a page
+    rows = press(a, K_OK)
     assert rows[1] == "Combat under way"
+    press(a, K_UP)                                  # Fight starts is the first row: it stays
+    assert a.top().menu.sel == 0
     press(a, K_DOWN, K_OK)
     assert _last(s)[1] == [0] and pm.in_combat(s.c) == -1

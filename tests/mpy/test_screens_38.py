@@ -9,7 +9,7 @@ projects. The builder, combat and Foes: test_screens_38b.py.
 One app for the whole file (many App instances in one MicroPython test
 VM can crash it, and so can one file's too many screens: two files): each
 test starts on home with the campaign undone back to Ada and Bram."""
-from hw.keys import K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
+from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
 from rules import campaign as cp, codec, expedition as ex
 from rules import expedition_spells as sp
 from ui.screen import lr
@@ -85,20 +85,20 @@ def test_the_sheet_sets_hp_class_resources_armor_shield_and_xp():
     _sheet(a)
     _to(a, "Set the sheet")
     rows = press(a, K_OK)
-    assert rows[0] == lr("Ada", "SHEET") and rows[1] == lr("Max HP", "< 4 >")
-    assert rows[2] == lr("HP", "< 4 >") and rows[3] == lr("Max CR", "< 0 >")
+    assert rows[0] == lr("Ada", "SHEET") and rows[1] == lr("Max HP", "<4>")
+    assert rows[2] == lr("HP", "<4>") and rows[3] == lr("Max CR", "<0>")
     assert rows[5] == lr("Armor", "<none>") and rows[6] == "CR: Control etc"
     assert rows[7] == "OK: set"
     press(a, K_RIGHT, K_RIGHT, K_DOWN, K_RIGHT, K_RIGHT)     # max HP 6, HP 6
     rows = press(a, K_DOWN, K_RIGHT, K_RIGHT, K_DOWN, K_RIGHT)   # max CR 2, CR 1
-    assert rows[3] == lr("Max CR", "< 2 >") and rows[4] == lr("CR", "< 1 >")
+    assert rows[3] == lr("Max CR", "<2>") and rows[4] == lr("CR", "<1>")
     rows = press(a, K_DOWN, K_RIGHT, K_DOWN, K_RIGHT, K_DOWN, K_RIGHT)   # light, shield, 1 XP
     assert a.top().menu.items[4:] == [lr("Armor", "<light>"), lr("Shield", "<yes>"),
-                                      lr("XP", "< 1 >")]
+                                      lr("XP", "<1>")]
     press(a, K_OK)
     kind, args, _f, _t = _last(s)
     assert kind == ex.SHEET and args == [0, 6, 6, 1, 2, 1, 1, 1]
-    assert a.top().menu.items[0] == lr("hp", "<6>")            # back on the sheet
+    assert a.top().menu.items[0] == lr("HP", "<6>")            # back on the sheet
     # A sorcerer channels from a fresh campaign: the Control is there.
     s.do(sp.SPELL, (sp.LEARN, 0, 4, 2), "Miasma")
     press(a, K_BACK, K_BACK, *(K_DOWN,) * 5 + (K_OK, K_OK))   # Spells > Miasma
@@ -113,7 +113,7 @@ def test_the_sheet_form_keeps_hp_and_cr_within_their_maximum():
     _to(a, "Set the sheet")
     press(a, K_OK)
     rows = press(a, K_LEFT, K_LEFT)                  # max HP 2: HP follows it down
-    assert rows[1] == lr("Max HP", "< 2 >") and rows[2] == lr("HP", "< 2 >")
+    assert rows[1] == lr("Max HP", "<2>") and rows[2] == lr("HP", "<2>")
     press(a, K_OK)
     assert _last(s)[1][:3] == [0, 2, 2]
 
@@ -126,10 +126,10 @@ def test_a_five_point_blow_on_four_hp_owes_one_down_and_out_roll():
     _sheet(a)
     _to(a, "Take damage")
     rows = press(a, K_OK)
-    assert rows[0] == lr("Ada", "HP 4/4") and rows[1] == lr("Points", "< 1 >")
+    assert rows[0] == lr("Ada", "HP 4/4") and rows[1] == lr("Points", "<1>")
     assert rows[2] == lr("Use armor", "none") and rows[3] == lr("Use shield", "none")
     rows = press(a, *(K_RIGHT,) * 4)
-    assert rows[1] == lr("Points", "< 5 >") and rows[6] == "HP 4 -> 0 DOWN"
+    assert rows[1] == lr("Points", "<5>") and rows[6] == "HP 4 -> 0 DOWN"
     assert rows[7] == "OK: take it"
     rows = press(a, K_OK)
     kind, args, _f, _t = _last(s)
@@ -163,7 +163,7 @@ def test_damage_dice_a_success_a_point_saved_for_half_rounded_up():
     _sheet(a)
     _to(a, "Damage dice")
     rows = press(a, K_OK)
-    assert rows[1] == lr("Dice", "< 2 >") and rows[2] == lr("Save: half", "<no>")
+    assert rows[1] == lr("Dice", "<2>") and rows[2] == lr("Save: half", "<no>")
     assert rows[6] == "each 4+: 1 point" and rows[7] == "OK: roll 2d6"
     rows = press(a, K_RIGHT, K_RIGHT, K_RIGHT, K_DOWN, K_RIGHT)   # 5 dice, saved
     assert rows[6] == "half, rounded up" and rows[7] == "OK: roll 5d6"
@@ -180,16 +180,16 @@ def test_down_and_out_without_aid_is_death():
     a, s = _app()
     s.do(ex.DAMAGE, (0, 4, 0))
     _sheet(a)
-    _to(a, "down")
+    _to(a, "Down & Out")
     rows = press(a, K_OK)
-    assert rows[0] == lr("DOWN AND OUT", "Ada") and rows[1] == lr("Aid given", "<yes>")
+    assert rows[0] == lr("DOWN & OUT", "Ada") and rows[1] == lr("Aid given", "<yes>")
     assert rows[5] == "1 roll(s) owed" and rows[7] == "OK: roll 2d6"
-    rows = press(a, K_RIGHT)
+    rows = press(a, K_LEFT)
     assert rows[1] == lr("Aid given", "<no>") and rows[6] == "no aid: death"
     assert rows[7] == "OK: dies"
     rows = press(a, K_OK)
     assert _last(s)[:2] == (ex.DOWN_OUT, [0, 0]) and _v(s)[ex.DEAD] == 1
-    assert rows[0] == "DOWN AND OUT" and "Ada is dead" in " ".join(rows)
+    assert rows[0] == "DOWN AND OUT" and rows[1] == "Ada is dead"   # the death first
 
 
 # --- items 4 and 5: rests, usage dice, encounters, extended tests, projects -----------------
@@ -201,11 +201,23 @@ def test_a_long_rest_brings_everything_back_and_a_new_day():
     s.do(ex.DAMAGE, (0, 3, 1))
     press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_OK)   # Turns
     _to(a, "Long rest")
+    rows = press(a, K_OK)                            # its notes: more than two rows, a page
+    assert _last(s)[0] == ex.LONG_REST and rows[0] == "OUTCOME"
+    assert "Miasma back" in " ".join(rows[1:7])
     rows = press(a, K_OK)
-    assert _last(s)[0] == ex.LONG_REST and rows[0] == "TURN 0 day 2"
+    assert rows[0] == lr("TURN 0", "day 2")
     v = _v(s)
     assert (v[ex.HP], v[ex.RES], v[ex.SPENT]) == (4, 3, 0) and s.c.tals[t].n == 0
-    assert "Miasma back" in " ".join(rows[5:8])
+
+
+def test_turns_wraps_onto_the_clocks_below():
+    # No row of expedition's Turns ends anything: Up from the first reaches
+    # the last (hunt's Scenes and paths' Fight stop there: test_words.py).
+    a, s = _app()
+    n = s.c.nevents
+    press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_OK)   # Turns, on Explore turn
+    press(a, K_UP)
+    assert _sel(a) == "Extended tests" and s.c.nevents == n
 
 
 def test_usage_dice_are_made_and_rolled_as_dice():
@@ -255,8 +267,8 @@ def test_an_extended_test_made_then_rolled_from_the_builder():
     assert rows[1] == lr("Successes", "<4>") and rows[2] == lr("Failures", "<2>")
     rows = press(a, K_OK)
     kind, args, _f, text = _last(s)
-    assert kind == ex.EXT_NEW and args == [4, 2] and text == "Extended 1"
-    assert rows[1] == lr("Extended 1", "0/4")
+    assert kind == ex.EXT_NEW and args == [4, 2] and text == "Test 1"
+    assert rows[1] == lr("Test 1", "0/4")
     rows = press(a, K_OK)                            # the builder on it
     assert rows[0].startswith("ROLL") and a.pool.v["ext"] == 0
     press(a, K_ROLL)

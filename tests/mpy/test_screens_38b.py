@@ -31,7 +31,7 @@ def _combat(a, s, level=3):
     """A tracked monster (Foe 1); the builder in combat mode, Ada against it."""
     t = s.do(ef.FOE, (ef.OP_NEW, level, 0, 0, -1), "Foe 1").tal
     _builder(a)
-    press(a, K_LEFT)                                 # Mode: test -> combat
+    press(a, K_RIGHT, K_RIGHT, K_RIGHT)              # Mode: test -> combat (the last)
     press(a, K_DOWN, K_RIGHT)                        # Who: Ada
     _to(a, "Against")
     rows = press(a, K_RIGHT)                         # the foe
@@ -48,6 +48,11 @@ def test_a_combat_check_deals_the_margin_to_the_loser():
     kind, args, faces, _t = _last(s)
     assert kind == ex.COMBAT
     assert args == [0, 1, 0, 0, 0, 0, -1, 3, 0, 0, 0, 0, 0, 0, 0, 3 | ex.FOE_B | (t + 1) * ef.TRACKED]
+    # Each side's faces on a row of its own, named: who rolls and the foe.
+    lines = a.top().lines
+    k = [i for i in range(len(lines)) if " succ" in lines[i]][0]
+    assert lines[0] == "Ada: " + " ".join(str(f) for f in faces[:3])
+    assert " ".join(lines[1:k]) == "Foe 1: " + " ".join(str(f) for f in faces[3:])
     m = _hits(faces[:3]) - _hits(faces[3:])
     hp = ef.hp(s.c.tals[t])
     succ, margin = _verdict(rows)
@@ -81,7 +86,7 @@ def test_combat_threat_supporters_a_melee_and_blocks():
     s.do(ex.SHEET, (0, 4, 4, 0, 0, 1, 0, 0))          # Ada: light armor
     t, rows = _combat(a, s)
     _to(a, "Threatened")
-    press(a, K_RIGHT)                                # the foe threatens no one here
+    press(a, K_LEFT)                                 # the foe threatens no one here
     _to(a, "Supporters")
     rows = press(a, K_RIGHT, K_RIGHT)                # two supporters: +2d
     assert rows[0] == lr("ROLL", "5d6 v6")
@@ -129,16 +134,16 @@ def test_a_tracked_foe_fills_the_level_and_its_save_the_ob():
     a, s = _app()
     t = s.do(ef.FOE, (ef.OP_NEW, 5, 0, 0, -1), "Troll").tal   # Level 5: Save 4, 8 dice
     _builder(a)
-    _to(a, "Resists")
+    _to(a, "Resist")
     rows = press(a, K_RIGHT)
-    assert _sel(a) == lr("Resists", "Troll Ob4")
+    assert _sel(a) == lr("Resist", "Troll Ob4")
     assert "Ob" not in [r.split()[0] for r in a.top().menu.items]   # the Save is the Ob
     press(a, K_OK)
     kind, args, faces, _t = _last(s)
     assert kind == ef.FOE and args == [ef.OP_RESIST, t, 1, 0, 0, 0] and len(faces) == 3
     press(a, K_OK, K_UP)
     _to(a, "Mode")
-    press(a, K_LEFT, K_LEFT)                         # monster
+    press(a, K_RIGHT, K_RIGHT)                       # test -> monster
     _to(a, "Against")
     rows = press(a, K_RIGHT)
     assert rows[0] == lr("ROLL", "3d6 v8") and _sel(a) == lr("Against", "Troll")
@@ -152,14 +157,14 @@ def test_the_forms_start_from_the_last_score_used():
     t = s.do(sp.SPELL, (sp.LEARN, 0, 4, 2), "Miasma").tal
     press(a, *(K_DOWN,) * 5 + (K_OK,))               # Spells
     rows = press(a, K_OK)                            # Miasma's Channeling Test
-    assert rows[1] == lr("Score", "< 3 >")
-    press(a, K_RIGHT, K_RIGHT, K_OK, K_OK, K_BACK)   # Score 5, channeled, back on Spells
+    assert rows[1] == lr("Score", "<3>")
+    press(a, K_RIGHT, K_RIGHT, K_OK, K_OK)           # Score 5, channeled, read: Spells
     rows = press(a, K_OK)                            # the next opens at 5
-    assert _last(s)[1][:3] == [sp.CHANNEL, t, 5] and rows[1] == lr("Score", "< 5 >")
+    assert _last(s)[1][:3] == [sp.CHANNEL, t, 5] and rows[1] == lr("Score", "<5>")
     press(a, K_BACK)
     s.do(ec.ABIL, (ec.OP_SET, 0, 3, 3, 3, 3, 6, 3))  # Abilities rolled: her Knowledge
     rows = press(a, K_OK)
-    assert rows[1] == lr("Score", "< 6 >")
+    assert rows[1] == lr("Score", "<6>")
 
 
 def test_a_foes_damage_starts_from_a_combat_won_against_a_level():
@@ -168,12 +173,12 @@ def test_a_foes_damage_starts_from_a_combat_won_against_a_level():
     s.do(ex.COMBAT, (0, 2, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 3 | ex.FOE_B),
          "", (6, 6, 6, 6, 1, 2, 3))
     rows = press(a, K_UP, K_OK, K_DOWN, K_DOWN, K_OK)   # Foes > Foe 1
-    assert rows[3] == lr("Damage", "<4>")            # won by 4: not applied yet
+    assert rows[4] == lr("Damage", "<4>")            # won by 4: not applied yet
     press(a, K_BACK, K_BACK)
     s.do(ex.COMBAT, (0, 2, 0, 0, 0, 0, -1, 1, 0, 0, 0, 0, 0, 0, 0,
                      3 | ex.FOE_B | (t + 1) * ef.TRACKED), "", (6, 6, 6, 6, 1, 2, 3, 1))
     rows = press(a, K_UP, K_OK, K_DOWN, K_DOWN, K_OK)
-    assert rows[3] == lr("Damage", "<1>")            # the tracked foe took it already
+    assert rows[4] == lr("Damage", "<1>")            # the tracked foe took it already
 
 
 def test_a_failure_shows_its_margin_as_a_failure():

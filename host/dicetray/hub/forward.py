@@ -549,11 +549,11 @@ class Forwarder:
         """Take record `rid` off url's queue; False when the queue file
         refused (said: the caller tries again, never posting it again)."""
         with self.lock:
-            if self.stopping:
-                return True
             try:
                 self.db.execute("DELETE FROM queue WHERE id = ?", (rid,))
             except sqlite3.Error as e:
+                if self.stopping:  # stop() closed the file: posted again at the next start
+                    return True
                 self._note(
                     url,
                     "cannot take record %s off the queue file %s (%s): it was %s, and "
