@@ -81,8 +81,8 @@ def sha256(data):
 
 
 def events_sha256(first, events):
-    """The host backup database's events digest (host/dicetray/backup.py
-    events_digest): SHA-256 over b"seq:len:" + event for each event."""
+    """The host backup database's events digest (host/dicetray/backup/
+    history.py events_digest): SHA-256 over b"seq:len:" + event for each event."""
     h = hashlib.sha256()
     for i, ev in enumerate(events):
         h.update(b"%d:%d:" % (first + i, len(ev)))

@@ -458,7 +458,7 @@ def name(system, kind, values):
     return found[1] if found else "kind %d" % kind
 
 
-# --- Labels: the trackers in the rules' words (issue 30 item 5) -------------
+# --- Labels: the trackers in the rules' words ----------------------------
 # The state's field names (each system's COUNTERS and CHAR_FIELDS, a
 # talisman's n, cap, policy, link, role, owner, a and b) are identifiers, for
 # code and the JSON export. A player reads these words instead, the rules'

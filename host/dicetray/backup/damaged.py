@@ -1,4 +1,4 @@
-"""A backup of a damaged journal (issue 26, item 8): every event that reads
+"""A backup of a damaged journal: every event that reads
 is kept, every gap is named (docs/backup.md, "When the device's journal
 is damaged").
 

@@ -4,9 +4,9 @@ Python turns SIGINT into KeyboardInterrupt only if the process started
 with SIGINT at its default: one started with it ignored (a background job
 of a shell script, `cmd &` without job control, inherits SIGINT ignored)
 keeps it ignored, and the command never sees a Ctrl-C. So a command
-installs Python's own handler itself for as long as it runs (issue 30,
-item 1), and puts back the one it found when it returns, for a program
-or test that calls it in-process.
+installs Python's own handler itself for as long as it runs, and puts
+back the one it found when it returns, for a program or test that calls
+it in-process.
 """
 
 import contextlib

@@ -279,7 +279,7 @@ def _lead_core(n, kind, a, text):
     if name == "RENAME" and a.what == 2:
         return "the campaign is named %s" % text
     if name == "RENAME" and a.which is not None:
-        if a.what == 2:  # the campaign's own name (issue 28)
+        if a.what == 2:  # the campaign's own name
             return "the campaign is named %s" % text
         return "%s is renamed %s" % (n.who(a.which) if a.what == 0 else n.tal(a.which), text)
     return None
@@ -583,7 +583,7 @@ def _lead_expedition_ops(n, kind, a, text):
             )
         if op == 5:
             return "%s leaves the fight" % n.tal(a.foe)
-        if op == 6:  # issue 28's FOE lost (op, foe): read by position, as before its entry
+        if op == 6:  # FOE lost (op, foe): read by position
             return "%s is lost: died or departed" % n.tal(a[1])
     if kind == 122:  # ROUND
         return "the next round of the fight" if op == 0 else "the fight ends"
@@ -633,7 +633,7 @@ def _lead_expedition_ops(n, kind, a, text):
             return s
         if op == 2:
             return "%s mutates%s" % (n.who(a.char), ": " + text if text else "")
-        if op == 3:  # issue 28's SPELL master (op, char, ability, ob, score, bonus, penalty)
+        if op == 3:  # SPELL master (op, char, ability, ob, score, bonus, penalty)
             return "%s tries to master the spell %s (%s, Ob %d): score %d%s" % (
                 n.who(a[1]),
                 text,
@@ -685,7 +685,7 @@ def _lead_expedition_ops(n, kind, a, text):
             return "is a member of %s recognized?" % n.tal(a.faction)
         if op == 11:
             return "%s's Downtime Action: %s" % (who, text or "unnamed")
-        if op == 12:  # issue 28's TOWN goods (op, char, cost)
+        if op == 12:  # TOWN goods (op, char, cost)
             return "%s sells %s of Cost %d" % (n.who(a[1]), text or "a good", a[2])
     return None
 

@@ -1,4 +1,4 @@
-"""A campaign's trackers as a player reads them (issue 30 items 5 and 6):
+"""A campaign's trackers as a player reads them:
 in the rules' words (the labels of rules/events.py, never a field's
 identifier) and in the tray's own order: first what the device's home
 screen lists (ui/hunt.py, paths.py, expedition.py `lines`: hunt's Tension,

@@ -126,7 +126,7 @@ def _backup(args):
 def _read(fetched, added):
     """What the backup read from the device, in words: the events read
     again (already backed up) are the check that the new ones follow on
-    (issue 30 item 9: "(1 new); 2 events read" said neither)."""
+    ("(1 new); 2 events read" would say neither)."""
     said = "%s read from the device" % ex.plural(fetched, "event")
     again = fetched - added
     if again > 0:

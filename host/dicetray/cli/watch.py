@@ -92,7 +92,7 @@ def _last(dev, c, after=None):
 
 def _draw(c, recent):
     """The screen: the campaign, its trackers in the tray's order and words
-    (tracked.py), and as many of the last rolls as the terminal has rows
+    (campaign/tracked.py), and as many of the last rolls as the terminal has rows
     for; every line cut to its width, so nothing wraps or scrolls away."""
     cols, rows = shutil.get_terminal_size()
     lines = [
