@@ -1,5 +1,5 @@
-"""The device's own screens for expedition's last rules (issue 28 items 2
-to 6; runs under pytest and on MicroPython): each test presses keys from
+"""The device's own screens for expedition's town, spells and foes
+(runs under pytest and on MicroPython): each test presses keys from
 the home screen and ends in the event journaled. Town: Desperate Returns
 (the halving form), selling a good, buying a hireling, an animal, a
 building or boat. Spells: the Spell Mastery Check. Foes: a lost
@@ -106,7 +106,7 @@ def test_buy_hirelings_by_wealth_each_more_costs_cash():
     rows = press(a, K_DOWN, K_OK)                   # Wealth buy
     assert rows[1] == lr("Cost", "<3>") and rows[2] == lr("What", "<other>")
     assert rows[6] == "buy 1: free"
-    rows = press(a, K_OK)                           # other: the form before issue 28
+    rows = press(a, K_OK)                           # other: the form with no goods field
     assert _last(s)[1] == [tw.WEALTH, 0, 3]
     assert rows[0] == "OUTCOME"                     # back on Town, its notes: a page over it
     press(a, K_OK, K_OK)                            # read; Wealth buy again

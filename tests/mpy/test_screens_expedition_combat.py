@@ -1,25 +1,25 @@
-"""expedition's procedures on the device's own keys (issue 38; runs under
-pytest and on MicroPython), the builder and Foes: the combat check
-against a tracked foe (COMBAT: the loser's damage, a tie's, threat,
-supporters, a melee, blocks), who rolls filling the Ability and a foe
-its Level and Save (FOE resist), the forms' Score from the last used, a
-failure's margin; Foes' rows and a foe's own test or save. The sheet and
-the clocks: test_screens_38.py, whose helpers these use (its own app
-here: test_screens_38.py says why two files)."""
+"""expedition's procedures on the device's own keys (runs under pytest
+and on MicroPython), the builder and Foes: the combat check against a
+tracked foe (COMBAT: the loser's damage, a tie's, threat, supporters, a
+melee, blocks), who rolls filling the Ability and a foe its Level and
+Save (FOE resist), the forms' Score from the last used, a failure's
+margin; Foes' rows and a foe's own test or save. The sheet and the
+clocks: test_screens_expedition_sheet.py, whose helpers these use (its
+own app here: test_screens_expedition_sheet.py says why two files)."""
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK
 from rules import campaign as cp, expedition as ex
 from rules import expedition_foes as ef, expedition_chars as ec, expedition_spells as sp
 from ui.screen import lr
 from test_ui import press
-import test_screens_38 as t38
-from test_screens_38 import _last, _sel, _to, _v, _hits, _verdict
+import test_screens_expedition_sheet as sheet
+from test_screens_expedition_sheet import _last, _sel, _to, _v, _hits, _verdict
 
 _APP = []
 
 
 def _app():
-    """As test_screens_38's, on an app of this file's own."""
-    return t38._app(_APP)
+    """As test_screens_expedition_sheet's, on an app of this file's own."""
+    return sheet._app(_APP)
 
 
 # --- items 3, 6 and 9: the combat check, the builder knows the table ------------------------

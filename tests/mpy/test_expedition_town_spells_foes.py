@@ -1,4 +1,4 @@
-"""expedition's last rules (issue 28, items 1-7), on CPython and
+"""expedition's rules of the town, spells and foes, on CPython and
 MicroPython, with keyed-in faces: each test quotes the sentence of the
 seed (shared/seeds/004_cd61a830e243f4ef.txt) it implements (a journal
 recorded before them folds as it did: test_expedition_journal.py)."""
@@ -180,7 +180,7 @@ def test_one_building_or_boat_a_town_phase():
     raises_unchanged(c, c.act, T, (tw.WEALTH, 0, 6, tw.BIG))
 
 
-def test_purchases_before_issue_28_keep_their_meaning():
+def test_purchases_of_an_older_journal_keep_their_meaning():
     # The old forms (no `what`) are "other" purchases: nothing counted, and
     # a state without the new fields encodes as it did.
     c = new(wealth=5, cash=10)

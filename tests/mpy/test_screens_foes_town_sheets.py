@@ -1,5 +1,5 @@
-"""The device's own screens for what the rules core does (issue 28 items
-8 to 12; runs under pytest and on MicroPython): each test presses keys
+"""The device's own screens for what the rules core does (runs under
+pytest and on MicroPython): each test presses keys
 from the home screen to the screen and ends in the event journaled.
 Foes: an NPC (its Pool and HP as given), a monster's HP from a bestiary
 entry, a Follower. Town: the town sheet, Recognize. Abilities: swap any

@@ -1,5 +1,5 @@
-"""A journal of combat checks recorded by the firmware before issue 38 (main
-efd6cc3, tests/mpy/test_expedition_journal.py folds it): COMBAT events of every
+"""A journal of combat checks recorded by an older firmware (main efd6cc3,
+tests/mpy/test_expedition_journal_combat.py folds it): COMBAT events of every
 form then (groups, a melee and its stray shots, blocks, monsters by Level on
 either side, helpless sides, ties), damage, Down and Out, long rests and undos;
 STATE is what that firmware folded them to."""

@@ -1,8 +1,8 @@
-"""A journal of combat checks recorded by the firmware before issue 38
-(journal_before_38.py: its events, and the state that firmware folded
+"""A journal of combat checks recorded by an older firmware
+(journal_old_combat.py: its events, and the state that firmware folded
 them to) folds to that state with the firmware of now, byte for byte:
-issue 38 moved COMBAT into rules/expedition_more.py and gave its threat
-bits 4-9 (a tracked foe), a form no journal before holds. 100 combat
+COMBAT has since moved into rules/expedition_more.py and its threat got
+bits 4-9 (a tracked foe), a form no older journal holds. 100 combat
 checks of every form then: supporters and their NPCs, firing into a
 melee and its stray shots, blocks, monsters by Level, helpless sides,
 ties; damage, Down and Out, long rests and undos among them. A file of
@@ -20,7 +20,7 @@ if MPY:
 
 
 def test_a_journal_of_combat_checks_made_before_folds_to_the_same_state():
-    import journal_before_38 as j
+    import journal_old_combat as j
     c = cp.Campaign(systems.EXPEDITION, 2828, cp.UNDO_DEPTH, False)   # as the device folds it
     for ev in j.EVENTS:
         c.apply(ev)

@@ -1,7 +1,7 @@
-"""An expedition journal recorded by the firmware before issue 28 (commit
-9369d8c), and the state it folded to: test_expedition_journal.py folds it
-with the firmware of now and requires the same state, byte for byte.
-Campaign 2828, three characters; first the forms issue 28 reads anew
+"""An expedition journal recorded by an older firmware (commit 9369d8c),
+and the state it folded to: test_expedition_journal.py folds it with the
+firmware of now and requires the same state, byte for byte. Campaign
+2828, three characters; first the forms the later rules read anew
 (DESPERATE rolling 3 with Cash held, five Wealth purchases, Cash tests, a
 Circles check of 20 dice, a channel in a tracked fight, a Follower
 removed and replaced in the same session), then 3,000 random actions

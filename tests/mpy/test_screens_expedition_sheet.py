@@ -1,10 +1,10 @@
-"""expedition's procedures on the device's own keys (issue 38; runs under
-pytest and on MicroPython), the sheet and the clocks: each test presses
+"""expedition's procedures on the device's own keys (runs under pytest
+and on MicroPython), the sheet and the clocks: each test presses
 keys from the home screen, reads the screens and ends in the event
 journaled. The sheet set by hand (SHEET), one blow of N with blocks
 (DAMAGE), damage dice saved for half (VAR_DAMAGE), Down and Out without
 aid; a long rest, usage dice, the encounter rate, extended tests and
-projects. The builder, combat and Foes: test_screens_38b.py.
+projects. The builder, combat and Foes: test_screens_expedition_combat.py.
 
 One app for the whole file (many App instances in one MicroPython test
 VM can crash it, and so can one file's too many screens: two files): each
