@@ -10,8 +10,7 @@ import boards
 
 from dicetray import cli
 
-sys.path.insert(0, os.path.join(boards.uf2.ROOT, "tests", "host"))
-import fbtext  # noqa: E402
+import fbtext
 
 MPREMOTE = [sys.executable, "-m", "mpremote"]
 

@@ -39,7 +39,6 @@ the time 0 of the simulator's virtual clock, where the boot takes none.
 """
 import os
 import re
-import sys
 
 import pytest
 
@@ -50,7 +49,6 @@ from dicetray.sim.vm import Simulator
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
 import fbtext  # noqa: E402
 
 FIRMWARE = os.path.join(ROOT, "firmware")

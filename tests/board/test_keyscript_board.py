@@ -12,8 +12,6 @@ key's work takes emulated time here, none in the simulator's clock: the
 script's 300 ms between keys holds the slowest, a new campaign's flash
 writes, and a press during an idle moment's flash work still counts).
 """
-import os
-import sys
 
 import pytest
 
@@ -23,14 +21,9 @@ from dicetray.rules import codec, events
 from dicetray.sim import lfsimage
 from dicetray.sim.script import parse
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(HERE)), "firmware")
-
 
 def _journal(fs, root):
     """Every event of the journal in `root` on the store fs `fs`."""
-    if FIRMWARE not in sys.path:
-        sys.path.insert(0, FIRMWARE)
     import store
     from store import journal
     st = store.Store(fs, root)

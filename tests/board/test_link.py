@@ -5,8 +5,6 @@ desktop simulator after the same actions; then that desktop backup
 restored onto an emulated board."""
 
 import json
-import os
-import sys
 
 import pytest
 
@@ -17,8 +15,7 @@ from dicetray.backup import BackupStore
 from dicetray.link.client import Device
 from dicetray.rules import campaign as cp
 
-sys.path.insert(0, os.path.join(boards.uf2.ROOT, "tests", "host"))
-from linkutil import Sim  # noqa: E402
+from linkutil import Sim
 
 # What a keeper does in a first session, as commands (the same on both).
 SESSION = [

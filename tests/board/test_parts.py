@@ -2,7 +2,6 @@
 each behaves as the reference build's does, and strictly enough that a
 firmware bug shows (docs/emulator.md)."""
 
-import os
 import subprocess
 import sys
 
@@ -14,9 +13,8 @@ from dicetray.link.client import Device
 from dicetray.rules import campaign as cp
 from dicetray.sim import lfsimage
 
-sys.path.insert(0, os.path.join(boards.uf2.ROOT, "tests", "host"))
-import fbtext  # noqa: E402
-import linkutil  # noqa: E402
+import fbtext
+import linkutil
 
 MPREMOTE = [sys.executable, "-m", "mpremote"]
 I2C = "from machine import I2C, Pin\ni2c = I2C(0, sda=Pin(4), scl=Pin(5), freq=400000)\n"

@@ -41,14 +41,11 @@ import collections
 import os
 import random
 import shutil
-import sys
 import time
 
 
 import boards
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "host"))
 import fbtext  # noqa: E402  (tests/host: reads text off the OLED's framebuffer)
 
 SEED = int(os.environ.get("DICETRAY_POWERCUT_SEED", "20261202"))

@@ -10,11 +10,10 @@ import textwrap
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play  # noqa: E402
+from ramtray import RamTray, play
 
-from dicetray.backup import BackupStore, StoreError  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray.backup import BackupStore, StoreError
+from dicetray.rules import campaign as cp
 
 
 def store(tmp_path, name="b.sqlite3"):
@@ -173,8 +172,7 @@ def test_host_killed_mid_backup(tmp_path):
     db = str(tmp_path / "k.sqlite3")
     here = os.path.dirname(os.path.abspath(__file__))
     script = textwrap.dedent("""
-        import sys, time
-        sys.path.insert(0, %r)
+        import time
         from ramtray import RamTray, play
         from dicetray.backup import BackupStore
         st = BackupStore(%r)
@@ -188,8 +186,9 @@ def test_host_killed_mid_backup(tmp_path):
                 time.sleep(60)
         st.fault = hang
         st.take(dev)
-    """ % (here, db))
-    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    """ % db)
+    env = dict(os.environ, PYTHONPATH=here)   # ramtray, from the child's own sys.path
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env)
     try:
         assert p.stdout.readline().strip() == "MIDWAY"
     finally:

@@ -12,14 +12,12 @@ import json
 import os
 import pathlib
 import sqlite3
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, Trays, play  # noqa: E402
+from ramtray import RamTray, Trays, play
 
-from dicetray.backup import BackupStore, StoreError  # noqa: E402
+from dicetray.backup import BackupStore, StoreError
 
 BLAME = ("damaged", "restore from another backup")
 

@@ -6,19 +6,16 @@ from the device. bench/backup_bench.py has the times. The device is the real
 firmware (a RamTray, tests/host/ramtray.py): its own rules are the
 firmware's `rules`, not dicetray.rules, so only the host's work is counted."""
 import hashlib
-import os
 import random
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-from dicetray import backup as bk  # noqa: E402
-from dicetray import cli  # noqa: E402
-from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray import backup as bk
+from dicetray import cli
+from dicetray.backup import BackupStore
+from dicetray.rules import campaign as cp
 
 # The most rule applications one UNDO may cost on the host: a refold of
 # the window (fewer than 2 * HOST_DEPTH effective actions), plus itself.

@@ -9,12 +9,11 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import Loopback, RamTray, play, serve  # noqa: E402
+from ramtray import Loopback, RamTray, play, serve
 
-from dicetray.link import frame as fr  # noqa: E402
-from dicetray.link.client import Device, DeviceError  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray.link import frame as fr
+from dicetray.link.client import Device, DeviceError
+from dicetray.rules import campaign as cp
 
 
 @pytest.fixture

@@ -9,19 +9,17 @@ tests/host/ramtray.py: its store chains every event); the last test runs
 it in the simulator."""
 import os
 import sqlite3
-import sys
 import zlib
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-import pytest  # noqa: E402
+import pytest
 
-from dicetray import backup as bk  # noqa: E402
-from dicetray import cli  # noqa: E402
-from dicetray.backup import BackupStore, StoreError  # noqa: E402
-from dicetray.fwstore import chain  # noqa: E402
-from dicetray.rules import campaign as cp, codec  # noqa: E402
+from dicetray import backup as bk
+from dicetray import cli
+from dicetray.backup import BackupStore, StoreError
+from dicetray.fwstore import chain
+from dicetray.rules import campaign as cp, codec
 
 
 def device(n=30, rolls=(5, 12, 20), **kw):
@@ -217,7 +215,6 @@ def test_on_the_real_firmware(tmp_path, capsys):
     # CHAIN) is what the host computes, survives a reboot, catches a fully
     # forged backup, and a restore from past event 1 goes on from the
     # backup's head.
-    sys.path.insert(0, os.path.dirname(__file__))
     from linkutil import Sim, write_campaign, make_events
     from dicetray import cli
     from dicetray.link.client import Device

@@ -10,14 +10,11 @@ device's scrub found. The tray is the real firmware in this process
 (tests/host/ramtray.py)."""
 
 import json
-import os
-import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.rules import campaign as cp, codec  # noqa: E402
+from dicetray.backup import BackupStore
+from dicetray.rules import campaign as cp, codec
 
 
 def tray_with_rolls(n=60, rolls=(5, 12, 20), **kw):

@@ -9,13 +9,12 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-import ramtray  # noqa: E402
-from ramtray import RamTray, play, serve  # noqa: E402
+import ramtray
+from ramtray import RamTray, play, serve
 
-from dicetray import cli  # noqa: E402
-from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray import cli
+from dicetray.backup import BackupStore
+from dicetray.rules import campaign as cp
 
 
 @pytest.fixture

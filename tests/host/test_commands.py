@@ -7,12 +7,11 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-from dicetray import cli  # noqa: E402
-from dicetray.ops import actions  # noqa: E402
-from dicetray.rules import campaign as cp, core  # noqa: E402
+from dicetray import cli
+from dicetray.ops import actions
+from dicetray.rules import campaign as cp, core
 
 
 @pytest.fixture

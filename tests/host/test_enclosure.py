@@ -8,22 +8,18 @@ that something collides. Needs build123d (the [hardware] extra, which
 DICETRAY_HARDWARE_REQUIRED=1 (set by .ci/run) turns that into a failure."""
 import copy
 import os
-import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "hardware"))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 if not os.environ.get("DICETRAY_HARDWARE_REQUIRED"):
     pytest.importorskip("build123d", reason="build123d missing: pip install -e '.[hardware]'",
                         exc_type=ImportError)   # also a broken OpenCascade install
 
-import enclosure as E  # noqa: E402
-import enclosure_check as C  # noqa: E402
-from hw.keys import NAMES  # noqa: E402
-from rules.dice import MAX_POOL  # noqa: E402
+import enclosure as E
+import enclosure_check as C
+from hw.keys import NAMES
+from rules.dice import MAX_POOL
 
 
 @pytest.fixture(scope="session")

@@ -5,16 +5,13 @@ import csv
 import re
 import io
 import json
-import os
-import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-from dicetray.campaign import export  # noqa: E402
-from dicetray import cli  # noqa: E402
-from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.rules import campaign as cp, expedition  # noqa: E402
+from dicetray.campaign import export
+from dicetray import cli
+from dicetray.backup import BackupStore
+from dicetray.rules import campaign as cp, expedition
 
 
 def _export(tray, fmt, capsys, monkeypatch):

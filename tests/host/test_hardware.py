@@ -10,9 +10,6 @@ import xml.etree.ElementTree as ET
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
-sys.path.insert(0, os.path.join(ROOT, "tests", "mpy"))
 
 from hw import pins  # noqa: E402
 from hw.keys import NAMES  # noqa: E402

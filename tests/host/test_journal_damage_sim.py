@@ -7,17 +7,15 @@ exports or counts a silent part."""
 
 import json
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from linkutil import Sim  # noqa: E402
+import linkutil
+from linkutil import Sim
 
-from dicetray import cli  # noqa: E402
-from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.fwstore import chain  # noqa: E402
-from dicetray.link.client import Device  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray import cli
+from dicetray.backup import BackupStore
+from dicetray.fwstore import chain
+from dicetray.link.client import Device
+from dicetray.rules import campaign as cp
 
 
 def run(capsys, *argv):

@@ -13,22 +13,19 @@ test_journal_damage_sim.py."""
 import csv
 import io
 import json
-import os
 import sqlite3
-import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-from linkutil import damage_record  # noqa: E402
-from ramtray import RamTray, play  # noqa: E402
+from linkutil import damage_record
+from ramtray import RamTray, play
 
-import pytest  # noqa: E402
+import pytest
 
-from dicetray import cli  # noqa: E402
-from dicetray.ops import restore  # noqa: E402
-from dicetray.backup import BackupStore, StoreError  # noqa: E402
-from dicetray.link.client import DeviceError, JournalDamaged  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
-from dicetray.rules import codec  # noqa: E402
+from dicetray import cli
+from dicetray.ops import restore
+from dicetray.backup import BackupStore, StoreError
+from dicetray.link.client import DeviceError, JournalDamaged
+from dicetray.rules import campaign as cp
+from dicetray.rules import codec
 
 HEADER, EVENT = 2, 11   # a byte of a record's header (its check fails), of its event (its CRC)
 TWO = ((42, HEADER), (100, EVENT))

@@ -86,12 +86,8 @@ def stored(flash, n=None):
     """(state bytes, events after it, every event of the journal) read from
     the flash directory with the firmware's own store module, for the
     current campaign (highest cN)."""
-    sys.path.insert(0, FIRMWARE)
-    try:
-        import store
-        from store import journal
-    finally:
-        sys.path.remove(FIRMWARE)
+    import store
+    from store import journal
     base = os.path.join(str(flash), "dicetray")
     if n is None:
         n = max(int(d[1:]) for d in os.listdir(base) if d[0] == "c" and d[1:].isdigit())
@@ -457,8 +453,7 @@ def test_a_flash_with_a_campaign_never_shows_the_tour(tmp_path):
 # --screenshot after these keys on a fresh flash (docs/ui.md): the tour
 # skipped, Tension slashed four times (one carries into Pressure: its notes
 # on a page, OK closes it), home.
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-from docshots import SIM_SCRIPT as README_SCRIPT  # noqa: E402  (what `make docs` plays)
+from tools.docshots import SIM_SCRIPT as README_SCRIPT  # noqa: E402  (what `make docs` plays)
 
 
 def test_the_readme_screenshot_is_what_the_simulator_draws(tmp_path):

@@ -15,7 +15,6 @@ marks exactly the host-only kinds, with the reason.
 
 import json
 import os
-import sys
 
 import pytest
 
@@ -32,8 +31,6 @@ SYSTEMS = (0, 1, 2)
 
 def _store():
     """The firmware's store module, as the board imports it."""
-    if FIRMWARE not in sys.path:
-        sys.path.insert(0, FIRMWARE)
     import store
     return store
 

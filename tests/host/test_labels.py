@@ -19,13 +19,12 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, serve  # noqa: E402
-from test_rules_listing import SAMPLES  # noqa: E402
+from ramtray import RamTray, serve
+from test_rules_listing import SAMPLES
 
-from dicetray.campaign import export as ex  # noqa: E402
-from dicetray.rules import campaign as cp, codec, events, systems  # noqa: E402
-from dicetray.rules.dice import Dice  # noqa: E402
+from dicetray.campaign import export as ex
+from dicetray.rules import campaign as cp, codec, events, systems
+from dicetray.rules.dice import Dice
 
 UNDERSCORED = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b")
 TAL_FIELDS = ("n", "cap", "policy", "link", "role", "owner", "a", "b")

@@ -17,18 +17,17 @@ import threading
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from ramtray import RamTray, play, serve  # noqa: E402
-from linkutil import Sim  # noqa: E402
+import linkutil
+from ramtray import RamTray, play, serve
+from linkutil import Sim
 
-from dicetray import backup as bk  # noqa: E402
-from dicetray import cli  # noqa: E402
-from dicetray.cli import backups  # noqa: E402
-from dicetray.link import transport  # noqa: E402
-from dicetray.link.client import AtRepl, Device, DeviceError  # noqa: E402
-from dicetray.link.transport import Transport, TransportError  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray import backup as bk
+from dicetray import cli
+from dicetray.cli import backups
+from dicetray.link import transport
+from dicetray.link.client import AtRepl, Device, DeviceError
+from dicetray.link.transport import Transport, TransportError
+from dicetray.rules import campaign as cp
 
 
 def run(capsys, *argv, open_device=None):

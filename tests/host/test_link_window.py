@@ -15,15 +15,14 @@ import time
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from linkutil import Sim  # noqa: E402
+import linkutil
+from linkutil import Sim
 
-from dicetray.link import frame as fr  # noqa: E402
-from dicetray.link.client import Device, DeviceError, JournalDamaged  # noqa: E402
-from dicetray.link.records import records  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
-from dicetray.rules import codec  # noqa: E402
+from dicetray.link import frame as fr
+from dicetray.link.client import Device, DeviceError, JournalDamaged
+from dicetray.link.records import records
+from dicetray.rules import campaign as cp
+from dicetray.rules import codec
 
 from store import journal  # noqa: E402  (firmware/store, on the path through linkutil)
 

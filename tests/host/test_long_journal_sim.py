@@ -9,19 +9,17 @@ incremental backup of 2,400 events made live after 3,200 completes
 tests/board/test_long_journal.py."""
 
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from linkutil import Sim  # noqa: E402
+import linkutil
+from linkutil import Sim
 
-from dicetray import cli  # noqa: E402
-from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.link.client import Device  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray import cli
+from dicetray.backup import BackupStore
+from dicetray.link.client import Device
+from dicetray.rules import campaign as cp
 
 import session  # noqa: E402  (firmware/, on the path through linkutil)
-import store  # noqa: E402
+import store
 
 FULL = store.JOURNAL_KEEP
 

@@ -1,9 +1,7 @@
 """Every firmware file compiles with mpy-cross: it is valid MicroPython."""
 import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
-from tools.mpy import FIRMWARE, compile_firmware  # noqa: E402
+from tools.mpy import FIRMWARE, compile_firmware
 
 
 def test_every_firmware_file_compiles(tmp_path):

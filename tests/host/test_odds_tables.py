@@ -1,8 +1,6 @@
 """Host odds tables (dicetray.campaign.odds) against icepool, brute force and the
 device's builder_odds; the builder's fuel on real MicroPython."""
 import itertools
-import os
-import sys
 from collections import Counter
 from fractions import Fraction
 
@@ -14,9 +12,7 @@ from dicetray.campaign import odds
 from dicetray.rules import odds as core
 from dicetray.rules import expedition, hunt, paths
 
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-import icepool_compare  # noqa: E402
+from bench import icepool_compare
 
 TABLES = odds.tables()
 

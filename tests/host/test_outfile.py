@@ -17,10 +17,9 @@ import threading
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-from dicetray.backup import BackupStore  # noqa: E402
+from dicetray.backup import BackupStore
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

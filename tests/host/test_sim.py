@@ -336,7 +336,6 @@ def test_every_headless_simulator_rolls_its_own_dice(tmp_path):
     """Two `dicetray sim --headless` trays at one table, no --seed: each
     draws its own seed (both rolled 6 2 3 2... when headless meant seed 1);
     a script still replays on seed 1 (test_scripted_run_... above)."""
-    sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
     from linkutil import Sim
     from dicetray.link.client import Device
     from dicetray.rules import campaign as cp

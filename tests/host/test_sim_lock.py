@@ -13,13 +13,12 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from linkutil import Sim  # noqa: E402
+import linkutil
+from linkutil import Sim
 
-from dicetray.link.client import Device  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
-from dicetray.sim.flash import Flash  # noqa: E402
+from dicetray.link.client import Device
+from dicetray.rules import campaign as cp
+from dicetray.sim.flash import Flash
 
 ROOT = linkutil.ROOT
 

@@ -13,16 +13,12 @@ Also here: the boot-cost figures (MicroPython fuel to open a store of
 
 import os
 import shutil
-import sys
 import tempfile
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, REPO)
-sys.path.insert(0, os.path.join(REPO, "firmware"))
-sys.path.insert(0, os.path.join(REPO, "tests", "mpy"))
 
 import test_store as T  # noqa: E402
 from tools.mpy import compile_file, compile_firmware, run  # noqa: E402

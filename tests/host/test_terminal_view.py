@@ -214,8 +214,6 @@ def test_no_terminal_size_means_the_full_view():
 def _home_frame():
     """The tray's home screen as the UI draws it (8x8 font on the 16x8
     grid): the title bar and the selected row lit, their letters dark."""
-    import sys
-    sys.path.insert(0, os.path.dirname(__file__))
     import fbtext
     buf = bytearray(1024)
     rows = [("HUNT          #4", True), ("Tension      2/3", False), ("Pressure     2/6", False),

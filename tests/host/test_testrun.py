@@ -14,11 +14,9 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
 from tools import testrun  # noqa: E402
 
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-from sharding import shard_of  # noqa: E402
+from tests.sharding import shard_of  # noqa: E402
 
 
 def test_every_file_in_one_shard_the_longest_first_to_the_lightest():

@@ -16,22 +16,20 @@ import urllib.request
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "host"))
 
-from linkutil import ROOT, Sim, wait_for  # noqa: E402
-from webhook import Receiver  # noqa: E402
+from linkutil import ROOT, Sim, wait_for
+from webhook import Receiver
 
-from dicetray import backup as bk  # noqa: E402
+from dicetray import backup as bk
 
-from dicetray.hub.autobackup import AutoBackup  # noqa: E402
-from dicetray.hub.forward import Forwarder  # noqa: E402
-from dicetray.hub.server import Hub  # noqa: E402
-from dicetray.hub.view import View  # noqa: E402
-from dicetray.cli.pageline import parse_action  # noqa: E402
-from dicetray.hub.web import Web  # noqa: E402
+from dicetray.hub.autobackup import AutoBackup
+from dicetray.hub.forward import Forwarder
+from dicetray.hub.server import Hub
+from dicetray.hub.view import View
+from dicetray.cli.pageline import parse_action
+from dicetray.hub.web import Web
 
-import browser  # noqa: E402
+import browser
 
 
 def _need():
