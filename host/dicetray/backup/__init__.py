@@ -12,9 +12,12 @@ The modules (docs/backup.md has the schema, the reasons and the costs):
   the connection, the checks of the file and the honest words for what is
   wrong with it, the reads (list, load, restore_payload, incomplete) and
   the one transaction that writes a backup.
-- plan.py: taking a backup from a device (BackupStore.take calls it): the
-  plan of what it continues and fetches, the fold and the checks against
-  the device's state and chain head, then the database's write; Result.
+- plan.py: the plan of a backup, pure (data in, plan out): which lineage
+  the device continues, which events are new, a baseline where it
+  compacted events the host never saw; TakePlan.
+- take.py: taking a backup from a device (BackupStore.take calls it):
+  the reads plan.py asks for, the fold and the checks against the
+  device's state and chain head, then the database's write; Result.
 - damaged.py: the plan of a backup of a damaged journal: the version
   before the damage, the device's state after it, and every run read
   between damaged records, kept (not folded) and chained where it can be.
@@ -43,7 +46,8 @@ from .history import (
     unhex,
 )
 from . import verify
-from .plan import Result, device_head, device_notes, snapshot_bytes, unchecked
+from .plan import device_notes, unchecked
+from .take import Result, device_head, snapshot_bytes
 
 __all__ = [
     "BackupStore",

@@ -23,9 +23,9 @@ The plan is written by BackupStore.write in one transaction:
 from ..fwstore import chain
 from ..rules import campaign as cp
 from .db import StoreError
-from .plan import (
+from .plan import TakePlan
+from .take import (
     Mismatch,
-    TakePlan,
     chain_of,
     events_sha,
     fold_on,

@@ -21,7 +21,7 @@ Tables (docs/backup.md has the full schema and the reasons):
 - the hash chain (firmware/store/chain.py): every event row keeps the
   chain's head after it (`link`), every backup the head after its last
   event, every base the head after its snapshot; load() checks every link
-  (naming the first event that does not lead to its own), take() (plan.py)
+  (naming the first event that does not lead to its own), take() (take.py)
   that the device's own head agrees with the stored history before
   building on it.
 
@@ -32,9 +32,9 @@ one that looks whole. Every read verifies what it reads and raises
 StoreError naming the backup, event or file that is damaged, or what else
 is wrong with the file (read-only, missing, a directory, in use).
 
-What a backup is planned from and how (the device read, the history it
-continues, the checks before the write) is plan.py; BackupStore.take
-calls it.
+What a backup continues is planned by plan.py (pure: data in, plan
+out); the device read, the fold and the checks before the write are
+take.py's, which BackupStore.take calls.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from .history import Backup, Run, Sha256, digest, events_digest, fold, sha, unhe
 
 if TYPE_CHECKING:  # the types a script sees; nothing of them is imported to run
     from ..link.tray import Tray
-    from .plan import Result
+    from .take import Result
 
 STORE_VERSION = 1
 DB_NAME = "backups.sqlite3"
@@ -173,7 +173,7 @@ class StoreError(Exception):
 
 class Overtaken(Exception):
     """Another backup of the campaign was stored while this one was made:
-    nothing was written (plan.take makes this one again from it)."""
+    nothing was written (take.take makes this one again from it)."""
 
 
 class NoDatabase(StoreError):
@@ -763,7 +763,7 @@ class BackupStore:
             out.append(Run(r, evs, links))
         return out
 
-    # --- taking a backup: what plan.py's take() reads and writes -------------
+    # --- taking a backup: what take.py's take() reads and writes -------------
     def newest(self, cid, system):
         """(lineage id, newest complete backup row id) for this campaign, or None."""
         r = self._q(
@@ -791,7 +791,7 @@ class BackupStore:
 
         The newest backup's events are read and checked (CRCs, digest), not
         refolded: the new events fold onto its stored fold."""
-        from .plan import take
+        from .take import take
 
         return take(self, dev, progress, now)
 
@@ -823,7 +823,7 @@ class BackupStore:
             pass
 
     def write(self, p, cid, system, last, state, h, info, now, c, head=None, links=None, over=None):
-        """Write version `p` (plan.py's plan: its fetched events `new` from
+        """Write version `p` (plan.py's TakePlan: its fetched events `new` from
         `new_from`, the state after `last`, the events digest `h`, the
         fold `c`, the chain's head after `last` and after each new event)
         in one transaction with what the plan carries from a damaged
