@@ -643,7 +643,7 @@ def test_selftest_shows_held_key_names_and_back_exits():
 def _app(b):
     """The app (ui/app.py) over board b, its display a text grid, idle on home."""
     from fakefb import FakeFB
-    from test_ui import RamSession
+    from fakeapp import RamSession
     from ui.app import App
     b.display = FakeFB()
     a = App(b, RamSession())
@@ -683,7 +683,7 @@ def test_a_board_with_clean_keys_takes_a_key_at_the_step_that_sees_it():
     keys are events, and the page steps the app on each) has a key taken
     and drawn by the very step that first sees it, and a tap seen by two
     steps in the same ms is a press (a board with switches: none)."""
-    from test_ui import FakeBoard
+    from fakeapp import FakeBoard
 
     class Clean(FakeBoard):
         debounce = 0

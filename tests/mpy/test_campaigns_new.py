@@ -95,13 +95,13 @@ def test_the_campaigns_name_is_an_event_and_the_end_of_its_state():
 
 def test_settings_campaigns_shows_a_slots_name():
     from hw.keys import K_UP, K_OK
-    from test_ui import _flash, _boot, press
+    from fakeapp import flash, boot, press
     from test_ui_campaigns import _campaigns
-    fs = _flash()
-    a, b, s = _boot(fs)
+    fs = flash()
+    a, b, s = boot(fs)
     s.set_bright(3)                            # past the first run's tour
     staging.new_campaign(s, 0, "Westmarch")
-    a, b, s = _boot(fs)
+    a, b, s = boot(fs)
     rows = _campaigns(a)
     assert rows[1:3] == [" hunt      0  8K", "*hunt      1  8K"]
     assert rows[6:] == ["#2 Westmarch", "Current: in use"]

@@ -6,7 +6,7 @@ from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK
 from rules import campaign as cp, codec, expedition as ex
 from rules import expedition_foes as ef, expedition_chars as ec
 from ui.screen import lr
-from test_ui import make, press
+from fakeapp import make, press
 
 
 def _foes():

@@ -196,7 +196,7 @@ def test_the_spells_screen_learns_and_channels():
     # the pool, the Ob and the exact odds; OK channels it.
     from hw.keys import K_DOWN, K_RIGHT, K_OK
     from rules import codec, odds
-    from test_ui import make, press
+    from fakeapp import make, press
     a, b, s = make(2)
     s.do(cp.CHAR_ADD, (), "Katie")
     s.do(ex.SHEET, (0, 8, 8, 2, 2, 1, 0, 0))      # light armor: +1 Ob

@@ -59,7 +59,7 @@ def test_the_circles_screen_shows_exact_odds_past_twenty_dice():
     # The Town screen's Circles line: the exact odds of every pool the check
     # rolls (it said "pool over 20" before).
     from hw.keys import K_DOWN, K_RIGHT, K_OK
-    from test_ui import make, press
+    from fakeapp import make, press
     from rules import odds
     from ui import town
     a, b, s = make(2)

@@ -4,7 +4,7 @@ Level (Level + 3 dice), the turn tracker's overland turn checks every turn
 and its short rest passes an Exploration Turn."""
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_ROLL
 from rules import campaign as cp, codec, expedition as ex, odds
-from test_ui import make, press
+from fakeapp import make, press
 
 
 def _builder():

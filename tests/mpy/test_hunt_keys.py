@@ -13,7 +13,7 @@ to its two exorcists."""
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
 from rules import campaign as cp, codec, hunt as m
 from ui.screen import lr
-from test_ui import one_app, press
+from fakeapp import one_app, press
 
 _APP = []
 
@@ -332,7 +332,7 @@ def test_an_undo_under_a_form_closes_what_it_no_longer_fits():
     # A long Back on the rest takes back the last event: its dice were for
     # that state, so the rest closes; on the stress form the exorcist is
     # still there, so it stays.
-    from test_ui import long
+    from fakeapp import long
     a, s = _app()
     s.do(m.WITNESS, (0,))
     _scenes(a)

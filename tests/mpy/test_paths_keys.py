@@ -12,7 +12,7 @@ from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
 from rules import campaign as cp, codec, paths as P, paths_more as pm
 from ui import paths_more
 from ui.screen import lr
-from test_ui import one_app, press
+from fakeapp import one_app, press
 
 _APP = []
 
@@ -182,7 +182,7 @@ def test_the_exarch_changes_the_successes_a_prolonged_test_needs():
 
 
 def test_an_undo_under_the_capacity_form_closes_it():
-    from test_ui import long
+    from fakeapp import long
     a, s = _app()
     s.do(P.PRO_OPEN, (0, 8, 0, 2, 0), "Healing")
     press(a, K_DOWN, K_DOWN, K_OK, K_OK, K_DOWN, K_DOWN, K_DOWN, K_OK)  # Healing > Capacity

@@ -4,22 +4,20 @@ tracked foe (COMBAT: the loser's damage, a tie's, threat, supporters, a
 melee, blocks), who rolls filling the Ability and a foe its Level and
 Save (FOE resist), the forms' Score from the last used, a failure's
 margin; Foes' rows and a foe's own test or save. The sheet and the
-clocks: test_screens_expedition_sheet.py, whose helpers these use (its
-own app here: test_screens_expedition_sheet.py says why two files)."""
+clocks: test_screens_expedition_sheet.py (it says why two files)."""
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK
 from rules import campaign as cp, expedition as ex
 from rules import expedition_foes as ef, expedition_chars as ec, expedition_spells as sp
 from ui.screen import lr
-from test_ui import press
-import test_screens_expedition_sheet as sheet
-from test_screens_expedition_sheet import _last, _sel, _to, _v, _hits, _verdict
+from fakeapp import press
+from expedition_app import on_home, last_event, selected, to_row, char_v, hits, verdict
 
 _APP = []
 
 
 def _app():
-    """As test_screens_expedition_sheet's, on an app of this file's own."""
-    return sheet._app(_APP)
+    """This file's one app, on home (expedition_app.on_home)."""
+    return on_home(_APP)
 
 
 # --- items 3, 6 and 9: the combat check, the builder knows the table ------------------------
@@ -33,7 +31,7 @@ def _combat(a, s, level=3):
     _builder(a)
     press(a, K_RIGHT, K_RIGHT, K_RIGHT)              # Mode: test -> combat (the last)
     press(a, K_DOWN, K_RIGHT)                        # Who: Ada
-    _to(a, "Against")
+    to_row(a, "Against")
     rows = press(a, K_RIGHT)                         # the foe
     return t, rows
 
@@ -45,7 +43,7 @@ def test_a_combat_check_deals_the_margin_to_the_loser():
     assert "Opp. level 3" not in " ".join(a.top().menu.items)    # the foe's own
     assert rows[0] == lr("ROLL", "3d6 v6")             # Ada 2 + 1, Level 3 + 3
     rows = press(a, K_OK)
-    kind, args, faces, _t = _last(s)
+    kind, args, faces, _t = last_event(s)
     assert kind == ex.COMBAT
     assert args == [0, 1, 0, 0, 0, 0, -1, 3, 0, 0, 0, 0, 0, 0, 0, 3 | ex.FOE_B | (t + 1) * ef.TRACKED]
     # Each side's faces on a row of its own, named: who rolls and the foe.
@@ -53,16 +51,16 @@ def test_a_combat_check_deals_the_margin_to_the_loser():
     k = [i for i in range(len(lines)) if " succ" in lines[i]][0]
     assert lines[0] == "Ada: " + " ".join(str(f) for f in faces[:3])
     assert " ".join(lines[1:k]) == "Foe 1: " + " ".join(str(f) for f in faces[3:])
-    m = _hits(faces[:3]) - _hits(faces[3:])
+    m = hits(faces[:3]) - hits(faces[3:])
     hp = ef.hp(s.c.tals[t])
-    succ, margin = _verdict(rows)
+    succ, margin = verdict(rows)
     if m > 0:
         assert hp == 8 - m and succ.endswith("WINS") and margin == "margin +%d" % m
     elif m < 0:
-        assert _v(s)[ex.HP] == max(0, 4 + m) and hp == 8
+        assert char_v(s)[ex.HP] == max(0, 4 + m) and hp == 8
         assert succ.endswith("LOSES") and margin == "margin %d" % m   # a loss as one
     else:
-        assert hp == 7 and _v(s)[ex.HP] == 3 and succ.endswith("TIE")
+        assert hp == 7 and char_v(s)[ex.HP] == 3 and succ.endswith("TIE")
 
 
 def test_a_tie_deals_one_to_everyone_and_says_so():
@@ -71,13 +69,13 @@ def test_a_tie_deals_one_to_everyone_and_says_so():
     t, _rows = _combat(a, s)
     for _ in range(60):
         press(a, K_OK)
-        kind, args, faces, _t = _last(s)
-        if _hits(faces[:3]) == _hits(faces[3:]):
+        kind, args, faces, _t = last_event(s)
+        if hits(faces[:3]) == hits(faces[3:]):
             break
         press(a, K_OK)
         s.do(cp.UNDO)
     text = " ".join(a.top().lines)                  # the result's lines, scrolled or not
-    assert ef.hp(s.c.tals[t]) == 7 and _v(s)[ex.HP] == 3
+    assert ef.hp(s.c.tals[t]) == 7 and char_v(s)[ex.HP] == 3
     assert "Foe 1 takes 1" in text and "Ada takes 1" in text
 
 
@@ -85,30 +83,30 @@ def test_combat_threat_supporters_a_melee_and_blocks():
     a, s = _app()
     s.do(ex.SHEET, (0, 4, 4, 0, 0, 1, 0, 0))          # Ada: light armor
     t, rows = _combat(a, s)
-    _to(a, "Threatened")
+    to_row(a, "Threatened")
     press(a, K_LEFT)                                 # the foe threatens no one here
-    _to(a, "Supporters")
+    to_row(a, "Supporters")
     rows = press(a, K_RIGHT, K_RIGHT)                # two supporters: +2d
     assert rows[0] == lr("ROLL", "5d6 v6")
-    _to(a, "PCs in it")                              # the others' initials: Bram's only
-    assert _sel(a) == lr("PCs in it", ".")            # (who rolls is not among them)
+    to_row(a, "PCs in it")                              # the others' initials: Bram's only
+    assert selected(a) == lr("PCs in it", ".")            # (who rolls is not among them)
     rows = press(a, K_RIGHT)
-    assert _sel(a) == lr("PCs in it", "B")
-    _to(a, "Use armor")
+    assert selected(a) == lr("PCs in it", "B")
+    to_row(a, "Use armor")
     press(a, K_RIGHT, K_OK)
-    kind, args, _f, _t = _last(s)
+    kind, args, _f, _t = last_event(s)
     assert args[12:15] == [2, 0b10, 1] and args[15] & 3 == 1     # Bram among 2; armor; A threatens
     press(a, K_OK)                                   # the result closed: the builder
-    _to(a, "Into melee")
+    to_row(a, "Into melee")
     rows = press(a, K_RIGHT, K_OK)                   # and a melee: not both
     assert rows[0] == "REFUSED" and "not both" in " ".join(rows)
     press(a, K_OK)
-    _to(a, "Supporters")
+    to_row(a, "Supporters")
     press(a, K_LEFT, K_LEFT)
     rows = press(a, K_UP)
     assert rows[0] == lr("ROLL", "2d6 v6")           # firing into a melee: -1d
     press(a, K_OK)
-    assert _last(s)[1][12:14] == [-1, 0b10]
+    assert last_event(s)[1][12:14] == [-1, 0b10]
 
 
 def test_who_rolls_fills_the_ability_from_the_sheet():
@@ -125,7 +123,7 @@ def test_who_rolls_fills_the_ability_from_the_sheet():
     rows = press(a, K_DOWN, K_RIGHT)                 # a relic's +1, dialled
     assert rows[4] == lr("Score", "4") and rows[0] == lr("ROLL", "6d6")
     press(a, K_OK)
-    assert _last(s)[1][:2] == [4, 1]
+    assert last_event(s)[1][:2] == [4, 1]
 
 
 def test_a_tracked_foe_fills_the_level_and_its_save_the_ob():
@@ -134,21 +132,21 @@ def test_a_tracked_foe_fills_the_level_and_its_save_the_ob():
     a, s = _app()
     t = s.do(ef.FOE, (ef.OP_NEW, 5, 0, 0, -1), "Troll").tal   # Level 5: Save 4, 8 dice
     _builder(a)
-    _to(a, "Resist")
+    to_row(a, "Resist")
     rows = press(a, K_RIGHT)
-    assert _sel(a) == lr("Resist", "Troll Ob4")
+    assert selected(a) == lr("Resist", "Troll Ob4")
     assert "Ob" not in [r.split()[0] for r in a.top().menu.items]   # the Save is the Ob
     press(a, K_OK)
-    kind, args, faces, _t = _last(s)
+    kind, args, faces, _t = last_event(s)
     assert kind == ef.FOE and args == [ef.OP_RESIST, t, 1, 0, 0, 0] and len(faces) == 3
     press(a, K_OK, K_UP)
-    _to(a, "Mode")
+    to_row(a, "Mode")
     press(a, K_RIGHT, K_RIGHT)                       # test -> monster
-    _to(a, "Against")
+    to_row(a, "Against")
     rows = press(a, K_RIGHT)
-    assert rows[0] == lr("ROLL", "3d6 v8") and _sel(a) == lr("Against", "Troll")
+    assert rows[0] == lr("ROLL", "3d6 v8") and selected(a) == lr("Against", "Troll")
     press(a, K_OK)
-    assert _last(s)[1][6] == 5                       # VERSUS against Level 5
+    assert last_event(s)[1][6] == 5                       # VERSUS against Level 5
 
 
 def test_the_forms_start_from_the_last_score_used():
@@ -160,7 +158,7 @@ def test_the_forms_start_from_the_last_score_used():
     assert rows[1] == lr("Score", "<3>")
     press(a, K_RIGHT, K_RIGHT, K_OK, K_OK)           # Score 5, channeled, read: Spells
     rows = press(a, K_OK)                            # the next opens at 5
-    assert _last(s)[1][:3] == [sp.CHANNEL, t, 5] and rows[1] == lr("Score", "<5>")
+    assert last_event(s)[1][:3] == [sp.CHANNEL, t, 5] and rows[1] == lr("Score", "<5>")
     press(a, K_BACK)
     s.do(ec.ABIL, (ec.OP_SET, 0, 3, 3, 3, 3, 6, 3))  # Abilities rolled: her Knowledge
     rows = press(a, K_OK)
@@ -184,12 +182,12 @@ def test_a_foes_damage_starts_from_a_combat_won_against_a_level():
 def test_a_failure_shows_its_margin_as_a_failure():
     a, s = _app()
     _builder(a)
-    _to(a, "Ob")
+    to_row(a, "Ob")
     press(a, *(K_RIGHT,) * 5)                        # Ob 6 on 3 dice: a failure
     rows = press(a, K_OK)
-    kind, args, faces, _t = _last(s)
-    assert _verdict(rows) == (lr("%d succ" % _hits(faces), "FAILURE"),
-                              "margin -%d" % (6 - _hits(faces)))
+    kind, args, faces, _t = last_event(s)
+    assert verdict(rows) == (lr("%d succ" % hits(faces), "FAILURE"),
+                              "margin -%d" % (6 - hits(faces)))
 
 
 # --- item 8: Foes ------------------------------------------------------------------------
@@ -212,16 +210,16 @@ def test_a_foes_own_test_or_save():
     a, s = _app()
     t = s.do(ef.FOE, (ef.OP_NEW, 3, 0, 0, -1), "Orc").tal
     press(a, K_UP, K_OK, K_DOWN, K_DOWN, K_OK)       # Foes > Orc
-    _to(a, "Its test/save")
+    to_row(a, "Its test/save")
     rows = press(a, K_OK)
     assert rows[0] == lr("Orc", "6d6 Ob2") and rows[7].startswith("Odds ")
     rows = press(a, K_RIGHT, K_DOWN, K_RIGHT)        # Ob 3, a strength: +1d
     assert rows[0] == lr("Orc", "7d6 Ob3")
     rows = press(a, K_OK)
-    kind, args, faces, _t = _last(s)
+    kind, args, faces, _t = last_event(s)
     assert kind == ef.FOE and args == [ef.OP_SAVE, t, 3, 1, 0] and len(faces) == 7
     assert rows[0] == lr("RESULT", "test/save")
-    assert rows[2].endswith("SUCCESS" if _hits(faces) >= 3 else "FAILURE")
+    assert rows[2].endswith("SUCCESS" if hits(faces) >= 3 else "FAILURE")
 
 
 def test_the_title_and_the_odds_kept_are_the_pools_own():
@@ -236,10 +234,10 @@ def test_the_title_and_the_odds_kept_are_the_pools_own():
     assert rows[0] == lr("ROLL", "3d6 v3")
     rows = press(a, K_LEFT)
     assert rows[0] == lr("ROLL", "3d6")
-    _to(a, "Ob")
+    to_row(a, "Ob")
     for ob in range(2, 31):
         rows = press(a, K_RIGHT)
-        assert _sel(a) == lr("Ob", str(ob)) and rows[0] == lr("ROLL", "3d6")
+        assert selected(a) == lr("Ob", str(ob)) and rows[0] == lr("ROLL", "3d6")
         assert len(poolodds._MEMO) <= 32
     assert rows[7] == "Odds 0.0%"
     rows = press(a, *(K_LEFT,) * 29)                 # back to Ob 1: the same line as at first

@@ -10,80 +10,31 @@ One app for the whole file (many App instances in one MicroPython test
 VM can crash it, and so can one file's too many screens: two files): each
 test starts on home with the campaign undone back to Ada and Bram."""
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
-from rules import campaign as cp, codec, expedition as ex
+from rules import expedition as ex
 from rules import expedition_spells as sp
 from ui.screen import lr
-from ui import systems
-from test_ui import make, press
+from fakeapp import press
+from expedition_app import on_home, last_event, selected, to_row, char_v, hits, verdict
 
 _APP = []
 
 
-def _app(apps=_APP):
-    """(app, session) on home, the campaign back at Ada and Bram, the
-    builder as new; `apps` holds the file's one app."""
-    if not apps:
-        a, b, s = make(2)
-        for n in ("Ada", "Bram"):
-            s.do(cp.CHAR_ADD, (), n)
-        apps.append((a, s, len(s.c.done)))
-    a, s, base = apps[0]
-    while len(s.c.done) > base:
-        s.do(cp.UNDO)
-    a.reset()
-    a.toast = ""
-    a.pool = systems.get(2).Pool()   # the builder as new
-    a.pool.fix(a.c)
-    press(a)
-    return a, s
-
-
-def _last(s):
-    """(kind, args, faces, text) of the newest event journaled."""
-    return codec.decode_event(s.log[-1])
-
-
-def _sel(a):
-    m = a.top().menu
-    return m.items[m.sel]
-
-
-def _to(a, label):
-    """The cursor onto the menu row that reads `label` (alone or before a
-    space), by Down; the screen's rows."""
-    for _ in range(40):
-        r = _sel(a)
-        if r == label or r.startswith(label + " "):
-            return a.fb.rows
-        press(a, K_DOWN)
-    raise AssertionError("no row %r in %r" % (label, a.top().menu.items))
+def _app():
+    """This file's one app, on home (expedition_app.on_home)."""
+    return on_home(_APP)
 
 
 def _sheet(a, who="Ada"):
     press(a, K_DOWN, K_DOWN, K_DOWN, K_OK)          # Characters
-    _to(a, who)
+    to_row(a, who)
     return press(a, K_OK)
-
-
-def _v(s, i=0):
-    return s.c.chars[i].v
-
-
-def _hits(faces):
-    return len([f for f in faces if f >= 4])
-
-
-def _verdict(rows):
-    """(the successes row, the margin row) of a result screen."""
-    k = [i for i in range(len(rows)) if " succ" in rows[i]][0]
-    return rows[k], rows[k + 1]
 
 
 # --- item 1: the sheet ------------------------------------------------------------------
 def test_the_sheet_sets_hp_class_resources_armor_shield_and_xp():
     a, s = _app()
     _sheet(a)
-    _to(a, "Set the sheet")
+    to_row(a, "Set the sheet")
     rows = press(a, K_OK)
     assert rows[0] == lr("Ada", "SHEET") and rows[1] == lr("Max HP", "<4>")
     assert rows[2] == lr("HP", "<4>") and rows[3] == lr("Max CR", "<0>")
@@ -96,26 +47,26 @@ def test_the_sheet_sets_hp_class_resources_armor_shield_and_xp():
     assert a.top().menu.items[4:] == [lr("Armor", "<light>"), lr("Shield", "<yes>"),
                                       lr("XP", "<1>")]
     press(a, K_OK)
-    kind, args, _f, _t = _last(s)
+    kind, args, _f, _t = last_event(s)
     assert kind == ex.SHEET and args == [0, 6, 6, 1, 2, 1, 1, 1]
     assert a.top().menu.items[0] == lr("HP", "<6>")            # back on the sheet
     # A sorcerer channels from a fresh campaign: the Control is there.
     s.do(sp.SPELL, (sp.LEARN, 0, 4, 2), "Miasma")
     press(a, K_BACK, K_BACK, *(K_DOWN,) * 5 + (K_OK, K_OK))   # Spells > Miasma
     rows = press(a, K_OK)
-    assert _last(s)[0] == sp.SPELL and _last(s)[1][:2] == [sp.CHANNEL, 0]
-    assert rows[0] == lr("RESULT", "channel") and _v(s)[ex.RES] == 0
+    assert last_event(s)[0] == sp.SPELL and last_event(s)[1][:2] == [sp.CHANNEL, 0]
+    assert rows[0] == lr("RESULT", "channel") and char_v(s)[ex.RES] == 0
 
 
 def test_the_sheet_form_keeps_hp_and_cr_within_their_maximum():
     a, s = _app()
     _sheet(a)
-    _to(a, "Set the sheet")
+    to_row(a, "Set the sheet")
     press(a, K_OK)
     rows = press(a, K_LEFT, K_LEFT)                  # max HP 2: HP follows it down
     assert rows[1] == lr("Max HP", "<2>") and rows[2] == lr("HP", "<2>")
     press(a, K_OK)
-    assert _last(s)[1][:3] == [0, 2, 2]
+    assert last_event(s)[1][:3] == [0, 2, 2]
 
 
 # --- item 2: one blow of N, blocks, damage dice -------------------------------------------
@@ -124,7 +75,7 @@ def test_a_five_point_blow_on_four_hp_owes_one_down_and_out_roll():
     # while unconscious": one blow, one instance, one roll owed.
     a, s = _app()
     _sheet(a)
-    _to(a, "Take damage")
+    to_row(a, "Take damage")
     rows = press(a, K_OK)
     assert rows[0] == lr("Ada", "HP 4/4") and rows[1] == lr("Points", "<1>")
     assert rows[2] == lr("Use armor", "none") and rows[3] == lr("Use shield", "none")
@@ -132,9 +83,9 @@ def test_a_five_point_blow_on_four_hp_owes_one_down_and_out_roll():
     assert rows[1] == lr("Points", "<5>") and rows[6] == "HP 4 -> 0 DOWN"
     assert rows[7] == "OK: take it"
     rows = press(a, K_OK)
-    kind, args, _f, _t = _last(s)
+    kind, args, _f, _t = last_event(s)
     assert kind == ex.DAMAGE and args == [0, 5, 0]
-    assert _v(s)[ex.HP] == 0 and _v(s)[ex.DOWN] == 1
+    assert char_v(s)[ex.HP] == 0 and char_v(s)[ex.DOWN] == 1
     assert rows[0] == "DAMAGE" and "DOWN AND OUT" in " ".join(rows)
 
 
@@ -144,15 +95,15 @@ def test_armor_and_a_shield_block_one_blow_once_a_day():
     a, s = _app()
     s.do(ex.SHEET, (0, 8, 8, 0, 0, 2, 1, 0))          # heavy armor (4), a shield (2)
     _sheet(a)
-    _to(a, "Take damage")
+    to_row(a, "Take damage")
     press(a, K_OK, *(K_RIGHT,) * 6)                  # 7 points
     rows = press(a, K_DOWN, K_RIGHT, K_DOWN, K_RIGHT)
     assert rows[2] == lr("Use armor", "<yes>") and rows[3] == lr("Use shield", "<yes>")
     assert rows[6] == "HP 8 -> 7"                    # 7 - 4 - 2
     press(a, K_OK)
-    assert _last(s)[1] == [0, 7, 3] and _v(s)[ex.HP] == 7 and _v(s)[ex.SPENT] == 3
+    assert last_event(s)[1] == [0, 7, 3] and char_v(s)[ex.HP] == 7 and char_v(s)[ex.SPENT] == 3
     press(a, K_OK)                                   # the message closed: the sheet
-    _to(a, "Take damage")
+    to_row(a, "Take damage")
     rows = press(a, K_OK)                            # spent until a long rest
     assert rows[2] == lr("Use armor", "spent") and rows[3] == lr("Use shield", "spent")
 
@@ -161,18 +112,18 @@ def test_damage_dice_a_success_a_point_saved_for_half_rounded_up():
     a, s = _app()
     s.do(ex.SHEET, (0, 9, 9, 0, 0, 0, 0, 0))
     _sheet(a)
-    _to(a, "Damage dice")
+    to_row(a, "Damage dice")
     rows = press(a, K_OK)
     assert rows[1] == lr("Dice", "<2>") and rows[2] == lr("Save: half", "<no>")
     assert rows[6] == "each 4+: 1 point" and rows[7] == "OK: roll 2d6"
     rows = press(a, K_RIGHT, K_RIGHT, K_RIGHT, K_DOWN, K_RIGHT)   # 5 dice, saved
     assert rows[6] == "half, rounded up" and rows[7] == "OK: roll 5d6"
     rows = press(a, K_OK)
-    kind, args, faces, _t = _last(s)
+    kind, args, faces, _t = last_event(s)
     assert kind == ex.VAR_DAMAGE and args == [0, 5, 0, 1] and len(faces) == 5
-    d = (_hits(faces) + 1) // 2
-    assert _v(s)[ex.HP] == 9 - d
-    assert rows[0] == lr("RESULT", "5d6") and _verdict(rows)[0].startswith("%d succ" % _hits(faces))
+    d = (hits(faces) + 1) // 2
+    assert char_v(s)[ex.HP] == 9 - d
+    assert rows[0] == lr("RESULT", "5d6") and verdict(rows)[0].startswith("%d succ" % hits(faces))
 
 
 def test_down_and_out_without_aid_is_death():
@@ -180,7 +131,7 @@ def test_down_and_out_without_aid_is_death():
     a, s = _app()
     s.do(ex.DAMAGE, (0, 4, 0))
     _sheet(a)
-    _to(a, "Down & Out")
+    to_row(a, "Down & Out")
     rows = press(a, K_OK)
     assert rows[0] == lr("DOWN & OUT", "Ada") and rows[1] == lr("Aid given", "<yes>")
     assert rows[5] == "1 roll(s) owed" and rows[7] == "OK: roll 2d6"
@@ -188,7 +139,7 @@ def test_down_and_out_without_aid_is_death():
     assert rows[1] == lr("Aid given", "<no>") and rows[6] == "no aid: death"
     assert rows[7] == "OK: dies"
     rows = press(a, K_OK)
-    assert _last(s)[:2] == (ex.DOWN_OUT, [0, 0]) and _v(s)[ex.DEAD] == 1
+    assert last_event(s)[:2] == (ex.DOWN_OUT, [0, 0]) and char_v(s)[ex.DEAD] == 1
     assert rows[0] == "DOWN AND OUT" and rows[1] == "Ada is dead"   # the death first
 
 
@@ -200,13 +151,13 @@ def test_a_long_rest_brings_everything_back_and_a_new_day():
     s.do(sp.SPELL, (sp.CHANNEL, t, 0, 0, 0, 0, 0, 0), "", (4, 1))   # fails: lost, hurt
     s.do(ex.DAMAGE, (0, 3, 1))
     press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_OK)   # Turns
-    _to(a, "Long rest")
+    to_row(a, "Long rest")
     rows = press(a, K_OK)                            # its notes: more than two rows, a page
-    assert _last(s)[0] == ex.LONG_REST and rows[0] == "OUTCOME"
+    assert last_event(s)[0] == ex.LONG_REST and rows[0] == "OUTCOME"
     assert "Miasma back" in " ".join(rows[1:7])
     rows = press(a, K_OK)
     assert rows[0] == lr("TURN 0", "day 2")
-    v = _v(s)
+    v = char_v(s)
     assert (v[ex.HP], v[ex.RES], v[ex.SPENT]) == (4, 3, 0) and s.c.tals[t].n == 0
 
 
@@ -217,7 +168,7 @@ def test_turns_wraps_onto_the_clocks_below():
     n = s.c.nevents
     press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_OK)   # Turns, on Explore turn
     press(a, K_UP)
-    assert _sel(a) == "Extended tests" and s.c.nevents == n
+    assert selected(a) == "Extended tests" and s.c.nevents == n
 
 
 def test_usage_dice_are_made_and_rolled_as_dice():
@@ -225,19 +176,19 @@ def test_usage_dice_are_made_and_rolled_as_dice():
     # a result of 1-2, step down the die type by one step"
     a, s = _app()
     press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_OK)
-    _to(a, "Usage dice")
+    to_row(a, "Usage dice")
     rows = press(a, K_OK)
     assert rows[0] == "USAGE DICE" and rows[1] == "+ new usage die"
     rows = press(a, K_OK)
     assert rows[1] == lr("Item", "Torches") and rows[2] == lr("Die", "<d6>")
     assert rows[3] == lr("Whose", "party") and rows[4] == lr("On turns", "<yes>")
     rows = press(a, K_OK)
-    kind, args, _f, text = _last(s)
+    kind, args, _f, text = last_event(s)
     assert kind == ex.USAGE_NEW and args == [6, -1, 1] and text == "Torches"
     assert rows[1] == lr("Torches", "d6")
     for _ in range(60):                              # after a scene's use, until a 1-2
         rows = press(a, K_OK)                        # (the cursor on the new die)
-        kind, args, faces, _t = _last(s)
+        kind, args, faces, _t = last_event(s)
         assert kind == ex.USAGE_ROLL and len(faces) == 1
         if faces[0] <= 2:
             break
@@ -247,13 +198,13 @@ def test_usage_dice_are_made_and_rolled_as_dice():
 def test_the_encounter_rate_of_a_populous_dungeon():
     a, s = _app()
     press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_OK)
-    _to(a, "Encounter rate")
+    to_row(a, "Encounter rate")
     rows = press(a, K_OK)
     assert rows[1] == lr("Area", "<average>") and rows[6] == "every other turn"
     rows = press(a, K_LEFT)
     assert rows[1] == lr("Area", "<populous>") and rows[6] == "check each turn"
     press(a, K_OK)
-    assert _last(s)[:2] == (ex.SET_FREQ, [1])
+    assert last_event(s)[:2] == (ex.SET_FREQ, [1])
     rows = press(a, K_BACK)
     assert rows[2] == lr("Next encounter", "1")
 
@@ -261,28 +212,28 @@ def test_the_encounter_rate_of_a_populous_dungeon():
 def test_an_extended_test_made_then_rolled_from_the_builder():
     a, s = _app()
     press(a, K_DOWN, K_DOWN, K_DOWN, K_DOWN, K_OK)
-    _to(a, "Extended tests")
+    to_row(a, "Extended tests")
     press(a, K_OK, K_OK)                             # + new extended
     rows = press(a, K_RIGHT, K_DOWN, K_RIGHT, K_RIGHT)   # 4 successes, 2 failures allowed
     assert rows[1] == lr("Successes", "<4>") and rows[2] == lr("Failures", "<2>")
     rows = press(a, K_OK)
-    kind, args, _f, text = _last(s)
+    kind, args, _f, text = last_event(s)
     assert kind == ex.EXT_NEW and args == [4, 2] and text == "Test 1"
     assert rows[1] == lr("Test 1", "0/4")
     rows = press(a, K_OK)                            # the builder on it
     assert rows[0].startswith("ROLL") and a.pool.v["ext"] == 0
     press(a, K_ROLL)
-    assert _last(s)[0] == ex.TEST and _last(s)[1][7] == 0
+    assert last_event(s)[0] == ex.TEST and last_event(s)[1][7] == 0
 
 
 def test_a_project_is_made_and_ticked_in_town():
     a, s = _app()
     press(a, *(K_DOWN,) * 6 + (K_OK,))               # Town
-    _to(a, "Projects")
+    to_row(a, "Projects")
     press(a, K_OK, K_OK)                             # + new project
     rows = press(a, K_RIGHT, K_RIGHT, K_DOWN, K_RIGHT)   # 8 ticks, Ada's
     assert rows[1] == lr("Ticks", "<8>") and rows[2] == lr("Whose", "Ada")
     rows = press(a, K_OK)
-    assert _last(s)[:2] == (ex.PROJECT_NEW, [8, 0]) and rows[1] == lr("Project 1", "0/8")
+    assert last_event(s)[:2] == (ex.PROJECT_NEW, [8, 0]) and rows[1] == lr("Project 1", "0/8")
     rows = press(a, K_OK)
-    assert _last(s)[:2] == (ex.PROJECT_TICK, [0]) and rows[1] == lr("Project 1", "1/8")
+    assert last_event(s)[:2] == (ex.PROJECT_TICK, [0]) and rows[1] == lr("Project 1", "1/8")

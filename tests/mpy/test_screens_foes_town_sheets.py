@@ -11,7 +11,7 @@ from rules import expedition_foes as ef, expedition_town as tw, expedition_chars
 from rules import paths_more as pm
 from ui import hunt_more as uhm
 from ui.screen import lr
-from test_ui import make, press
+from fakeapp import make, press
 
 
 def _last(s):
@@ -169,7 +169,7 @@ def test_swap_any_two_abilities():
 def test_every_pair_of_abilities_is_reachable():
     # Each of the 30 ordered pairs from the Abilities screen, each swap
     # undone (long Back) before the next: the swap is once a character.
-    from test_ui import long
+    from fakeapp import long
     a, b, s = _expedition("Ada")
     s.do(ec.ABIL, (ec.OP_SET, 0, 1, 2, 3, 4, 5, 6))
     _abilities(a)

@@ -13,7 +13,7 @@ from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK
 from rules import campaign as cp, codec, expedition as ex
 from rules import expedition_foes as ef, expedition_town as tw, expedition_spells as sp
 from ui.screen import lr
-from test_ui import make, press, long
+from fakeapp import make, press, long
 
 _APP = []
 

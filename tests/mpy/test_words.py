@@ -9,7 +9,7 @@ from rules import campaign as cp, codec, hunt, expedition as ex, paths
 from rules import expedition_foes as ef, expedition_chars as ec, expedition_town as tw
 from ui import notes
 from ui.screen import lr
-from test_ui import make, press, long
+from fakeapp import make, press, long
 
 
 def _sheet(a, i=0):
