@@ -578,15 +578,17 @@ def test_the_keepers_token_is_a_secret_of_its_own(home):
 
 def _forwarding_hub(port, path, rx):
     """A hub holding `port` as tray t, its view forwarding to `rx` through the queue at `path`."""
+    from dicetray.hub.feed import Feed
     from dicetray.hub.forward import Forwarder
     from dicetray.hub.view import View
     hub = Hub(["t=" + port])
     view = View(hub)
     hub.sinks.append(view)
-    view.forward = Forwarder([rx.url], path, backoff=(0.02, 0.1))
+    fwd = Forwarder([rx.url], path, backoff=(0.02, 0.1))
+    view.add_feed(Feed(fwd))
     hub.start()
-    view.forward.start()
-    return hub, view.forward
+    fwd.start()
+    return hub, fwd
 
 
 def test_events_rolled_while_the_hub_was_down_are_forwarded_when_it_starts_again(tmp_path, home):

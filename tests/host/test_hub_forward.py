@@ -415,12 +415,13 @@ class _Tray:
 
 
 def test_catching_up_forwards_what_was_rolled_and_never_a_rewritten_campaign(tmp_path, rx):
-    """The view's side of a restart (view.py, _catch_up): the events after
+    """The view's side of a restart (feed.py, Feed.fresh): the events after
     the last one queued, folded from the state kept with it; a campaign
     that is not the one forwarded (restored meanwhile, another history
     under the same id) is skipped and said, not forwarded wrong."""
     from dicetray import backup as bk
     from dicetray.hub.server import Hub
+    from dicetray.hub.feed import Feed
     from dicetray.hub.view import View
     from dicetray.rules import campaign as cp
     from linkutil import make_events
@@ -429,22 +430,24 @@ def test_catching_up_forwards_what_was_rolled_and_never_a_rewritten_campaign(tmp
         return bk.start(None, None, cp.encode_snapshot(c), bk.HOST_DEPTH)
 
     view = View(Hub(["t=/nonexistent"]))
-    f = view.forward = Forwarder([rx.url], str(tmp_path / "q.db"))
+    f = Forwarder([rx.url], str(tmp_path / "q.db"))
+    feed = Feed(f)
+    view.add_feed(feed)
     try:
         played = make_events(13, seed=1)
         tray = _Tray(played)
         before = cp.Campaign(played.system, played.cid, cp.UNDO_DEPTH)
         for ev in played.events[:10]:
             before.apply(ev)
-        view._catch_up(tray, at(before))                 # first sight: none of its history
+        feed.fresh(tray, at(before))                 # first sight: none of its history
         assert f.stats()[rx.url]["pending"] == 0
-        view._catch_up(tray, at(played))                 # 11..13, rolled while away
+        feed.fresh(tray, at(played))                 # 11..13, rolled while away
         assert f.stats()[rx.url]["pending"] == 3
         other = cp.Campaign(played.system, played.cid, cp.UNDO_DEPTH)   # the same id,
         other.act(cp.CHAR_ADD, (), "Cy")                                # another history
         while other.nevents < 16:
             other.act(cp.DICE, (6, 1), faces=b"\x03")
-        view._catch_up(_Tray(other), at(other))
+        feed.fresh(_Tray(other), at(other))
         st = f.stats()[rx.url]
         assert st["pending"] == 3 and "events 14..16 of campaign 12345 not forwarded" in (
             st["last_error"]) and "not the one forwarded" in st["last_error"], st
@@ -545,6 +548,7 @@ def test_beyond_what_memory_holds_the_events_are_read_from_the_tray(tmp_path, rx
     from dicetray import backup as bk
     from dicetray.hub import forward
     from dicetray.hub.server import Hub
+    from dicetray.hub.feed import Feed
     from dicetray.hub.view import View
     from dicetray.rules import campaign as cp
     from linkutil import make_events
@@ -558,14 +562,16 @@ def test_beyond_what_memory_holds_the_events_are_read_from_the_tray(tmp_path, rx
     hub.trays["t"] = tray
     view = View(hub)
     path = str(tmp_path / "q.db")
-    f = view.forward = Forwarder([rx.url], path, backoff=(0.02, 0.1))
+    f = Forwarder([rx.url], path, backoff=(0.02, 0.1))
+    feed = Feed(f)
+    view.add_feed(feed)
     f.start()
     try:
         c = cp.Campaign(played.system, played.cid, cp.UNDO_DEPTH)
         for e in played.events[:10]:
             c.apply(e)
         c = bk.start(None, None, cp.encode_snapshot(c), bk.HOST_DEPTH)
-        view._catch_up(tray, c)                          # first sight: from event 10
+        feed.fresh(tray, c)                          # first sight: from event 10
         view.camps["t"] = c
         other = _lock(path)
         try:

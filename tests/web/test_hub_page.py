@@ -23,6 +23,7 @@ from webhook import Receiver
 from dicetray import backup as bk
 
 from dicetray.hub.autobackup import AutoBackup
+from dicetray.hub.feed import Feed
 from dicetray.hub.forward import Forwarder
 from dicetray.hub.server import Hub
 from dicetray.hub.view import View
@@ -64,12 +65,13 @@ def table(tmp_path_factory):
     hub.sinks.append(view)
     said = []                  # the automatic backups' lines (a failure would be one)
     rx = Receiver()
-    view.forward = Forwarder([rx.url], str(tmp / "forward.db"))
+    fwd = Forwarder([rx.url], str(tmp / "forward.db"))
+    view.add_feed(Feed(fwd))
     db = str(tmp / "backups.db")
     auto = AutoBackup(hub, 3, db, say=said.append)
     hub.sinks.append(auto)
     hub.start()
-    view.forward.start()
+    fwd.start()
     web = Web(view, "127.0.0.1", 0, token=None)
     d = browser.chrome()
     try:
@@ -79,7 +81,7 @@ def table(tmp_path_factory):
         web.close()
         auto.close()
         hub.close()
-        view.forward.stop()
+        fwd.stop()
         rx.close()
         for s in sims:
             s.stop()
@@ -292,7 +294,7 @@ def test_the_page_shows_how_forwarding_fares(table, tmp_path):
     bad.mode = "redirect"
     view = View(hub)                  # not a sink: the trays are the table's page's
     f = Forwarder([good.url, bad.url], str(tmp_path / "q.db"), backoff=(0.05, 0.2))
-    view.forward = f
+    view.add_feed(Feed(f))
     f.start()
     page = Web(view, "127.0.0.1", 0)
     try:

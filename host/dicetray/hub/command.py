@@ -21,6 +21,7 @@ from ..base.datadir import home
 from ..campaign.export import plural
 from .autobackup import AutoBackup
 from ..link.hubclient import HubDevice
+from .feed import Feed
 from .forward import Forwarder, QueueError, check, label
 from .server import Hub, HubError
 from .view import View
@@ -164,7 +165,8 @@ def run(args):
     hub.sinks.append(_Say())
     view = View(hub)
     hub.sinks.append(view)
-    view.forward = fwd
+    if fwd is not None:
+        view.add_feed(Feed(fwd))
     auto = None
     if args.backup_every:
         auto = AutoBackup(hub, args.backup_every, args.db, say=lambda line: print(line, flush=True))
@@ -197,8 +199,8 @@ def run(args):
         if auto is not None:
             auto.close()  # the session's last events, backed up through the hub
         hub.close()
-        if view.forward is not None:
-            view.forward.stop()
+        if fwd is not None:
+            fwd.stop()
     return 0
 
 
