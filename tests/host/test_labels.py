@@ -107,7 +107,7 @@ def test_no_identifier_reaches_a_player(system, capsys, monkeypatch):
         said["backups show"] = "\n".join(tracked.lines(c, every=True))
         said["backups diff"] = "\n".join(ex.diff_trackers(before, ex.trackers(c), system))
         h = make()                                              # the hub page's
-        said["hub roll"] = view._roll(h, seq, ev)["line"]
+        said["hub roll"] = view.roll_of(h, seq, ev)["line"]
         said["hub rows"] = json.dumps(tracked.rows(h))
         said["hub journal"] = "\n".join(
             x[1] for x in ex.recent(system, c.cid, c.events, n=99, public=True))
