@@ -8,7 +8,7 @@ import json
 
 from ramtray import RamTray, play, serve
 
-from dicetray.campaign import export
+from dicetray.campaign import document, export
 from dicetray import cli
 from dicetray.backup import BackupStore
 from dicetray.rules import campaign as cp, expedition
@@ -334,7 +334,7 @@ def test_a_damaged_backup_is_not_exported(tmp_path, capsys, monkeypatch):
         entries, c = real(*a, **k)
         c.x[0] += 1
         return entries, c
-    monkeypatch.setattr(export, "log", wrong)
+    monkeypatch.setattr(document, "log", wrong)        # the log the document folds
     code = cli.main(["export", "--format", "json", "--backup", str(bid), "--db", st.path])
     err = capsys.readouterr().err
     assert code == 1 and "backup 1 is damaged: its events do not fold to its state" in err
