@@ -342,9 +342,10 @@ def key_script():
     print("Key script: presses a procedure takes on the keys, from home and back home")
     for system, name in enumerate(NAMES):
         _w, rows = keyscript.walk(system)
+        host = sorted(keyscript.host_only(system))
         print(
-            "%s: %d procedures, %d presses; %d kinds not on the keys yet (host only)"
-            % (name, len(rows), sum(p for _n, p, _m in rows), len(keyscript.host_only(system)))
+            "%s: %d procedures, %d presses; made only from the host: %s"
+            % (name, len(rows), sum(p for _n, p, _m in rows), ", ".join(host) or "none")
         )
         cells = ["%-18s %3d" % (n, p) for n, p, _m in rows]
         for i in range(0, len(cells), 3):

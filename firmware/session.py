@@ -174,6 +174,8 @@ class Session:
         self._rep = self._errs = None
         if self._nrep >= SNAP_MAX:
             self._snapshot_now()
+        elif self.st.backlog() >= SNAP_EVERY:
+            self._snap = True  # owed before the reset: do() still writes it by SNAP_MAX
 
     def _snapshot_now(self):
         """The snapshot due, written now, not at an idle moment (none came,
