@@ -59,8 +59,8 @@ def kernel_pty_rate(nbytes=8 << 20):
     return nbytes / dt
 
 
-RAW_CODE = b"""from hw import simboard
-s = simboard.SimSerial()
+RAW_CODE = b"""from simboard import desktop
+s = desktop.SimSerial()
 b = b'x' * %d
 for i in range(%d):
     s.write(b)

@@ -26,7 +26,7 @@ T = C.find(hunt.ROLE_TENSION)
 def _reference_setup():
     # The reference campaign is built here, on CPython, and enters the VM as
     # its encoded state: replaying 500 events there would need garbage
-    # collections, which this VM cannot do safely mid-call (hw/simboard.py).
+    # collections, which this VM cannot do safely mid-call (simboard/desktop.py).
     state = cp.encode_state(reference_campaign())
     return DICE + "S = bytes.fromhex(%r)\nC = cp.decode_state(S)\n" % state.hex()
 

@@ -8,9 +8,10 @@
    node_modules is missing or older than the lock; `make web` always runs
    it);
 2. the firmware as a board gets it: every firmware/ module compiled with
-   mpy-cross (tools/mpy.py, as `make firmware`), packed into one file,
-   firmware.bin, that the page unpacks into the port's filesystem (one
-   request instead of sixty);
+   mpy-cross (tools/mpy.py, as `make firmware`), and the web page's board
+   (simboard/web.py, with simboard/__init__.py: not a board's, so not in
+   firmware/), packed into one file, firmware.bin, that the page unpacks
+   into the port's filesystem (one request instead of sixty);
 3. the page: web/index.html and web/dicetray.js;
 4. the page's client for a real tray over Web Serial, web/trayclient.py,
    compiled with mpy-cross to trayclient.mpy (the page loads it into its
@@ -41,6 +42,8 @@ PAGE_FILES = ("index.html", "dicetray.js")
 CLIENT = "trayclient.py"  # compiled into the site as trayclient.mpy
 MAGIC = b"DTFW1\n"
 STAMP = ".built"
+# The web page's board, beside the firmware in the pack (as simboard/...).
+BOARD_FILES = ("simboard/__init__.py", "simboard/web.py")
 
 
 def pack(entries):
@@ -90,6 +93,7 @@ def sources():
     out.append(os.path.abspath(__file__))
     for base, _dirs, files in os.walk(FIRMWARE):
         out += [os.path.join(base, f) for f in files if f.endswith(".py")]
+    out += [os.path.join(ROOT, *f.split("/")) for f in BOARD_FILES]
     return out
 
 
@@ -108,6 +112,12 @@ def build(out=OUT, quiet=False):
     os.makedirs(out, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         made = compile_firmware(tmp)
+        for rel in BOARD_FILES:
+            made.append(
+                compile_file(
+                    os.path.join(ROOT, *rel.split("/")), os.path.join(tmp, rel[:-3] + ".mpy"), rel
+                )
+            )
         entries = []
         for m in sorted(made):
             rel = os.path.relpath(m, tmp).replace(os.sep, "/")
@@ -128,7 +138,7 @@ def build(out=OUT, quiet=False):
         for name, n, z in rows:
             print("%-20s %9d %9d" % (name, n, z))
         print(
-            "%-20s %9d %9d  (%d firmware modules)"
+            "%-20s %9d %9d  (%d modules)"
             % ("total", sum(r[1] for r in rows), sum(r[2] for r in rows), len(entries))
         )
     return rows

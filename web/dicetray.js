@@ -1,5 +1,5 @@
 // The tray in a web page: the firmware's main.py, unmodified, on MicroPython's
-// WebAssembly port, with the board profile firmware/hw/webboard.py. This file
+// WebAssembly port, with the board profile simboard/web.py. This file
 // is the page's side of that board: canvas, LED ring, keys, the flash in the
 // browser's storage, and the loop, one App.step at a time (docs/simulator.md,
 // "In a web page"). No rules, screens or store here: only the board.

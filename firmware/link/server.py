@@ -32,7 +32,7 @@ PUSH_MAX = 4       # event frames pushed per loop pass (the port drops a flood)
 # LOG pages answered per loop pass; more wait for the next pass, in order
 # (the keys and the screen get their turn). On the simulator the number is
 # what its heap has room for: it collects garbage only between passes
-# (hw/simboard.py GC_HEADROOM), a text page and its host calls take 43 KB
+# (simboard/desktop.py GC_HEADROOM), a text page and its host calls take 43 KB
 # of it, and a pass stops while SIM_SPARE is still free. The spare is
 # large because free is not room: with 123 KB free, in holes between the
 # garbage of earlier passes, a page's 5.5 KB found no place (measured
@@ -540,7 +540,7 @@ class Link:
         if back <= len(evs):  # the recent ones are in RAM
             return self._from_ram(evs, len(evs) - back, room, out, most)
         # Small frames and few locals from here on: a collection in the
-        # simulator must never find a big frame active (hw/simboard.py).
+        # simulator must never find a big frame active (simboard/desktop.py).
         self._csince = since
         self._croom = room
         self._cout = out

@@ -404,7 +404,7 @@ class App:
         # Boot's garbage (the store read, the replay) goes now, at a point
         # with no big frame active: the loop's first pass may import a
         # module (link/waiting.py), and the simulator's collector must not
-        # run inside that (hw/simboard.py).
+        # run inside that (simboard/desktop.py).
         gc.collect()
         while self.live:
             b.idle(self.step())

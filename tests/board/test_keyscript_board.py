@@ -17,7 +17,8 @@ import pytest
 
 import boards
 from dicetray import keyscript
-from dicetray.rules import codec, events
+from dicetray.catalog import events
+from dicetray.rules import codec
 from dicetray.sim import lfsimage
 from dicetray.sim.script import parse
 

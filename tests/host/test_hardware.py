@@ -103,8 +103,15 @@ def test_profiles_hold_no_literal_pin_numbers():
 
 
 def test_board_detect_knows_the_profiles():
+    """A board's profile is in firmware/hw, a simulator's in simboard/ (never
+    frozen into an image: firmware/ is what goes on the board)."""
     from hw import board
-    assert board.PROFILES["pico"] == "pico" and board.PROFILES["macropad"] == "macropad"
+    assert board.PROFILES["pico"] == "hw.pico" and board.PROFILES["macropad"] == "hw.macropad"
+    for name, mod in board.PROFILES.items():
+        path = mod.replace(".", os.sep) + ".py"
+        where = "firmware" if name in ("pico", "macropad") else ""
+        assert os.path.isfile(os.path.join(ROOT, where, path)), (name, path)
+    assert board.PROFILES["sim"].startswith("simboard.") and board.PROFILES["web"].startswith("simboard.")
 
 
 # --- diagrams and docs -----------------------------------------------------------------------

@@ -112,6 +112,29 @@ def test_no_upward_import():
     assert not bad, bad
 
 
+SIMBOARD = os.path.join(ROOT, "simboard")
+
+
+def test_the_simulators_boards_stand_beside_the_firmware():
+    """simboard/ (the desktop and web boards, the desktop REPL) imports of
+    the firmware only its drivers (hw), and the firmware imports simboard
+    only in hw/board.py, at a call (the profile that runs)."""
+    bad = []
+    for f in sorted(os.listdir(SIMBOARD)):
+        if f.endswith(".py"):
+            for t, line in _imports("simboard." + f[:-3], os.path.join(SIMBOARD, f), False):
+                m = _own(MODULES, t)
+                if m is not None and _layer(m) != "hw":
+                    bad.append("simboard/%s:%d imports %s" % (f, line, m))
+    for name, path in MODULES.items():
+        at_load = {t for t, _l in _imports(name, path, True)}
+        for t, line in _imports(name, path, False):
+            if t.split(".")[0] == "simboard" and (name != "hw.board" or t in at_load):
+                bad.append("%s:%d imports %s" % (name, line, t))
+    assert not bad, bad
+    assert not any(n.split(".")[-1] in ("simboard", "simrepl", "webboard") for n in MODULES)
+
+
 def test_the_exceptions_are_still_needed():
     mods = MODULES
     seen = set()
@@ -205,21 +228,22 @@ def test_a_circle_is_found():
 # --- The host package (host/dicetray) ------------------------------------
 # Its layers, each a folder (or one module): what each may import besides
 # itself, imports inside functions included. The firmware's packages the
-# host installs (dicetray.rules, .fwlink, .fwstore, .fwui) sit below them all.
+# host installs (dicetray.rules, .fwlink, .fwstore) sit below them all.
 HOST = os.path.join(ROOT, "host", "dicetray")
-FIRMWARE = {"rules", "fwlink", "fwstore", "fwui"}
+FIRMWARE = {"rules", "fwlink", "fwstore"}
 HOST_ALLOWED = {
     "": set(),                      # the package's face: its version
     "base": set(),                  # where files live, writing a file, Ctrl-C, progress, the checkout
     "panel": set(),                 # the OLED controller model (tests/mpy load it on MicroPython too)
+    "catalog": set(),               # the events declared, their key paths (tables; tests/mpy load them too)
     "link": {"", "base"},           # how a tray is reached: Tray, Device, HubDevice, records, errors
     "backup": {"base", "link"},     # the backup database; only backup/db.py touches SQLite
-    "campaign": {"base", "backup"},  # what the host makes of events: words, log, export, stats, odds
-    "ops": {"base", "link", "backup", "campaign"},  # perform, restore, deploy: no front-end
-    "keyscript": set(),             # the firmware's screens walked on CPython (imports the firmware)
+    "campaign": {"base", "backup", "catalog"},  # what the host makes of events: words, log, export, stats, odds
+    "ops": {"base", "link", "backup", "campaign", "catalog"},  # perform, restore, deploy: no front-end
+    "keyscript": {"catalog"},       # the firmware's screens walked on CPython (imports the firmware)
     "sim": {"base", "link", "panel"},
     "hub": {"", "base", "link", "backup", "campaign", "ops"},
-    "cli": {"base", "link", "backup", "campaign", "ops", "hub", "sim", "keyscript"},
+    "cli": {"base", "link", "backup", "campaign", "catalog", "ops", "hub", "sim", "keyscript"},
     "__main__": {"cli"},
 }
 # Known exceptions, each with why it stands.

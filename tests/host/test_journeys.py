@@ -267,7 +267,7 @@ def test_expedition_journey(tmp_path):
 
 def test_long_session_survives_garbage_collections(tmp_path):
     """Five minutes of table time, a roll every 5 s: the heap fills and is
-    collected many times (hw/simboard.py keeps collections at a safe point);
+    collected many times (simboard/desktop.py keeps collections at a safe point);
     the run ends cleanly and every roll is on flash."""
     lines = []
     for k in range(60):

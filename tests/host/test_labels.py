@@ -23,7 +23,8 @@ from ramtray import RamTray, serve
 from test_rules_listing import SAMPLES
 
 from dicetray.campaign import export as ex
-from dicetray.rules import campaign as cp, codec, events, systems
+from dicetray.catalog import events
+from dicetray.rules import campaign as cp, codec, systems
 from dicetray.rules.dice import Dice
 
 UNDERSCORED = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b")

@@ -1,6 +1,6 @@
 """The tray's memory at every campaign length, on the desktop simulator
 (real MicroPython, its ~1 MB heap collected only at the app's safe points:
-firmware/hw/simboard.py): a journal of JOURNAL_KEEP events after the empty
+simboard/desktop.py): a journal of JOURNAL_KEEP events after the empty
 snapshot boots and is snapshotted at once; with every snapshot damaged it
 is rebuilt from the journal; a host that acts without a pause leaves a
 snapshot every SNAP_MAX events, so a power cut then replays few; and an

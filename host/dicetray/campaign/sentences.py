@@ -2,7 +2,8 @@
 (who does what, with which pool), its verdict's words, plural and
 article; Names, a campaign's characters and talismans by index."""
 
-from ..rules import events, expedition, hunt, hunt_more, paths, paths_more
+from ..catalog import events
+from ..rules import expedition, hunt, hunt_more, paths, paths_more
 from .kinds import kind_name
 
 
@@ -534,7 +535,7 @@ def lead(system, c, kind, args, text=""):
     worded by the log (`log`), which knows what they take back."""
     n = Names(c)
     a = list(args)
-    try:  # a system's event read by the names its table gives (rules/events.py)
+    try:  # a system's event read by the names its table gives (catalog/events.py)
         a = events.named(system, kind, a)
         s = _lead_core(n, kind, a, text) if kind < 32 else _LEADS[system](n, kind, a, text)
     except (IndexError, TypeError, ValueError, AttributeError):

@@ -20,14 +20,14 @@ from .. import backup as bk
 from ..base import outfile
 from ..rules import campaign as cp
 from ..rules import codec
-from ..rules.events import entry, named
+from ..catalog.events import entry, named
 from ..rules.dice import Replay
 
 # Roll events and the index of their acting character in the args (-1: none).
 MIN_EXPECTED = 5  # rolls per face below which chi-square's p-value is not valid
 
 # The rolls counted per character: (system, event) -> the argument naming
-# who rolls (rules/events.py); None: a roll of nobody's (expedition's TEST).
+# who rolls (catalog/events.py); None: a roll of nobody's (expedition's TEST).
 ROLLS = {
     (0, "ROLL"): "who",
     (1, "TEST"): "who",

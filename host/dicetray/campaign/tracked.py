@@ -1,5 +1,5 @@
 """A campaign's trackers as a player reads them:
-in the rules' words (the labels of rules/events.py, never a field's
+in the rules' words (the labels of catalog/events.py, never a field's
 identifier) and in the tray's own order: first what the device's home
 screen lists (ui/hunt.py, paths.py, expedition.py `lines`: hunt's Tension,
 Pressure and the Sin; paths' open prolonged tests; expedition's turn, day
@@ -8,9 +8,10 @@ counters. `dicetray watch`, `backups show` and the hub's page show these
 rows; `backups diff` and the CSV export word their fields with `label`.
 """
 
-from ..rules import events, expedition, hunt, paths, systems
+from ..catalog import events
+from ..rules import expedition, hunt, paths, systems
 
-# The words of a field: (label, reading), rules/events.py's.
+# The words of a field: (label, reading), catalog/events.py's.
 _KIND = {"counter": events.COUNTER_LABELS, "char": events.CHAR_LABELS}
 
 

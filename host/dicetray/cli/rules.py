@@ -1,5 +1,5 @@
-"""`dicetray rules SYSTEM`: a rule system's events, from rules/events.py;
-which of them the device's keys cannot make yet (firmware/ui/keypaths.py);
+"""`dicetray rules SYSTEM`: a rule system's events, from catalog/events.py;
+which of them the device's keys cannot make yet (host/dicetray/catalog/keypaths.py);
 with --keys, the key script that makes the others (dicetray/keyscript.py)."""
 
 import json
@@ -17,7 +17,7 @@ def register(sub):
         "rules",
         help="a rule system's events: kind, name, arguments with ranges, what each changes",
         description="Every event the rule system's core applies (the table in "
-        "dicetray.rules.events, checked against the rules themselves): its kind "
+        "dicetray.catalog.events, checked against the rules themselves): its kind "
         "number, name, arguments with their ranges ([...] optional), the dice it "
         "draws, what it changes and, where the device's keys cannot make it yet, why "
         "(host only). --keys prints instead a script for the simulator that makes "
@@ -37,7 +37,8 @@ def register(sub):
 
 def _run_rules(args):
     from .. import keyscript
-    from ..rules import events, systems
+    from ..catalog import events
+    from ..rules import systems
 
     try:
         s = odds.system_number(args.system)

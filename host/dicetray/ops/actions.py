@@ -1,14 +1,15 @@
 """The remote actions as operations, with no front-end: each builds its
-event from the rules' events table (rules/events.py) out of parsed
+event from the rules' events table (catalog/events.py) out of parsed
 arguments (`build(args, system, state)`) and `perform` sends it to a tray
 and says it in words. The command line (cli/actions.py: `dicetray roll`,
 `slash`, ...) and the hub's page (hub/actions.py) both do them here."""
 
 from ..campaign import export as ex
 from ..campaign import odds
+from ..catalog import events
 from ..link.errors import is_device_error
 from ..rules import campaign as cp
-from ..rules import core, events, hunt, systems
+from ..rules import core, hunt, systems
 from .errors import Fail, Usage
 from .restore import device_state
 

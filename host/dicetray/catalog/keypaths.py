@@ -4,11 +4,11 @@ walks them on the firmware's screens (host/dicetray/keyscript.py) into a
 script for `dicetray sim --headless --script` (docs/ui.md, "The key
 script").
 
-Host only, as rules/events.py: the device never imports this module, so
-a boot loads nothing of it (the host reads it as dicetray.fwui.keypaths).
+Host only, as catalog/events.py: the device never imports this module, so
+a boot loads nothing of it (the host reads it as dicetray.catalog.keypaths).
 
 An entry is (name, steps) or (name, why). name: an event as
-rules/events.py names it ("CHAR_ADD", "FOE hit"). steps, a tuple: a
+catalog/events.py names it ("CHAR_ADD", "FOE hit"). steps, a tuple: a
 procedure that makes it, walked from home with the cursor on Roll and
 back home (the walker presses Back until home shows); the walk fails
 when the steps journal no such event. why, a str: the keys cannot make
