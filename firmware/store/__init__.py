@@ -771,12 +771,13 @@ class Store:
         from .anchors import get
         return get(self, base)
 
-    def paging(self):
-        """store/paging.py, the journal as the link pages it (loaded at
-        the link's first page, not at boot)."""
+    def reader(self):
+        """The journal's public reader (store/paging.py Reader: segments,
+        their pages, events after a seq with a cursor), loaded at the
+        link's first page, not at boot."""
         self.settle()
-        from . import paging
-        return paging
+        from .paging import Reader
+        return Reader(self)
 
     # --- scrub ---------------------------------------------------------------
     def scrub_step(self):
