@@ -1,7 +1,7 @@
 """The key script: every event kind of a rule system made with the device's
 keys only, from a fresh flash (`dicetray rules SYSTEM --keys`).
 
-The procedures are the firmware's (host/dicetray/catalog/keypaths.py: each event's
+The procedures are catalog/keypaths.py's (each event's
 path of rows and keys, in the screens' words). `walk` plays them on the
 firmware itself, run here on CPython as the simulator runs it on
 MicroPython: main.py's boot (session.Session on a blank flash, here in
@@ -56,7 +56,7 @@ def firmware_dir():
 
 
 def table():
-    """The firmware's key paths (host/dicetray/catalog/keypaths.py)."""
+    """The key paths (catalog/keypaths.py)."""
     from .catalog import keypaths
 
     return keypaths
@@ -406,7 +406,7 @@ class Walk:
 
     # --- procedures ---------------------------------------------------------------
     def step(self, st):
-        """One step of a procedure (host/dicetray/catalog/keypaths.py says them)."""
+        """One step of a procedure (catalog/keypaths.py says them)."""
         if st.startswith("long "):
             self.key(st[5:], True)
             return

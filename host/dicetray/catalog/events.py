@@ -3,19 +3,20 @@ ranges, and what each event changes. What `dicetray rules SYSTEM [--json]`
 lists, so a keeper, a test or a script can see what the tray can do.
 
 One table per system, and CORE for the campaign's own events (kinds
-1..11, in every system) (small tuples; the device never imports this
-module, so nothing here is built or loaded at boot). Kind
+1..11, in every system) (small tuples; the device never reads this
+module, so it is not in the firmware nor in its image). Kind
 numbers and names are the system modules' own (KIND_NAMES, the kind
 constants); tests/host/test_rules_listing.py checks every entry against
 the module: the name is the module's constant for that kind, a sample of
 the arguments is accepted by `apply`, one past either end of every range
 is refused, and so is a missing or an extra argument.
 
-The tables live here, not in hunt.py, paths.py and expedition.py, because
-those are imported at boot (the campaign's system) and this text is read
-only by the host: on MicroPython every byte of a loaded .mpy costs about
-70 fuel (docs/architecture.md), and boot must not get slower for a
-listing the device never shows.
+The tables live here, in the host, not in the rules' hunt.py, paths.py
+and expedition.py, because those are imported at boot (the campaign's
+system) and this text is read only by the host: on MicroPython every
+byte of a loaded .mpy costs about 70 fuel (docs/architecture.md), boot
+must not get slower, and the image not larger, for a listing the device
+never shows.
 
 An entry: (kind, name, args, optional, dice, changes). `args` are
 (name, low, high, meaning); the last `optional` of them may be left out

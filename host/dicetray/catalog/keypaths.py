@@ -4,8 +4,8 @@ walks them on the firmware's screens (host/dicetray/keyscript.py) into a
 script for `dicetray sim --headless --script` (docs/ui.md, "The key
 script").
 
-Host only, as catalog/events.py: the device never imports this module, so
-a boot loads nothing of it (the host reads it as dicetray.catalog.keypaths).
+Host only, as events.py beside it: the device never reads it, so it is not
+in the firmware (tests/mpy's screen walks read it on MicroPython too).
 
 An entry is (name, steps) or (name, why). name: an event as
 catalog/events.py names it ("CHAR_ADD", "FOE hit"). steps, a tuple: a

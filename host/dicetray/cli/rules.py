@@ -1,5 +1,5 @@
 """`dicetray rules SYSTEM`: a rule system's events, from catalog/events.py;
-which of them the device's keys cannot make yet (host/dicetray/catalog/keypaths.py);
+which of them the device's keys cannot make yet (catalog/keypaths.py);
 with --keys, the key script that makes the others (dicetray/keyscript.py)."""
 
 import json
