@@ -184,7 +184,7 @@ def device_figures():
         ),
         (
             "key to frame: exped. builder, ability 5<->4 (2)",
-            # Mode, Who (issue 38), then Ability: the same field as before
+            # Mode, Who, then Ability: the same field as before
             device.booted("bench-exp") + "press(A, B, K_OK)\n" + "press(A, B, K_DOWN)\n" * 2,
             lr,
             4,
@@ -210,12 +210,12 @@ def device_figures():
             True,
         ),
         ("idle loop pass (no key, nothing to draw)", home, "A.step()", 8, None, True),
-        # issue 13: an Ob past 7 and a monster by its Level in the builder
+        # An Ob past 7 and a monster by its Level in the builder
         (
             "key to frame: exped. builder, Ob 30<->29 (2 keys)",
             device.booted("bench-exp")
             + "press(A, B, K_OK)\nA.pool.v['ob'] = 30\nA.top().refresh()\n"
-            + "press(A, B, K_DOWN)\n" * 9,  # past Who and Resist (issue 38)
+            + "press(A, B, K_DOWN)\n" * 9,  # past Who and Resist
             rl,
             4,
             2 * 800_000,
@@ -240,7 +240,7 @@ def device_figures():
             2 * 800_000,
             True,
         ),
-        # issue 13 items 8 and 12: bonus dice to 18; paths opposed to 20 v 20
+        # Bonus dice to 18; paths opposed to 20 v 20
         (
             "key to frame: exped. builder, bonus 17<->18 (2)",
             device.booted("bench-exp")
@@ -261,7 +261,7 @@ def device_figures():
             2 * 800_000,
             True,
         ),
-        # issue 26: the journal's background scrub, a step of it at idle
+        # The journal's background scrub, a step of it at idle
         # (records checked and the hash chain carried over them)
         (
             "idle: one scrub step (%d records, chained)" % scrub.STEP,

@@ -109,7 +109,7 @@ def test_the_macropad_profile_shows_the_same_home_screen(tmp_path):
         assert em.panel.kind == "sh1106" and em.display == home  # SPI, 2-column RAM offset
         assert not any(em.leds)                          # the ring's dial: Pressure 0/6, none lit
         with Device.open(em.port) as dev:                # the key LEDs as the ring: 2 slashes,
-            dev.act(cp.SLASH, (0, 2, 0))                 # 2 LEDs (issue 30 item 8)
+            dev.act(cp.SLASH, (0, 2, 0))                 # 2 LEDs
         em.wait(lambda: lit(em.leds) == [0, 1], 60, "the ring showing Pressure 2/6")
 
 

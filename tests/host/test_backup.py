@@ -305,7 +305,7 @@ def test_missing_backup_and_device_moving_on(tmp_path):
 
 @pytest.mark.parametrize("before", [False, True])
 def test_two_backups_at_once_store_one_version(tmp_path, before):
-    """Issue 35, item 7: two `backup` runs of one tray at once (the hub
+    """Two `backup` runs of one tray at once (the hub
     serves both) each found the same newest version, fetched the same
     events and stored them: the same version twice. The one that writes
     second finds the other's version there in its own transaction and

@@ -1,4 +1,4 @@
-"""Issue 30 item 5: what a player reads says the rules' words, never a
+"""What a player reads says the rules' words, never a
 field's identifier. Every event of every system (test_rules_listing's
 samples) is walked through what `dicetray watch`, `backups show` and
 `backups diff`, the hub's page and the CSV export say of it and of the

@@ -245,7 +245,7 @@ def test_rules_json_lists_the_new_events(capsys):
         ("ability", 0, 14, False), ("ob", 1, 30, False), ("bonus", 0, 18, False)]
     assert test["args"][-1]["name"] == "foe" and test["args"][-1]["optional"]
     assert "changes" in test and ev["SHORT_REST"]["args"][1]["optional"]
-    # issue 28: the last rules, and the campaign's own name
+    # The last rules, and the campaign's own name
     for name, kind, op in (("TOWN goods", 125, 12), ("SPELL master", 124, 3), ("FOE lost", 121, 6)):
         assert ev[name]["kind"] == kind and ev[name]["args"][0]["min"] == op
     assert [(a["name"], a["optional"]) for a in ev["DESPERATE"]["args"]] == [

@@ -257,7 +257,7 @@ def test_pico_seed_is_small_int():
 
 
 def test_pico_campaign_ids_differ_by_chip_for_the_same_entropy():
-    # Issue 30 item 3: emulated boards share their ring oscillator's bits
+    # Emulated boards share their ring oscillator's bits
     # (a --seed); a campaign id (Session._cid takes entropy()) is mixed
     # with the flash chip's unique id, so two chips draw two ids.
     f = Fakes()
@@ -307,7 +307,7 @@ def test_pico_display_drivers():
 
 @micropython_only
 def test_pico_i2c_clock_from_config():
-    """i2c= in /config.txt sets the OLED's clock (issue 27: a roll's frame
+    """i2c= in /config.txt sets the OLED's clock (a roll's frame
     in 9 ms at 1 MHz); anything but 100 kHz..1 MHz keeps 400 kHz."""
     f = Fakes()
     try:
@@ -653,7 +653,7 @@ def _app(b):
 
 def test_the_boards_switches_keep_the_20_ms_debounce():
     """A key from a board's switch is taken only after 20 ms of a stable
-    contact, through the app as it runs there (issue 27: the web page's
+    contact, through the app as it runs there (the web page's
     clean keys take none, and no board with switches changes)."""
     for kind, pinmap in (("pico", pins.PICO), ("macropad", pins.MACROPAD)):
         f = Fakes()

@@ -1,4 +1,4 @@
-"""Campaign slots on flash (issue 16, item 3): the session lists every
+"""Campaign slots on flash: the session lists every
 /dicetray/cN with its id, system, events and the flash it takes, switches
 to one by one rename and deletes one that is not current; a power cut at
 any unit of a switch or a delete leaves one slot or the other current and

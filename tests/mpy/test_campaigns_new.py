@@ -1,4 +1,4 @@
-"""A new campaign from the host (issue 28, item 13: `dicetray campaigns new
+"""A new campaign from the host (`dicetray campaigns new
 SYSTEM --name NAME`, the link's NEW): the session stages it as Settings >
 New campaign does, named by its event 1 (RENAME 2, 0: the campaign
 itself), and swaps it in by one
@@ -23,7 +23,7 @@ if sys.implementation.name == "micropython":
 
 
 def test_a_named_new_campaign_is_staged_swapped_in_and_listed():
-    # Issue 28 item 13: a new campaign as Settings > New campaign makes it,
+    # A new campaign as Settings > New campaign makes it,
     # named: its name is its event 1 (RENAME 2, 0), so a fold from event 1 (a
     # backup, a restore) gives it too; the old campaign keeps its slot.
     fs = FlashSim()
@@ -50,7 +50,7 @@ def test_a_named_new_campaign_is_staged_swapped_in_and_listed():
 
 
 def test_a_power_cut_in_a_named_new_campaign_leaves_the_old_current_or_the_new_whole():
-    # Issue 28 item 13: staged in n3/ (its snapshot, then its name as event
+    # Staged in n3/ (its snapshot, then its name as event
     # 1), then one rename: the old campaign stays current and whole, or the
     # new one is current with its name.
     def check(fs, s, want, done):

@@ -1,4 +1,4 @@
-"""A restore and the campaign slots (issue 40, item 1): the restored
+"""A restore and the campaign slots: the restored
 campaign becomes the current one in the next slot; every copy of it on
 the flash (the same campaign id and system: the current campaign, or an
 older one in another slot) goes, so a campaign is never in two slots;

@@ -2,7 +2,7 @@
 MicroPython, whose VM cannot collect garbage here, the first unit and the
 last, as test_campaigns_cuts.py) leaves the old campaign current and every
 slot whole, or the restored one current, the others whole and the copy it
-replaces whole or gone: nothing is lost (issue 40, item 1)."""
+replaces whole or gone: nothing is lost."""
 
 import gc
 import sys

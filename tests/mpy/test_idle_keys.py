@@ -1,4 +1,4 @@
-"""The idle moments' work and the keys (issue 27): each pass does at most
+"""The idle moments' work and the keys: each pass does at most
 a step of flash work (about one erase on a board), the keys' next poll
 knows the app was busy, and a tap wholly inside a pass is not lost. A real
 session on simulated flash; runs on CPython and on MicroPython
@@ -20,7 +20,7 @@ def _idle_passes(a, b, until):
 
 
 def test_the_scrub_reads_a_journal_its_idle_steps_folded_a_step_a_pass():
-    # Issue 27: pending records not yet due for a fold (a host's actions)
+    # Pending records not yet due for a fold (a host's actions)
     # were folded all at once by the scrub step's own read (Store.settle:
     # ~3 erases, ~150 ms on a board), a step the keys did not know had
     # kept the app busy. Now the idle passes before the scrub fold them,

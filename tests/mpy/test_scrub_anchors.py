@@ -1,4 +1,4 @@
-"""The hash chain's anchors (issue 26, item 1; store/anchors.py): the
+"""The hash chain's anchors (store/anchors.py): the
 head after each journal segment's base, recorded as the device started
 the segment (or verified by the scrub), written at a snapshot, kept
 through compaction and reboots, learned for a flash from before them, so

@@ -1,5 +1,5 @@
-"""The journal's background scrub seen from the session and the app
-(issue 12, item 4 (a)): a real session on simulated flash with a flipped
+"""The journal's background scrub seen from the session and the app:
+a real session on simulated flash with a flipped
 bit in an old journal record a snapshot covers; the boot says nothing, the
 app's idle passes step the scrub every SCRUB_MS of the board's clock and
 show what it finds as the boot's damage is shown, once. Runs on CPython

@@ -1,4 +1,4 @@
-"""The scrub recomputes the hash chain over the journal (issue 26, item 1):
+"""The scrub recomputes the hash chain over the journal:
 a record rewritten on flash with valid checks (its CRC and check byte
 recomputed) passes every record check, and the device's head comes from
 its snapshot, so before this nothing on the device saw it. The scrub now

@@ -388,7 +388,7 @@ def test_wear_per_event_is_about_one_erase():
     if MPY:
         return
     # Each append straight into its segment (pend=False: the device before
-    # issue 27) against the device's pending journal (pend=True), folded at
+    # the pending journal) against the device's pending journal (pend=True), folded at
     # an idle moment after each event when due, as the app does.
     from session import SNAP_EVERY as EVERY
     long_evs, long_states = session(720)

@@ -1,4 +1,4 @@
-"""The pending journal (issue 27, item 1; docs/store.md, "Pending
+"""The pending journal (docs/store.md, "Pending
 journal"): a device's append is one metadata commit into a small file,
 folded into the segment at an idle moment. A power cut at every unit of
 appends, folds and snapshots loses no acknowledged event; damage in the

@@ -1,4 +1,4 @@
-"""The journal's background scrub (issue 12, item 4 (a)): damage in the old
+"""The journal's background scrub: damage in the old
 journal a snapshot covers, which the boot does not read, is found by
 Store.scrub_step one segment at a time, reported by the session as the
 boot's damage is, and shown by the app when it is idle. Runs on CPython
@@ -180,5 +180,5 @@ def test_a_scrub_step_allocates_little():
           % (used, len(segs), n))
     # Measured: about 310 bytes a record (the scanner's event copy, its
     # memoryview and CRC, ~115; the chain's SHA-256 object and digest,
-    # ~190: issue 26, item 1), a few hundred a segment (file, Scan, name).
+    # ~190), a few hundred a segment (file, Scan, name).
     assert used < len(segs) * 600 + 330 * 85, used

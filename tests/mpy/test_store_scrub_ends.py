@@ -1,4 +1,4 @@
-"""The scrub's ends of the journal (issue 12, item 4 (a); apart from
+"""The scrub's ends of the journal (apart from
 test_store_scrub.py so that each runs in a MicroPython VM's heap, which
 these tests cannot collect): the segment appends go to, a torn tail after
 a cut, an empty store and a fresh one are no damage. Runs on CPython and

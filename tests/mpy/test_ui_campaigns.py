@@ -1,4 +1,4 @@
-"""Settings > Campaigns by its text rows (issue 16, item 3): the slots on
+"""Settings > Campaigns by its text rows: the slots on
 flash with system, events and KB, switch behind a second OK (and it
 survives a reboot), delete behind a second OK, never the current one.
 A real session on simulated flash; runs on CPython and on MicroPython."""
@@ -70,7 +70,7 @@ def test_campaigns_list_switch_and_delete_on_the_screen():
 
 
 def test_info_screen_shows_the_chain_head():
-    # Settings > Info (issue 12, item 7): the campaign's events and the
+    # Settings > Info: the campaign's events and the
     # first 16 hex digits of its hash chain head, as the link's info says.
     from binascii import hexlify
     from store import chain
@@ -92,7 +92,7 @@ def test_info_screen_shows_the_chain_head():
     assert rows[5] == "Chain   checking" and rows[6] == want[:16], rows
     assert all(len(r) <= 16 for r in rows)
     press(a, K_BACK)
-    s.scrub()                                  # one segment: a whole cycle (issue 26, item 1)
+    s.scrub()                                  # one segment: a whole cycle
     rows = press(a, K_OK)
     assert rows[5] == "Chain      holds" and rows[6] == want[:16], rows
     press(a, K_BACK)
