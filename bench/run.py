@@ -313,15 +313,15 @@ def device_figures():
 
 
 def store_boot():
-    """Fuel to open the store on MicroPython (tests/host/test_store_host.py
-    builds the flash images): a bare journal, and a snapshot + 100 events."""
+    """Fuel to open the store on MicroPython (tests/host/storeboot.py builds
+    the flash images): a bare journal, and a snapshot + 100 events."""
     sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
-    from test_store_host import _OPEN_EACH, _OPEN_LIST, boot_fuel
+    from storeboot import OPEN_EACH, OPEN_LIST, boot_fuel
 
-    f1 = boot_fuel(2_500, None, _OPEN_EACH)[0]
-    f2 = boot_fuel(5_000, None, _OPEN_EACH)[0]
+    f1 = boot_fuel(2_500, None, OPEN_EACH)[0]
+    f2 = boot_fuel(5_000, None, OPEN_EACH)[0]
     per = (f2 - f1) // 2_500
-    fs = boot_fuel(10_000, 9_900, _OPEN_LIST)[0]
+    fs = boot_fuel(10_000, 9_900, OPEN_LIST)[0]
     print("Store open on MicroPython (store code as .py, compiled in both runs):")
     print(
         "  journal only: %s fuel per record (2,500 -> %s, 5,000 -> %s); 10,000 projected %s"

@@ -7,10 +7,10 @@ session on simulated flash; runs on CPython and on MicroPython
 import gc
 import sys
 
-from test_scrub_app import _campaign_flash
+from fakeapp import played_flash
 
 if sys.implementation.name == "micropython":
-    gc.disable()   # see test_store.py
+    gc.disable()   # see storesession.py
 
 
 def _idle_passes(a, b, until):
@@ -28,7 +28,7 @@ def test_the_scrub_reads_a_journal_its_idle_steps_folded_a_step_a_pass():
     from fakeapp import boot
     from rules import campaign as cp
     from ui import app as uiapp
-    fs = _campaign_flash(40)
+    fs = played_flash(40)
     a, b, s = boot(fs)
     _idle_passes(a, b, uiapp.WARM_MS + 200)       # the boot's fold and the warm-up
     for k in range(3):                            # a host's actions: pending, no fold due
@@ -65,7 +65,7 @@ def test_a_tap_wholly_inside_a_scrub_step_is_a_press():
     from fakeapp import boot
     from hw.keys import K_ROLL
     from ui import app as uiapp
-    fs = _campaign_flash(40)
+    fs = played_flash(40)
     a, b, s = boot(fs)
     noted = [0]
 
@@ -96,7 +96,7 @@ def test_a_tap_wholly_inside_a_long_key_is_a_press():
     from fakeapp import boot
     from hw.keys import K_ROLL
     from ui import app as uiapp
-    fs = _campaign_flash(40)
+    fs = played_flash(40)
     a, b, s = boot(fs)
     noted = [0]
 

@@ -8,10 +8,10 @@ import gc
 
 from flashsim import FlashSim, PowerCut
 from store import Store, journal, slots, PEND_FILE
-from test_store import ROOT, ROLL, MPY, data, fold, heads
+from storesession import MPY, ROLL, ROOT, data, fold, heads
 
 if MPY:
-    gc.disable()   # see test_store.py
+    gc.disable()   # see storesession.py
 
 N = 30 if MPY else 120
 SNAP = 40

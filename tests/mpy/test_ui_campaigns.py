@@ -8,17 +8,10 @@ import sys
 
 from hw.keys import K_UP, K_DOWN, K_OK, K_BACK
 from rules import campaign as cp
-from fakeapp import flash, boot, press
+from fakeapp import flash, boot, open_campaigns, press
 
 if sys.implementation.name == "micropython":
-    gc.disable()   # see test_store.py
-
-
-def _campaigns(a):
-    press(a, K_UP, K_OK)                       # Settings (the last on home)
-    rows = press(a, K_DOWN, K_DOWN, K_DOWN)
-    assert rows[4] == "Campaigns" and a.fb.inv[4]
-    return press(a, K_OK)
+    gc.disable()   # see storesession.py
 
 
 def test_campaigns_list_switch_and_delete_on_the_screen():
@@ -32,7 +25,7 @@ def test_campaigns_list_switch_and_delete_on_the_screen():
     s.do(cp.DICE, (12, 3))
     a, b, s = boot(fs)
     assert s.n == 2 and b.display.rows[0].startswith("PATHS")
-    rows = _campaigns(a)
+    rows = open_campaigns(a)
     # Small files: each slot is its directory's two 4 KB blocks and its
     # pending journal's directory's two (store/__init__.py).
     assert rows[:3] == ["CAMPAIGNS    32K", " hunt      5 16K", "*paths     2 16K"]
@@ -58,7 +51,7 @@ def test_campaigns_list_switch_and_delete_on_the_screen():
     assert rows[0] == "HUNT          #5" and s.n == 3 and s.c.nevents == 5
     a, b, s = boot(fs)                        # and after a reboot
     assert s.n == 3 and b.display.rows[0] == "HUNT          #5"
-    rows = _campaigns(a)
+    rows = open_campaigns(a)
     assert rows[1:3] == [" paths     2 16K", "*hunt      5 16K"]
     rows = press(a, K_UP, K_OK, K_DOWN, K_OK, K_OK)   # slot 2, Delete, OK
     assert rows[:2] == ["CAMPAIGNS    16K", "*hunt      5 16K"] and rows[2] == ""
