@@ -33,6 +33,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "board"))  # boards.py, longsession.py
+sys.path.append(os.path.join(ROOT, "firmware"))  # linkutil's `store`, as the board imports it
 
 from dicetray.sim.script import KEY_BITS as KEYS, TAP_MS  # noqa: E402
 

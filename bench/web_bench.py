@@ -28,6 +28,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "web"))
+sys.path.insert(0, ROOT)  # browser.build_site: tools/web.py
 
 WARM_LOADS = 10
 KEYS = 100

@@ -187,7 +187,10 @@ def test_host_killed_mid_backup(tmp_path):
         st.fault = hang
         st.take(dev)
     """ % db)
-    env = dict(os.environ, PYTHONPATH=here)   # ramtray, from the child's own sys.path
+    root = os.path.dirname(os.path.dirname(here))
+    # ramtray, and the firmware and tests/mpy it imports top-level (pytest's pythonpath)
+    paths = (here, os.path.join(root, "firmware"), os.path.join(root, "tests", "mpy"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
     p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env)
     try:
         assert p.stdout.readline().strip() == "MIDWAY"
