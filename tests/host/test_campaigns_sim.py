@@ -13,9 +13,9 @@ from dicetray import cli
 from dicetray.backup import BackupStore
 from dicetray.link.client import Device
 
-from linkutil import FIRMWARE, Sim, write_flash  # noqa: F401  (FIRMWARE: `store` importable)
+from linkutil import Sim, write_flash
 
-import store
+import store  # firmware/, on pytest's pythonpath
 from store import slots
 
 
