@@ -22,6 +22,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
 sys.path.insert(0, os.path.join(ROOT, "host"))
+sys.path.append(os.path.join(ROOT, "firmware"))  # linkutil's `store`, as the board imports it
 
 import linkutil  # noqa: E402
 from dicetray.link.client import Device  # noqa: E402

@@ -302,7 +302,7 @@ def main(argv=None):
     )
     a = ap.parse_args(argv)
     want = set(a.only or SHOTS)
-    for p in (os.path.join(ROOT, "host"), os.path.join(ROOT, "tests", "web")):
+    for p in (ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests", "web")):
         if p not in sys.path:
             sys.path.insert(0, p)
     import browser

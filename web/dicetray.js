@@ -463,7 +463,7 @@ class Tray {
     c.fillStyle = "#101114";
     c.fillRect(0, 0, w, h);
     // A ring, as the tray's and the hub's page draw it: LED 0 at the top,
-    // then clockwise (issue 30 item 9: it was 12 lights in a row).
+    // then clockwise (it was 12 lights in a row).
     const R = Math.min(w, h) * 0.38, rad = Math.min(R * Math.sin(Math.PI / n) * 0.55, R * 0.2);
     for (let i = 0; i < n; i++) {
       const a = 2 * Math.PI * i / n - Math.PI / 2;

@@ -1,4 +1,4 @@
-"""The key script (`dicetray rules SYSTEM --keys`, issue 36 item 1) on
+"""The key script (`dicetray rules SYSTEM --keys`) on
 MicroPython's own rp2 port: the release image on an emulated RP2040
 (host/dicetray/sim/rp2040.py), from a blank flash, with the seed the
 desktop simulator's --script uses (1: the harness makes os.urandom give

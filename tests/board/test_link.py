@@ -55,7 +55,7 @@ def campaign(port):
 
 
 # Every new flash draws its own campaign id (the board from its ROSC, the
-# simulator from os.urandom: issue 12, item 9), so the two trays' campaigns
+# simulator from os.urandom), so the two trays' campaigns
 # are compared with the id set aside; everything else is byte for byte.
 def anonymous(snap_and_events):
     (seq, snap), events = snap_and_events

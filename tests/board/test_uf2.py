@@ -454,7 +454,7 @@ def test_same_uf2_as_micropythons_own_converter(twice, tmp_path):
 
 
 def test_missing_sources_are_named_in_the_first_line(tmp_path, capsys, monkeypatch):
-    """Issue 30 item 9: with no vendored tarballs and no MICROPYTHON_SRC,
+    """With no vendored tarballs and no MICROPYTHON_SRC,
     the build's first line names ../shared/vendor and the clone it does
     instead; the clone failing (no network) says both again, in one line."""
     if not uf2.shutil.which("git"):

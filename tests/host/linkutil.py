@@ -1,6 +1,7 @@
 """Helpers for the link tests and bench: a simulator subprocess on a flash
 directory, and a campaign of N events written straight to that flash with
-the firmware's own store (much faster than acting N times over the link)."""
+the firmware's own store (much faster than acting N times over the link;
+firmware/ on the path: pytest's pythonpath, or the bench script's)."""
 
 import os
 import select
@@ -10,9 +11,6 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIRMWARE = os.path.join(ROOT, "firmware")
-if FIRMWARE not in sys.path:
-    sys.path.append(FIRMWARE)   # `store` (pure) as the board imports it
 
 from dicetray.rules import campaign as cp  # noqa: E402
 from dicetray.rules.dice import Dice  # noqa: E402

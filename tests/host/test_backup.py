@@ -187,7 +187,10 @@ def test_host_killed_mid_backup(tmp_path):
         st.fault = hang
         st.take(dev)
     """ % db)
-    env = dict(os.environ, PYTHONPATH=here)   # ramtray, from the child's own sys.path
+    root = os.path.dirname(os.path.dirname(here))
+    # ramtray, and the firmware and tests/mpy it imports top-level (pytest's pythonpath)
+    paths = (here, os.path.join(root, "firmware"), os.path.join(root, "tests", "mpy"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
     p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env)
     try:
         assert p.stdout.readline().strip() == "MIDWAY"
@@ -305,7 +308,7 @@ def test_missing_backup_and_device_moving_on(tmp_path):
 
 @pytest.mark.parametrize("before", [False, True])
 def test_two_backups_at_once_store_one_version(tmp_path, before):
-    """Issue 35, item 7: two `backup` runs of one tray at once (the hub
+    """Two `backup` runs of one tray at once (the hub
     serves both) each found the same newest version, fetched the same
     events and stored them: the same version twice. The one that writes
     second finds the other's version there in its own transaction and

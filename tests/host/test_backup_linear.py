@@ -1,5 +1,5 @@
 """The host's work grows with the events an operation touches, never with
-the square of the campaign (issue 12, item 1). Counted, not timed: the
+the square of the campaign. Counted, not timed: the
 events folded (Campaign.apply), the rule applications (Campaign._do, where
 an undo's refold shows), the events read from the database and fetched
 from the device. bench/backup_bench.py has the times. The device is the real

@@ -1,4 +1,4 @@
-"""`dicetray campaigns new SYSTEM [--name NAME]` (issue 28, item 13): a new
+"""`dicetray campaigns new SYSTEM [--name NAME]`: a new
 campaign started from the host, staged and swapped in as the device's own
 Settings > New campaign does, the old one kept in its slot; against the
 real firmware in this process (a RamTray: tests/host/ramtray.py). The

@@ -1,9 +1,9 @@
-"""The hash chain on the host (issue 12, item 7): backups store the chain,
+"""The hash chain on the host: backups store the chain,
 load() checks every link, an incremental backup compares the device's head
 with the stored history, `dicetray verify` checks a backup end to end and
 against the device, restore carries the head. A forger here edits a stored
 event and recomputes its CRC, the events digest and the stored fold, as
-the issue's forged backup did; the full forger recomputes the chain too.
+a forged backup that once passed did; the full forger recomputes the chain too.
 The device is the real firmware in this process (a RamTray,
 tests/host/ramtray.py: its store chains every event); the last test runs
 it in the simulator."""
@@ -99,7 +99,7 @@ def test_a_forged_event_fails_its_link_and_names_it(tmp_path):
 
 
 def test_a_fully_forged_backup_is_caught_by_the_device(tmp_path, monkeypatch, capsys):
-    # The issue's case: the forged backup restored "verified" and a later
+    # The case that once passed: the forged backup restored "verified" and a later
     # incremental backup of the genuine device said "no change".
     path = str(tmp_path / "b.sqlite3")
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))

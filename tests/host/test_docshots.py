@@ -1,4 +1,4 @@
-"""Every picture in docs/img comes from one command (issue 40, item 10):
+"""Every picture in docs/img comes from one command:
 `make docs` runs tools/docshots.py, whose SHOTS are exactly the files in
 docs/img, and every picture the README and docs/ show is one of them. (The
 pictures themselves are made again by `make docs`; sim.png is compared

@@ -76,7 +76,7 @@ def test_json_content():
 
 
 def test_csv_is_the_events_alone_for_a_spreadsheet(capsys, monkeypatch):
-    # Issue 40 item 6: a header, then the event rows and nothing else (one
+    # A header, then the event rows and nothing else (one
     # roll gave 48 lines: campaign fields, talisman internals, a hex blob).
     dev = play(RamTray(system=2, cid=8), 20)
     rows = list(csv.reader(io.StringIO(_export(dev, "csv", capsys, monkeypatch))))
@@ -107,7 +107,7 @@ def test_csv_is_the_events_alone_for_a_spreadsheet(capsys, monkeypatch):
 
 
 def test_csv_names_a_spreadsheet_would_run_are_text(tmp_path, capsys, monkeypatch):
-    """Issue 26, item 7 (OWASP's CSV injection rule): a text cell that begins
+    """OWASP's CSV injection rule: a text cell that begins
     with = + - @ tab or CR gets a leading ' and is quoted; numbers the tool
     writes (ints, the args column's "-1") stay as they are. On main the
     names went out as formulas."""
@@ -160,7 +160,7 @@ def test_kind_names():
     assert export.kind_name(0, 1) == "UNDO"
 
 
-# --- the log a keeper reads (issue 16, item 6) --------------------------------
+# --- the log a keeper reads --------------------------------
 
 def _doc(tray):
     """export.document of what the tray's Device reads: info, snapshot, events."""
@@ -369,7 +369,7 @@ def test_backups_diff_in_words(tmp_path, capsys, monkeypatch):
 
 
 def test_a_combat_check_against_a_tracked_foe_names_it():
-    # Issue 38: COMBAT's threat bits 4-9 name side B's tracked foe.
+    # COMBAT's threat bits 4-9 name side B's tracked foe.
     from dicetray.rules import expedition as E, expedition_foes as EF
     c = cp.Campaign(E.ID, cid=3)
     c.act(cp.CHAR_ADD, (), "Ada")

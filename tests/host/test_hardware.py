@@ -76,7 +76,7 @@ def test_profile_uses_exactly_the_map(board):
     """Build the profile on the fake machine: every Pin it makes is in the
     map under the right role, and every key/LED/encoder/display pin of the
     map is made."""
-    import test_boards as tb
+    import fakeboards as tb
     f = tb.Fakes()
     try:
         b = tb.make(board)
@@ -257,7 +257,7 @@ def test_cp_leds_match_micropython_backend(cp_neopixel):
     from hw.cpleds import CPNeoPixelLeds
     from hw.leds import NeoPixelLeds
     from ui import ring
-    import test_boards as tb
+    import fakeboards as tb
     _np, sent = cp_neopixel
     rgb = ring.new(12)
     ring.dial(rgb, 5, 8)

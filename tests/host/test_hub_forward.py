@@ -1,4 +1,4 @@
-"""Roll forwarding (issue 15, item 3): a queue on disk posted to each
+"""Roll forwarding: a queue on disk posted to each
 webhook in order, against a real local HTTP server that fails, stalls
 and recovers; at least once across a kill -9."""
 
@@ -168,7 +168,7 @@ def test_chat_webhooks_get_a_message(tmp_path, rx):
 
 
 def test_chat_messages_mention_no_one():
-    """Issue 26, item 3: a character named @everyone (or a name with Slack's
+    """A character named @everyone (or a name with Slack's
     <!channel>) pings nobody: Discord is told to parse no mention, Slack's
     markup is escaped."""
     r = dict(rec(1), summary="a: roll 2d6 for @everyone: <!channel> <@U1> @here & co")
@@ -184,7 +184,7 @@ def test_chat_messages_mention_no_one():
 
 
 def test_a_redirect_is_not_delivered(tmp_path, rx):
-    """Issue 26, item 2: a 302 is not a delivery (a client that follows it
+    """A 302 is not a delivery (a client that follows it
     turns the POST into a bodiless GET that answers 200)."""
     rx.mode = "redirect"
     f = Forwarder([rx.url], str(tmp_path / "q.db"), timeout=2, backoff=(0.02, 0.1)).start()
@@ -203,7 +203,7 @@ def test_a_redirect_is_not_delivered(tmp_path, rx):
 
 
 def test_a_trickling_receiver_does_not_hold_the_queue_past_the_deadline(tmp_path, rx):
-    """Issue 26, item 2: a receiver that answers one byte a second never
+    """A receiver that answers one byte a second never
     lets a read time out; the post's whole deadline ends it all the same,
     and the record is posted again."""
     rx.mode = "trickle"
@@ -229,7 +229,7 @@ def test_only_http_urls_are_taken():
 
 
 def test_urls_that_could_never_deliver_are_refused_at_start():
-    """Issue 35, item 7: a space, a CR LF (which urlsplit drops, so the
+    """A space, a CR LF (which urlsplit drops, so the
     post went to another path) or a character beyond ASCII in a --forward
     URL was taken and could never deliver; now one line at start, the URL
     shown escaped."""
@@ -245,7 +245,7 @@ def test_urls_that_could_never_deliver_are_refused_at_start():
 
 
 def test_credentials_in_the_url_are_sent_as_basic_auth(tmp_path, rx):
-    """Issue 35, item 7: `--forward http://user:pw@host/...` never sent its
+    """`--forward http://user:pw@host/...` never sent its
     credentials (every record 401, then skipped); they go as Basic auth,
     percent-decoded, and are never shown."""
     import base64
@@ -263,7 +263,7 @@ def test_credentials_in_the_url_are_sent_as_basic_auth(tmp_path, rx):
 
 
 def test_a_receiver_slower_than_the_deadline_is_told_on_the_terminal(tmp_path, rx, capsys):
-    """Issue 35, item 7: a receiver that answers 2xx after the deadline
+    """A receiver that answers 2xx after the deadline
     takes each record again and again while the queue never moves (the
     deadline is documented); the error on the terminal now says so."""
     from dicetray.hub.command import _SayForward
@@ -468,7 +468,7 @@ def _lock(path):
 
 
 def test_records_the_queue_file_refuses_are_kept_and_queued_in_order(tmp_path, rx, capsys):
-    """Issue 35, item 5: a second process holds a write lock on the queue
+    """A second process holds a write lock on the queue
     file; the events rolled meanwhile were never forwarded (the mark moved
     past them with the next one) and nothing said so. They are kept in
     memory and queued in order once the file takes them; a record
@@ -540,7 +540,7 @@ def test_records_the_queue_file_refuses_are_kept_and_queued_in_order(tmp_path, r
 
 
 def test_beyond_what_memory_holds_the_events_are_read_from_the_tray(tmp_path, rx, monkeypatch):
-    """Issue 35, item 5, bounded: past HELD_MAX records refused by the
+    """Bounded: past HELD_MAX records refused by the
     queue file, a campaign's records are no longer held but its mark stays
     where the queue has it; once the file takes records again the view
     reads the events after the mark from the tray (as catching up does),

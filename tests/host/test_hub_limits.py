@@ -1,4 +1,4 @@
-"""The hub's bounds before anything is checked (issue 26, items 4 and 9):
+"""The hub's bounds before anything is checked:
 its page's HTTP and its local command socket against half-open and
 trickling connections, long lines, nested JSON, tokens that are not ASCII,
 a rebound DNS name, and an action line that argparse would read loosely."""
@@ -194,7 +194,7 @@ def test_tokens_that_are_not_ascii_and_nested_json_get_4xx_and_one_line(home, ca
 
 
 def test_an_action_line_never_reaches_argparse_loosely(page, capfd):
-    """Issue 26, item 9: `--help` would print the usage on the hub's stdout
+    """`--help` would print the usage on the hub's stdout
     and end the request; an abbreviation (`--po 3`, `--poo 3`) would be
     taken as an option the keeper never typed."""
     web, lines = page
@@ -281,7 +281,7 @@ def rss_kb(pid):
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
 def test_a_long_line_on_the_socket_is_refused_with_bounded_memory(home):
-    """The issue's 64 MB line, to `dicetray serve` itself: refused once
+    """A 64 MB line, to `dicetray serve` itself: refused once
     past the first line's bound (64 KB), the hub growing by far less."""
     env = dict(os.environ, DICETRAY_HOME=home, PYTHONPATH=os.path.join(ROOT, "host"))
     p = subprocess.Popen([sys.executable, "-m", "dicetray", "serve", "--port", "t=/nonexistent",

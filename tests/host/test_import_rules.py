@@ -1,10 +1,10 @@
 """The import rules of docs/architecture.md, checked on the firmware's
-sources (issue 14): only hw/ touches the chip (machine, rp2, neopixel);
+sources: only hw/ touches the chip (machine, rp2, neopixel);
 each layer imports only the layers below it; no circle among the imports,
 neither those that run when a module loads nor those that run at a call
-(a system's part modules counted as their system: see UNIT). Where the tree still breaks a rule, the
-exception is listed below with the item of issue 14 that removes it, so a
-new one fails here."""
+(a system's part modules counted as their system: see UNIT). Where the tree
+still breaks a rule, the exception is listed below with the change that
+removes it, so a new one fails here."""
 
 import ast
 import os
@@ -28,8 +28,7 @@ ALLOWED = {
     "link": {"rules", "session", "staging", "deviceid"},
     "main": {"hw", "rules", "session", "ui", "link"},
 }
-# Known exceptions (issue 14 removed the last: item 3), each to name the
-# item of an issue that removes it.
+# Known exceptions (none left), each to name the change that removes it.
 EXCEPTIONS = {}
 
 
@@ -214,7 +213,7 @@ def test_no_circle_at_load():
 
 def test_no_circle_at_all():
     """Counting the imports inside functions too: the campaign loads the
-    rule systems and they import `core`, never `campaign` (issue 14, item 1)."""
+    rule systems and they import `core`, never `campaign`."""
     found = _circle(_graph(False, UNIT))
     assert not found, "import circle: " + " -> ".join(found)
 
@@ -258,7 +257,7 @@ HOST_PRIVATE_EXCEPTIONS = {
 }
 SQLITE = {"backup.db", "hub.forward"}   # the backup database; the hub's forwarding queue
 MAX_LINES = 800
-# Files still over MAX_LINES, each with the split that removes it (issue 41, item 4).
+# Files still over MAX_LINES, each with the split that removes it.
 LONG = {
     "host/dicetray/link/client.py",      # the windowed journal reads apart from the calls
     "host/dicetray/backup/db.py",        # the schema and writes apart from the reads

@@ -1,5 +1,5 @@
-"""A backup keeps every event of a damaged journal that reads (issue 26,
-item 8), on the real firmware in this process (tests/host/ramtray.py):
+"""A backup keeps every event of a damaged journal that reads, on the real
+firmware in this process (tests/host/ramtray.py):
 a first backup used to keep only the device's state, with no event at
 all, when one old record's header was damaged; then the events before the
 damage and after it, but not those between two damaged records. Now the

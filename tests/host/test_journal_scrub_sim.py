@@ -1,4 +1,4 @@
-"""The device finds damage in its old journal itself (issue 12, item 4 (a)):
+"""The device finds damage in its old journal itself:
 the real firmware in the desktop simulator, one flipped bit in a record a
 snapshot covers. The boot does not read it and says nothing; the app's
 background scrub (Store.scrub_step, one segment every few idle seconds)

@@ -282,7 +282,7 @@ def test_long_session_survives_garbage_collections(tmp_path):
 
 
 def test_screens_say_what_their_keys_do(tmp_path):
-    """The words on the screens match the keys (issue 16): the Settings
+    """The words on the screens match the keys: the Settings
     System row shows it changes and fits 16 columns, the builder shows an
     undo's "Undone", key-in names Up/Down, OK and Left, deleting a clock
     says how to get it back."""
@@ -370,7 +370,7 @@ def ui_txt(flash):
 
 
 def test_a_new_player_from_the_tour_to_a_roll_a_slash_and_an_undo(tmp_path):
-    """The issue's "from make sim to a rolled pool, a slashed talisman and
+    """The design's "from make sim to a rolled pool, a slashed talisman and
     an undo without reading anything but the screen": keys only, each one
     what the screen before it said."""
     steps = ["shot keys",
@@ -474,7 +474,7 @@ def test_the_readme_screenshot_is_what_the_simulator_draws(tmp_path):
 
 
 def test_rename_a_talisman_on_the_keys_and_it_stays_renamed(tmp_path):
-    """Issue 16, item 4: renaming with seven keys on the whole firmware;
+    """Renaming with seven keys on the whole firmware;
     the new name is an event (undo would give the old one back) and
     survives a power cycle."""
     steps = [SKIP, "DOWN", "DOWN", "OK", "OK", "shot menu", "DOWN", "DOWN", "OK", "shot rename",

@@ -1,7 +1,7 @@
-"""Issue 30 item 5: what a player reads says the rules' words, never a
-field's identifier. Every event of every system (test_rules_listing's
-samples) is walked through what `dicetray watch`, `backups show` and
-`backups diff`, the hub's page and the CSV export say of it and of the
+"""What a player reads says the rules' words, never a
+field's identifier. Every event of every system (eventsamples.py) is
+walked through what `dicetray watch`, `backups show` and `backups diff`,
+the hub's page and the CSV export say of it and of the
 trackers after it; none of it may hold an identifier with an underscore
 (`agony_user`, `SCENE_END`) or a field's bare name with its number
 (`palace 0`, `face 4`, a talisman's `policy`, `link`, `role`, `a`, `b`).
@@ -20,7 +20,7 @@ import sys
 import pytest
 
 from ramtray import RamTray, serve
-from test_rules_listing import SAMPLES
+from eventsamples import SAMPLES
 
 from dicetray.campaign import export as ex
 from dicetray.catalog import events

@@ -244,7 +244,7 @@ def test_cli_simulator_announces_its_port(tmp_path):
         os.environ["DICETRAY_HOME"] = home
         try:
             assert linkutil.wait_for(lambda: [p.device for p in ports.simulators()] == [sim.port])
-            # what it is and where its flash is (issue 40 item 7), in ports and status
+            # what it is and where its flash is, in ports and status
             p = ports.simulators()[0]
             said = "desktop simulator (pid %d), flash folder %s" % (sim.p.pid, os.path.abspath(flash))
             assert (p.what, p.flash, p.description) == ("desktop", os.path.abspath(flash), said)

@@ -1,4 +1,4 @@
-"""Issue 12, items 5, 6 and 9: line noise and the REPL, a Ctrl-C on either
+"""Line noise and the REPL, a Ctrl-C on either
 side, a port another program holds, a --port that is no tray, --timeout,
 and the simulator's ids.
 
@@ -232,10 +232,10 @@ def test_a_busy_port_is_tried_again_briefly(pty_pair, monkeypatch):
 
 
 # watch started with SIGINT at its default, and ignored, as a script's
-# background job starts (`make test &`): Ctrl-C ends it either way (issue 30).
+# background job starts (`make test &`): Ctrl-C ends it either way.
 @pytest.mark.parametrize("sigint", [signal.SIG_DFL, signal.SIG_IGN], ids=["default", "ignored"])
 def test_watch_holds_the_simulator_and_roll_says_so(tmp_path, monkeypatch, capsys, sigint):
-    """The issue's case: `dicetray watch` on the table's second screen."""
+    """The case that failed: `dicetray watch` on the table's second screen."""
     flash = str(tmp_path / "flash")
     linkutil.write_flash(flash, 5)
     sim = Sim(flash)
@@ -348,7 +348,7 @@ def test_each_new_simulator_flash_gets_its_own_ids(tmp_path):
 
 @pytest.mark.parametrize("damage", [b"\xff\xfe\x80garbage", b"", b"   \n", b"x" * 300, b"sim-\x00\x01"])
 def test_a_damaged_device_id_file_is_replaced_not_fatal(tmp_path, monkeypatch, capsys, damage):
-    """Issue 12, item 4 (c): a damaged /dicetray/id.txt made every command
+    """A damaged /dicetray/id.txt made every command
     fail with an empty "device error:". The device makes a new id; the
     campaign is untouched."""
     flash = str(tmp_path / "flash")

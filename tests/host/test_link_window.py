@@ -135,7 +135,7 @@ def test_records_check_what_the_device_scanner_checks():
 
 
 def test_records_read_past_damage_to_the_next_record_that_reads():
-    # Issue 26, item 8: one damaged record used to end the read of its
+    # One damaged record used to end the read of its
     # whole segment. With a list for the gaps, a failed CRC is stepped
     # over (its header says where the next starts) and after a failed
     # header the next record is found by its own checks.
@@ -634,7 +634,7 @@ def test_a_subscriber_far_behind_is_caught_up_reading_each_record_once():
     # journal on flash, one PUSH each: the link reads on from where its
     # last push left the segment (a cursor), not from the segment's start,
     # which in a ~750-event segment made every push parse hundreds of
-    # records (issue 12, item 2: segments grew to 16 KB).
+    # records (segments grew to 16 KB).
     import ramtray
     from link import server
     tray = ramtray.RamTray(seed=11)

@@ -1,4 +1,4 @@
-"""Files the user names (issue 26, item 5): `export -o`, `stats --plot` and
+"""Files the user names: `export -o`, `stats --plot` and
 screenshots are written through dicetray.base.outfile: a temporary file with a
 unique name beside the real target, renamed over it; the target's mode
 kept; a symlink followed, not replaced; anything that is not a regular file

@@ -1,4 +1,4 @@
-"""The restore as a script uses it (issue 14, item 4): dicetray.ops.restore's
+"""The restore as a script uses it: dicetray.ops.restore's
 plan (reads, changes nothing, says what it would do) and apply (sends,
 then reads it all back), on a real simulator."""
 

@@ -317,7 +317,7 @@ def test_cli_usage_errors(tmp_path, capsys):
 
 def test_a_run_keeps_its_flash_in_dicetray_home_and_prints_no_digest(tmp_path, monkeypatch,
                                                                      capsys):
-    # Issue 30 item 7: `dicetray sim` without --flash keeps the tray's
+    # `dicetray sim` without --flash keeps the tray's
     # flash beside the backups, under $DICETRAY_HOME (it went to
     # $XDG_DATA_HOME whatever DICETRAY_HOME said), and what it prints to
     # the player's terminal when the run ends has no STATE/SCREEN lines

@@ -240,7 +240,7 @@ def _cells(line):
 
 
 def test_a_highlighted_row_reads_as_dark_letters_on_the_lit_colour():
-    """Issue 40 item 4: in the 80x24 view a lit title bar and the selected
+    """In the 80x24 view a lit title bar and the selected
     menu row were braille dots round dots (every lit pixel a dot, the
     letters the few missing ones): unreadable. Each mostly lit 8x8 cell is
     now drawn the other way round: the lit colour as the background, a

@@ -8,6 +8,7 @@ firmware's own on the flash simulator (boot); keys pressed and held.
     rows = press(a, K_DOWN, K_OK)
 """
 
+from hw.keys import K_DOWN, K_OK, K_UP
 from rules import campaign as cp
 from rules.dice import Dice
 from ui.buttons import PRESS, LONG
@@ -165,3 +166,29 @@ def boot(fs):
     a = uiapp.App(b, s)
     a.render()
     return a, b, s
+
+
+def open_campaigns(a):
+    """Settings > Campaigns opened from home (Settings is home's last row);
+    the rows it shows."""
+    press(a, K_UP, K_OK)
+    rows = press(a, K_DOWN, K_DOWN, K_DOWN)
+    assert rows[4] == "Campaigns" and a.fb.inv[4]
+    return press(a, K_OK)
+
+
+def played_flash(n):
+    """A real session's flash (session.py: JOURNAL_KEEP, a snapshot every
+    16, segments of 3 KB) with n dice events, tidied as the app's idle
+    moments do; returns the FlashSim."""
+    import session
+    fs = flash()
+    s = session.Session(FlashBoard(fs))
+    s.set_bright(3)                                   # past the first run's tour
+    s.st.roll = 3072   # segments of ~176 events (SEG_ROLL's are ~700): two in 200 events
+    for k in range(n):
+        s.do(cp.DICE, (6, 1 + k % 3))
+        while s.tidy():        # the app's idle moments: snapshots, folds
+            pass
+    s.st.close()
+    return fs

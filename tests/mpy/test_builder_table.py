@@ -81,7 +81,7 @@ def test_expedition_builder_events_are_the_tables():
 
 
 def test_hunt_builder_setups_are_the_tables():
-    # The builder's Setup for and Uses (issue 28 item 12) are ROLL's
+    # The builder's Setup for and Uses are ROLL's
     # `grant` and `setup`, by the table's names, in its ranges; the rules
     # take the event.
     from rules import hunt, hunt_more as hm

@@ -1,4 +1,4 @@
-"""The device screens of issue 13's items 6 and 9 (runs under pytest and on
+"""The device screens of monsters, NPCs and character generation (runs under pytest and on
 MicroPython): Home > Foes (Up from Roll) adds a monster, hits it with the
 last combat result, +s and half, runs the rounds; a sheet's Abilities
 rolls them, improves one and counts a Boon."""

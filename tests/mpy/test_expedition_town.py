@@ -1,4 +1,4 @@
-"""expedition's town phase (issue 13 item 7), on CPython and MicroPython,
+"""expedition's town phase, on CPython and MicroPython,
 with keyed-in faces: each test quotes the sentence of the seed
 (shared/seeds/004_cd61a830e243f4ef.txt) it implements."""
 from rules import campaign as cp, systems

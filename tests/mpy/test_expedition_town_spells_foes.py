@@ -24,7 +24,7 @@ def cash(c, i=0):
     return tw.get(c.chars[i].v, tw.CASH_F)
 
 
-# --- item 1: a Circles check past 20 dice ------------------------------------
+# --- a Circles check past 20 dice ------------------------------------
 
 def test_a_circles_check_rolls_past_twenty_dice():
     # "roll a Pool of six-sided dice equal to two plus your Presence score
@@ -81,7 +81,7 @@ def test_the_circles_screen_shows_exact_odds_past_twenty_dice():
     assert town.cash_odds(0, 1) == "0.0%"
 
 
-# --- item 2: Desperate Returns 3 halves the Cash -------------------------------
+# --- Desperate Returns 3 halves the Cash -------------------------------
 
 def test_desperate_returns_three_halves_the_cash():
     # "3. Lose half of your Cash and Cash-equivalent Treasure." Half of 9
@@ -111,7 +111,7 @@ def test_desperate_returns_three_halves_the_cash():
     raises_unchanged(c, c.act, ex.DESPERATE, (0, 2), faces=(3,))
 
 
-# --- item 3: goods sold by dice -----------------------------------------------
+# --- goods sold by dice -----------------------------------------------
 
 def test_selling_a_good_by_dice():
     # "If a good has a Cost lower than a character's Wealth score, that good
@@ -132,7 +132,7 @@ def test_selling_a_good_by_dice():
     raises_unchanged(c, c.act, T, (tw.GOODS, 0, 5), faces=(1,))     # no room for the Cash
 
 
-# --- item 4: the buying limits --------------------------------------------------
+# --- the buying limits --------------------------------------------------
 
 def test_each_more_hireling_or_animal_costs_one_cash_more():
     # "Hirelings: +1 Cash (cumulative) for each additional hireling after the
@@ -192,7 +192,7 @@ def test_purchases_of_an_older_journal_keep_their_meaning():
     assert len(c.chars[0].v) <= len(ex.CHAR_FIELDS) + tw.HIRES
 
 
-# --- item 5: a failed Spell Mastery Check ------------------------------------
+# --- a failed Spell Mastery Check ------------------------------------
 
 def test_a_failed_spell_mastery_check_is_never_learnable():
     # "The Obstacle Rating for the check is equal to the normal Channeling
@@ -222,7 +222,7 @@ def test_a_failed_spell_mastery_check_is_never_learnable():
     c.act(sp.SPELL, (sp.LEARN, 0, 4, 2), "Miasma")
 
 
-# --- item 6: group morale, a lost Follower -------------------------------------
+# --- group morale, a lost Follower -------------------------------------
 
 def _orc(c, tier=ef.MONSTER, owner=-1, name="Orc"):
     return c.act(ef.FOE, (ef.OP_NEW, 1, tier, 0, owner), name).tal   # Level 1: 4 HP
@@ -275,7 +275,7 @@ def test_a_lost_followers_replacement_joins_from_the_next_session():
     _orc(c, owner=0, name="Hound 2")
 
 
-# --- item 7: a channel's Outcome names its spell -------------------------------
+# --- a channel's Outcome names its spell -------------------------------
 
 def test_a_channels_outcome_is_its_spell():
     c = new()

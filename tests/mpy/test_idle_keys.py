@@ -1,4 +1,4 @@
-"""The idle moments' work and the keys (issue 27): each pass does at most
+"""The idle moments' work and the keys: each pass does at most
 a step of flash work (about one erase on a board), the keys' next poll
 knows the app was busy, and a tap wholly inside a pass is not lost. A real
 session on simulated flash; runs on CPython and on MicroPython
@@ -7,10 +7,10 @@ session on simulated flash; runs on CPython and on MicroPython
 import gc
 import sys
 
-from test_scrub_app import _campaign_flash
+from fakeapp import played_flash
 
 if sys.implementation.name == "micropython":
-    gc.disable()   # see test_store.py
+    gc.disable()   # see storesession.py
 
 
 def _idle_passes(a, b, until):
@@ -20,7 +20,7 @@ def _idle_passes(a, b, until):
 
 
 def test_the_scrub_reads_a_journal_its_idle_steps_folded_a_step_a_pass():
-    # Issue 27: pending records not yet due for a fold (a host's actions)
+    # Pending records not yet due for a fold (a host's actions)
     # were folded all at once by the scrub step's own read (Store.settle:
     # ~3 erases, ~150 ms on a board), a step the keys did not know had
     # kept the app busy. Now the idle passes before the scrub fold them,
@@ -28,7 +28,7 @@ def test_the_scrub_reads_a_journal_its_idle_steps_folded_a_step_a_pass():
     from fakeapp import boot
     from rules import campaign as cp
     from ui import app as uiapp
-    fs = _campaign_flash(40)
+    fs = played_flash(40)
     a, b, s = boot(fs)
     _idle_passes(a, b, uiapp.WARM_MS + 200)       # the boot's fold and the warm-up
     for k in range(3):                            # a host's actions: pending, no fold due
@@ -65,7 +65,7 @@ def test_a_tap_wholly_inside_a_scrub_step_is_a_press():
     from fakeapp import boot
     from hw.keys import K_ROLL
     from ui import app as uiapp
-    fs = _campaign_flash(40)
+    fs = played_flash(40)
     a, b, s = boot(fs)
     noted = [0]
 
@@ -96,7 +96,7 @@ def test_a_tap_wholly_inside_a_long_key_is_a_press():
     from fakeapp import boot
     from hw.keys import K_ROLL
     from ui import app as uiapp
-    fs = _campaign_flash(40)
+    fs = played_flash(40)
     a, b, s = boot(fs)
     noted = [0]
 

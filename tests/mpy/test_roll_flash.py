@@ -1,4 +1,4 @@
-"""A roll on flash (issue 27, item 1): the loop pass that takes the Roll
+"""A roll on flash: the loop pass that takes the Roll
 key writes one metadata commit and erases nothing (the pending journal,
 docs/store.md); the snapshot due and the fold wait for an idle moment,
 TIDY_MS after the last key with the ring's animation over, and then

@@ -190,7 +190,7 @@ def test_a_failure_shows_its_margin_as_a_failure():
                               "margin -%d" % (6 - hits(faces)))
 
 
-# --- item 8: Foes ------------------------------------------------------------------------
+# --- Foes ------------------------------------------------------------------------
 def test_the_foes_stay_below_next_round_and_end_fight_is_not_next_to_one():
     a, s = _app()
     for n in range(6):

@@ -30,7 +30,7 @@ def _sheet(a, who="Ada"):
     return press(a, K_OK)
 
 
-# --- item 1: the sheet ------------------------------------------------------------------
+# --- the sheet ------------------------------------------------------------------
 def test_the_sheet_sets_hp_class_resources_armor_shield_and_xp():
     a, s = _app()
     _sheet(a)
@@ -69,7 +69,7 @@ def test_the_sheet_form_keeps_hp_and_cr_within_their_maximum():
     assert last_event(s)[1][:3] == [0, 2, 2]
 
 
-# --- item 2: one blow of N, blocks, damage dice -------------------------------------------
+# --- one blow of N, blocks, damage dice -------------------------------------------
 def test_a_five_point_blow_on_four_hp_owes_one_down_and_out_roll():
     # "Roll again on the table for each separate time that you take damage
     # while unconscious": one blow, one instance, one roll owed.

@@ -31,7 +31,7 @@ def _expedition(*names):
     return _campaign(2, *names)
 
 
-# --- item 8: Foes --------------------------------------------------------------
+# --- Foes --------------------------------------------------------------
 def test_a_new_npc_takes_its_pool_and_its_hp_as_given():
     a, b, s = _expedition()
     press(a, K_UP, K_OK, K_OK)                      # Foes > + new foe
@@ -90,7 +90,7 @@ def test_a_follower_belongs_to_its_character():
     assert rows[0] == lr("Follower 1", "Bram")
 
 
-# --- item 9: Town ---------------------------------------------------------------
+# --- Town ---------------------------------------------------------------
 def _town(a):
     press(a, *(K_DOWN,) * 6)
     return press(a, K_OK)
@@ -140,7 +140,7 @@ def test_recognize_without_a_faction_says_how_to_get_one():
     assert not s.log[1:]                            # nothing journaled
 
 
-# --- item 10: Abilities -----------------------------------------------------------
+# --- Abilities -----------------------------------------------------------
 def _abilities(a):
     press(a, K_DOWN, K_DOWN, K_DOWN, K_OK, K_OK)    # Characters > the first
     return press(a, K_UP, K_UP, K_OK)               # Abilities, just above Rename
@@ -211,7 +211,7 @@ def test_set_by_hand_before_any_roll():
     assert _last(s)[1] == [ec.OP_SET, 0, 2, 3, 3, 3, 3, 3]
 
 
-# --- item 11: class resources -------------------------------------------------------
+# --- class resources -------------------------------------------------------
 def test_spend_more_than_one_class_resource():
     a, b, s = _expedition("Ada")
     s.do(ex.SHEET, (0, 4, 4, 3, 3, 0, 0, 0))
@@ -235,7 +235,7 @@ def test_spend_two_without_more_is_the_short_form():
     assert _last(s)[1] == [0, 2]
 
 
-# --- item 12: hunt afflictions and setups, paths' fight ---------------------------------
+# --- hunt afflictions and setups, paths' fight ---------------------------------
 def test_afflict_an_exorcist_and_cure_it():
     a, b, s = _campaign(0, "Ada")
     press(a, K_DOWN, K_DOWN, K_DOWN, K_OK, K_OK)    # Characters > Ada

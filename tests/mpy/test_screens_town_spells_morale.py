@@ -52,7 +52,7 @@ def _cash(s, i=0):
     return tw.get(s.c.chars[i].v, tw.CASH_F)
 
 
-# --- item 2: Desperate Returns -----------------------------------------------
+# --- Desperate Returns -----------------------------------------------
 def test_desperate_return_halves_the_cash_on_a_3():
     # The session's end away from a safe haven: Town > Desperate return,
     # the character shown; always the halving form, DESPERATE (char, 1).
@@ -138,7 +138,7 @@ def test_buy_a_boat_by_cash_one_a_town_phase():
         len([f for f in faces if f >= 4]) >= 1)     # bought when the Cash test succeeded
 
 
-# --- item 5: the Spell Mastery Check ------------------------------------------------
+# --- the Spell Mastery Check ------------------------------------------------
 def test_a_failed_mastery_check_leaves_its_never_record():
     a, s = _app()
     rows = press(a, *(K_DOWN,) * 5 + (K_OK,))       # Spells
@@ -176,7 +176,7 @@ def test_a_mastery_check_with_materials_learns_on_a_success():
     assert len(sp.spells(s.c, 0)) == (1 if won else 0)
 
 
-# --- item 6: Followers and morale -----------------------------------------------------
+# --- Followers and morale -----------------------------------------------------
 def test_a_lost_follower_waits_for_the_next_town_phase():
     a, s = _app()
     s.do(ef.FOE, (ef.OP_NEW, 1, 0, 0, 0), "Follower 1")     # Ada's

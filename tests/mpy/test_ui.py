@@ -27,7 +27,7 @@ def _lit(leds):
 
 
 def test_the_ring_lights_as_many_leds_as_home_says_slashes():
-    # Issue 30 item 8: home said "Pressure 0/6" while the ring lit six LEDs
+    # Home said "Pressure 0/6" while the ring lit six LEDs
     # (the capacity's empty slots glowing). The rules count slashes
     # (docs/rules/hunt.md: pressure full, the hunt is lost): the ring lights
     # one LED a slash, the number home shows, and nothing for an empty slot.
@@ -442,7 +442,7 @@ def _loaded_system_ui():
 
 
 def test_a_campaign_loads_the_screens_of_its_own_system_only():
-    # issue 14 item 2: each rule system's screens are modules of its own,
+    # Each rule system's screens are modules of its own,
     # loaded as rules.systems loads the rules: ui/hunt.py with home, ui/
     # hunt_more.py when the builder, Scenes or a sheet first needs it; a
     # hunt campaign never loads those of paths or expedition.

@@ -1,4 +1,4 @@
-"""The table hub end to end (issue 15's done test): four simulated trays
+"""The table hub end to end (the hub's done test): four simulated trays
 of the real firmware, the hub holding them with forwarding to a local
 webhook and automatic backups; rolls driven on each by concurrent
 `dicetray roll` commands through the hub; then the live page in a real
@@ -178,7 +178,7 @@ def test_the_page_draws_the_trays_screen_and_ring(table):
 
 
 def test_the_keepers_page_numbers_the_trackers_and_reads_large(table):
-    """Issue 30 item 6: the trackers in the tray's home order and the
+    """The trackers in the tray's home order and the
     rules' words; the keeper's page puts the number its commands take
     before each talisman and character; a large mode for a TV (the
     header's button, kept in the URL as ?large=1)."""
@@ -287,7 +287,7 @@ def _sinks(d):
 
 
 def test_the_page_shows_how_forwarding_fares(table, tmp_path):
-    """Issue 26, item 2: each forwarding URL's queue, last delivery and last
+    """Each forwarding URL's queue, last delivery and last
     error under the trays (a 302 is not a delivery); its host only."""
     hub, web, d = table[:3]
     good, bad = Receiver(), Receiver()
@@ -318,7 +318,7 @@ def test_the_page_shows_how_forwarding_fares(table, tmp_path):
                              not s[1]["failing"] and s, what="the second one delivering again")
         assert "last delivered never" not in s[1]["text"]
         assert [b["id"] for b in bad.got] == ["dev:1:1", "dev:1:2"]
-        # Issue 35, item 5: records the queue file refuses (another
+        # Records the queue file refuses (another
         # process's write lock) are held in memory, and the page says so.
         other = sqlite3.connect(str(tmp_path / "q.db"), timeout=0, isolation_level=None)
         other.execute("BEGIN EXCLUSIVE")

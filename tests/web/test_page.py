@@ -107,7 +107,7 @@ def test_keyboard_and_buttons_drive_it(driver, site, flash_name):
     shows(driver, lambda s: "Tension      1/3" in s and "Redone" in s, "Redone after a long OK")
 
 
-# Issue 27: the page's keys are clean events, so the page steps the firmware
+# The page's keys are clean events, so the page steps the firmware
 # in the key's own handler and the board takes the key with no debounce
 # (simboard/web.py): the frame is drawn before the handler returns, and a
 # tap whose down and up come in the same millisecond is a press. One
@@ -351,7 +351,7 @@ def test_sim_web_serves_the_site(site):
 
 
 def test_the_ring_is_drawn_as_a_ring(driver, site, flash_name):
-    """Issue 30 item 9: the page drew the 12 LEDs in a row; now a ring, as
+    """The page drew the 12 LEDs in a row; now a ring, as
     the hub's page and the tray do: every LED (an unlit one is a grey
     disc) at one distance from the canvas's centre, 30 degrees apart."""
     import math
