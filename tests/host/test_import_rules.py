@@ -236,7 +236,6 @@ SQLITE = {"backup.db", "hub.forward"}   # the backup database; the hub's forward
 MAX_LINES = 800
 # Files still over MAX_LINES, each with the split that removes it (issue 41, item 4).
 LONG = {
-    "host/dicetray/link/client.py",      # the windowed journal reads apart from the calls
     "host/dicetray/backup/db.py",        # the schema and writes apart from the reads
 }
 
