@@ -8,10 +8,12 @@
     BackupStore(path, create=False)         # read only what exists (every command but backup)
 
 The modules (docs/backup.md has the schema, the reasons and the costs):
-- db.py: the database. The schema, StoreError and NoDatabase, BackupStore:
-  the connection, the checks of the file and the honest words for what is
-  wrong with it, the reads (list, load, restore_payload, incomplete) and
-  the one transaction that writes a backup.
+- db/: the database, the only SQLite of it. schema.py (the tables),
+  errors.py (StoreError and NoDatabase, the checks of the file and the
+  honest words for what is wrong with it), connection.py (opened, the
+  tables a newer dicetray added), reads.py (list, load, resumable,
+  restore_payload, runs, incomplete), writes.py (BackupStore: the reads
+  and the one transaction that writes a backup).
 - plan.py: the plan of a backup, pure (data in, plan out): which lineage
   the device continues, which events are new, a baseline where it
   compacted events the host never saw; TakePlan.
