@@ -24,8 +24,10 @@ The modules (docs/backup.md has the schema, the reasons and the costs):
   before the damage, the device's state after it, and every run read
   between damaged records, kept (not folded) and chained where it can be.
 - history.py: what a backup holds, folded and digested: HOST_DEPTH,
-  start and fold, the events digest and Sha256 (resumable), unhex, the
-  chain's walk, Backup and Run.
+  start and fold, Sha256 (a resumable SHA-256), unhex, the chain's walk,
+  Backup and Run.
+- eventsdigest.py: the events digest (digest, events_digest), MicroPython: the
+  web page's backup file is digested by the same file.
 - verify.py: `dicetray verify`'s comparison of a backup with a device,
   event by event and by the hash chain (against, Verdict).
 
@@ -34,14 +36,13 @@ Every name is here as it was when this was one module (backup.py), so
 `bk.StoreError`, `bk.HOST_DEPTH`, ... work as before.
 """
 
+from .eventsdigest import digest, events_digest
 from .db import DB_NAME, LIST_SQL, SCHEMA, STORE_VERSION, BackupStore, NoDatabase, StoreError
 from .history import (
     HOST_DEPTH,
     Backup,
     Run,
     Sha256,
-    digest,
-    events_digest,
     fold,
     sha,
     start,

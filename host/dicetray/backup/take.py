@@ -18,7 +18,8 @@ from ..rules import campaign as cp
 from ..rules import codec, systems
 from . import plan
 from .db import Overtaken, StoreError
-from .history import Sha256, digest, undoes, fold, sha, unhex
+from .eventsdigest import digest
+from .history import Sha256, undoes, fold, sha, unhex
 
 
 def device_head(dev, seq):

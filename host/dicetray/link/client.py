@@ -23,11 +23,10 @@ import re
 import select
 import socket
 import time
-from binascii import crc32
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable
 from typing import Any
 
-from ..rules import batch, codec
+from ..rules import codec
 from ..rules.systems import NAMES
 from . import frame as fr
 
@@ -35,7 +34,8 @@ from . import frame as fr
 # Device catch, importable from here with it
 from .errors import AnswerLost, AtRepl, DeviceError, JournalDamaged  # noqa: F401
 from .reads import Reads
-from .session import RECOVER, STOPPED, ints, recovering
+from . import payloads
+from .session import RECOVER, STOPPED, recovering
 from .tray import Progress, Screen
 
 POLL_S = 0.005  # poll() on a port with no fd to select on: how often it looks at `wake`
@@ -53,14 +53,6 @@ def _woken(wake: socket.socket | None, wait: float) -> bool:
     except OSError:  # a non-blocking socket another reader emptied first
         pass
     return True
-
-
-def pack_events(events: Sequence[bytes], start: int, room: int) -> tuple[bytes, int]:
-    """(varint len, event)* of events[start:] that fit in room bytes; returns (bytes, n)."""
-    try:
-        return batch.pack(events, start, room)
-    except ValueError as e:
-        raise DeviceError(str(e)) from None
 
 
 class Device(Reads):
@@ -148,7 +140,7 @@ class Device(Reads):
         pushed(). Returns the device's head. An app restarted since
         (`recovered` moved on) lost it: subscribe again."""
         self.pushes.clear()
-        head, _i = codec.get_int(self._request(fr.SUB, ints(since)), 0)
+        head, _i = codec.get_int(self._request(fr.SUB, payloads.ints(since)), 0)
         return head
 
     def poll(self, wait: float, wake: socket.socket | None = None) -> bool:
@@ -258,31 +250,19 @@ class Device(Reads):
         device's new info."""
         snapshot = bytes(snapshot)
         events = [bytes(e) for e in events]
-        begin: dict[str, Any] = {
-            "seq": seq,
-            "first": first,
-            "count": len(events),
-            "size": len(snapshot),
-            "crc": crc32(snapshot) & 0xFFFFFFFF,
-        }
-        if head is not None and first > 1:
-            begin["head"] = bytes(head).hex()
         self.restore_stage = "sending"
-        self._request(fr.R_BEGIN, json.dumps(begin).encode())
+        hexhead = bytes(head).hex() if head is not None else None
+        self._request(
+            fr.R_BEGIN, payloads.restore_begin(snapshot, len(events), seq, first, hexhead)
+        )
         try:
-            room = fr.MAX_REQ_PAYLOAD - 5
-            off = 0
-            while off < len(snapshot):
-                chunk = snapshot[off : off + room]
-                self._request(fr.R_SNAP, ints(off) + chunk)
-                off += len(chunk)
-            k = 0
-            while k < len(events):
-                data, n = pack_events(events, k, room)
-                self._request(fr.R_EVENTS, ints(first + k) + data)
-                k += n
-                if progress is not None:
-                    progress(k, len(events))
+            try:
+                for typ, payload, k in payloads.restore_requests(snapshot, events, first):
+                    self._request(typ, payload)
+                    if k and progress is not None:
+                        progress(k, len(events))
+            except ValueError as e:  # an event too large for any request
+                raise DeviceError(str(e)) from None
             self.restore_stage = "commit"
             self.last_info = json.loads(self._request(fr.R_COMMIT, timeout=max(self.timeout, 10.0)))
             self.restore_stage = "done"
@@ -332,7 +312,7 @@ class Device(Reads):
         out: dict[str, Any] | None = None
         lo = 0
         while True:
-            d = self._slot_request(fr.SLOTS, ints(lo))
+            d = self._slot_request(fr.SLOTS, payloads.ints(lo))
             if out is None:
                 out = d
             else:
@@ -370,14 +350,14 @@ class Device(Reads):
         """Make campaign slot `slot` current (it becomes the highest slot:
         its number changes, its campaign id does not); returns the device's
         new info. DeviceError: no such slot."""
-        self.last_info = self._slot_request(fr.SWITCH, ints(slot))
+        self.last_info = self._slot_request(fr.SWITCH, payloads.ints(slot))
         self.head = self.last_info["events"]
         return self.last_info
 
     def delete(self, slot: int) -> dict[str, Any]:
         """Delete campaign slot `slot`, which must not be the current one;
         returns {"slot", "bytes", "blocks"}: what it held on flash."""
-        return self._slot_request(fr.DELETE, ints(slot))
+        return self._slot_request(fr.DELETE, payloads.ints(slot))
 
     def new_campaign(self, system: int, name: str = "") -> dict[str, Any]:
         """Start a new campaign of rule system 0..2 (named `name`: its

@@ -9,14 +9,15 @@ a lost answer is simply asked again.
 import time
 from collections import deque
 from collections.abc import Callable
-from struct import pack, unpack_from
+from struct import unpack_from
 from typing import Any
 
-from ..rules import batch, codec
+from ..rules import batch
 from . import frame as fr
+from . import payloads
 from .errors import DeviceError, JournalDamaged
 from .records import records
-from .session import Session, ints, recovering
+from .session import Session, recovering
 from .tray import Progress
 
 READ_QUIET = 0.5  # a window of reads asks again after this long without a frame
@@ -98,7 +99,7 @@ class Reads(Session):
                 send((r[0], r[1]), r[4] + 1)
                 return
             for b, off in pages:
-                send((r[0], pack("<IIB", b, off, 1), [(b, off)]), r[4] + 1)
+                send((r[0], payloads.log_request(b, off, 1), [(b, off)]), r[4] + 1)
 
         heard = time.monotonic()
         r: list[Any] | None
@@ -153,24 +154,7 @@ class Reads(Session):
     @recovering
     def snapshot(self) -> tuple[int, bytes]:
         """(seq, encode_snapshot bytes) of the campaign after event seq, as it is now."""
-        while True:
-            p = self._request(fr.SNAP, ints(0))
-            seq, i = codec.get_int(p, 0)
-            total, i = codec.get_int(p, i)
-            off, i = codec.get_int(p, i)
-            data = bytearray(p[i:])
-            ok = True
-            while len(data) < total:
-                p = self._request(fr.SNAP, ints(len(data)))
-                s2, i = codec.get_int(p, 0)
-                t2, i = codec.get_int(p, i)
-                o2, i = codec.get_int(p, i)
-                if (s2, t2, o2) != (seq, total, len(data)):
-                    ok = False  # another client asked for a new snapshot: start over
-                    break
-                data.extend(p[i:])
-            if ok:
-                return seq, bytes(data)
+        return self.drive(payloads.snapshot())
 
     @recovering
     def chain(self, seq: int) -> bytes | None:
@@ -179,7 +163,7 @@ class Reads(Session):
         before the chain). The device knows it after its last event and
         after the snapshot it last sent (snapshot()); DeviceError for any
         other seq, and from firmware that predates the request."""
-        p = self._request(fr.CHAIN, ints(seq))
+        p = self._request(fr.CHAIN, payloads.ints(seq))
         if p and len(p) != 32:
             raise DeviceError("the device answered a chain head of %d bytes, not 32" % len(p))
         return bytes(p) if p else None
@@ -206,16 +190,15 @@ class Reads(Session):
         # trip): the SEGS answer is used if the events are not all in RAM.
         first_page: dict[int, bytes] = {}
         self._window(
-            deque([(fr.EVENTS, ints(cur, fr.EV_RAM)), (fr.SEGS, ints(cur))]),
+            deque([(fr.EVENTS, payloads.events_request(cur)), (fr.SEGS, payloads.ints(cur))]),
             lambda typ, req, ans: first_page.__setitem__(typ, ans),
         )
         p = first_page[fr.EVENTS]
         while True:
-            first, i = codec.get_int(p, 0)
-            n, i = codec.get_int(p, i)
-            head, i = codec.get_int(p, i)
-            if first != cur + 1:
-                raise DeviceError("the device answered events from %d, not %d" % (first, cur + 1))
+            try:
+                n, head, i = payloads.events_page(p, cur)
+            except ValueError as e:
+                raise DeviceError("the device %s" % e) from None
             if n == 0 and cur < head:  # not (or no longer) all in RAM: the journal
                 segs = first_page.pop(fr.SEGS, None) if cur == since else None  # SEGS of `since`
                 evs, head = self._journal(cur, progress, since, segs, gaps, bases)
@@ -236,7 +219,7 @@ class Reads(Session):
                     progress(cur - since, head - since)
                 if n == 0 or cur >= head:
                     return _whole(out, gaps, since, bases)
-            p = self._request(fr.EVENTS, ints(cur, fr.EV_RAM))
+            p = self._request(fr.EVENTS, payloads.events_request(cur))
 
     def _journal(
         self,
@@ -256,15 +239,8 @@ class Reads(Session):
         if gaps is None:
             gaps = []
         if p is None:
-            p = self._request(fr.SEGS, ints(since))
-        head, i = codec.get_int(p, 0)
-        n, i = codec.get_int(p, i)
-        bases: list[int] = []
-        b = 0
-        for _ in range(n):
-            d, i = codec.get_int(p, i)
-            b += d
-            bases.append(b)
+            p = self._request(fr.SEGS, payloads.ints(since))
+        head, bases = payloads.segments(p)
         if seen is not None:
             seen.extend(bases)
         ends = bases[1:] + [head]
@@ -290,7 +266,7 @@ class Reads(Session):
             while len(buf) in more:
                 buf += more.pop(len(buf))
             if typ == fr.LOG and len(ans) - j >= fr.LOG_PAGE:  # a full page: it may go on
-                todo.append((fr.LOG, pack("<IIB", b, len(buf), 1), [(b, len(buf))]))
+                todo.append((fr.LOG, payloads.log_request(b, len(buf), 1), [(b, len(buf))]))
                 return
             if typ == fr.LOGB:
                 # The size its file had at the first answer: it held the
@@ -316,7 +292,7 @@ class Reads(Session):
                 reread.add(b)
                 data[b] = bytearray()
                 ahead.pop(b, None)
-                todo.append((fr.LOGB, pack("<IIB", b, 0, 1), [(b, 0)]))
+                todo.append((fr.LOGB, payloads.log_request(b, 0, 1), [(b, 0)]))
                 return
             gaps.extend(bad or ())
             done[b] = evs
@@ -328,7 +304,7 @@ class Reads(Session):
         typ = fr.LOGB if self.binary else fr.LOG
         for k in range(0, len(bases), self.pages):
             run = bases[k : k + self.pages]
-            todo.append((typ, pack("<IIB", run[0], 0, len(run)), [(b, 0) for b in run]))
+            todo.append((typ, payloads.log_request(run[0], 0, len(run)), [(b, 0) for b in run]))
         try:
             self._window(todo, got)
         except DeviceError as e:

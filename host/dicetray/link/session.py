@@ -10,13 +10,13 @@ import json
 import random
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from .. import __version__
 from ..rules import codec
 from . import frame as fr
-from . import ports
+from . import payloads, ports
 from .errors import AtRepl, DeviceError, check_timeout
 from .transport import Transport, TransportError
 
@@ -51,14 +51,6 @@ def recovering(
 
     run.__name__, run.__doc__ = fn.__name__, fn.__doc__
     return run
-
-
-def ints(*vals: int) -> bytes:
-    """The varints of `vals`, a request's payload."""
-    out = bytearray()
-    for v in vals:
-        codec.put_int(out, v)
-    return bytes(out)
 
 
 class Session:
@@ -132,12 +124,9 @@ class Session:
             raise
         return dev
 
-    def _hello_body(self) -> bytes:
-        return json.dumps({"protocol": fr.PROTOCOL, "host": __version__}).encode()
-
     def hello(self, restart: bool = True) -> dict[str, Any]:
         """The handshake; returns the device's info."""
-        body = self._hello_body()
+        body = payloads.hello(__version__)
         try:
             try:
                 self.last_info = json.loads(self._request(fr.HELLO, body, retries=1))
@@ -169,7 +158,7 @@ class Session:
         self.recovered += 1
         self.restart_app()
         self.last_info = json.loads(
-            self._request(fr.HELLO, self._hello_body(), timeout=BOOT_S, retries=1)
+            self._request(fr.HELLO, payloads.hello(__version__), timeout=BOOT_S, retries=1)
         )
         self.head = self.last_info["events"]
         return self.last_info
@@ -199,12 +188,9 @@ class Session:
 
     # --- frames -------------------------------------------------------------
     def _got(self, text: bytes | None) -> None:
-        if text is None:
-            return
-        try:
-            self.frames.append(fr.decode(bytes(text)))
-        except ValueError:
-            pass  # torn or damaged: the retry gets it again
+        f = payloads.frame(text)
+        if f is not None:
+            self.frames.append(f)
 
     def _read(self, wait: float) -> bool:
         try:
@@ -218,7 +204,7 @@ class Session:
             self.heard = now
             self.lines.push(data, len(data), self._got)
             seen = self.lines.seen  # the bytes outside binary frames
-            if b">>> " in seen or b"raw REPL; CTRL-B to exit" in seen:
+            if payloads.at_repl(seen):
                 self.lines.seen = b""
                 raise AtRepl(
                     "the tray on %s is at the MicroPython REPL, not running the app: "
@@ -237,12 +223,10 @@ class Session:
 
     def _line(self, typ: int, payload: bytes) -> tuple[int, bytes]:
         """(seq, line) of a new request."""
-        self.seq = self.seq % 0xFFFF + 1
-        line = fr.encode(typ, self.seq, payload)
-        if len(line) > fr.MAX_REQ:
-            raise DeviceError(
-                "request of %d bytes exceeds the %d-byte frame limit" % (len(line), fr.MAX_REQ)
-            )
+        try:
+            self.seq, line = payloads.request(self.seq, typ, payload)
+        except ValueError as e:
+            raise DeviceError(str(e)) from None
         return self.seq, line
 
     def _write(self, line: bytes) -> None:
@@ -285,11 +269,20 @@ class Session:
             % (self.port, tries)
         )
 
-    # --- requests -----------------------------------------------------------
     def keep_push(self, payload: bytes | bytearray) -> None:
         """Keep a PUSH frame's (seq, event), for pushed() to hand out."""
-        s, i = codec.get_int(payload, 0)
-        self.pushes.append((s, bytes(payload[i:])))
+        self.pushes.append(payloads.pushed(payload))
+
+    def drive(self, reads: Generator[tuple[int, bytes], bytes, _R]) -> _R:
+        """Run one of payloads.py's reads: each request it yields is made
+        and its answer sent back; returns what the read returns."""
+        answer = None
+        while True:
+            try:
+                typ, payload = reads.send(answer)  # type: ignore[arg-type]  # None to start it
+            except StopIteration as e:
+                return e.value
+            answer = self._request(typ, payload)
 
     # --- requests -----------------------------------------------------------
     @recovering

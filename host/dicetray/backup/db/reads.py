@@ -12,7 +12,8 @@ from typing import Any
 
 from ...rules import campaign as cp
 from ...rules import systems
-from ..history import Backup, Run, Sha256, digest, events_digest, fold, sha, unhex, walk
+from ..eventsdigest import digest, events_digest
+from ..history import Backup, Run, Sha256, fold, sha, unhex, walk
 from .connection import Connection
 from .errors import StoreError, corrupt
 

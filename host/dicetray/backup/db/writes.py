@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...rules import campaign as cp
 from ...rules import codec
-from ..history import events_digest, sha
+from ..eventsdigest import events_digest
+from ..history import sha
 from .errors import Overtaken, StoreError
 from .reads import Reads
 
