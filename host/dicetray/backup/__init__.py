@@ -20,9 +20,10 @@ The modules (docs/backup.md has the schema, the reasons and the costs):
 - take.py: taking a backup from a device (BackupStore.take calls it):
   the reads plan.py asks for, the fold and the checks against the
   device's state and chain head, then the database's write; Result.
-- damaged.py: the plan of a backup of a damaged journal: the version
-  before the damage, the device's state after it, and every run read
-  between damaged records, kept (not folded) and chained where it can be.
+- damaged.py: the plan of a backup of a damaged journal, pure (take.py
+  reads what it asks for): the version before the damage, the device's
+  state after it, and every run read between damaged records, kept (not
+  folded) and chained where it can be.
 - history.py: what a backup holds, folded and digested: HOST_DEPTH,
   start and fold, Sha256 (a resumable SHA-256), unhex, the chain's walk,
   Backup and Run.
