@@ -566,9 +566,14 @@ class TrayLink {
     await api.ready.catch(() => null);
     const mp = this.tray.mp;
     if (!mp) throw new Error("MicroPython did not load in this page: reload it");
-    const r = await fetch("trayclient.mpy");
-    if (!r.ok) throw new Error("trayclient.mpy: HTTP " + r.status);
-    mp.FS.writeFile("/web/trayclient.mpy", new Uint8Array(await r.arrayBuffer()));
+    // the client and the host's modules it shares (tools/web.py's CLIENT)
+    const names = ["payloads.mpy", "eventsdigest.mpy", "trayclient.mpy"];
+    const files = await Promise.all(names.map(async (name) => {
+      const r = await fetch(name);
+      if (!r.ok) throw new Error(name + ": HTTP " + r.status);
+      return new Uint8Array(await r.arrayBuffer());
+    }));
+    names.forEach((name, k) => mp.FS.writeFile("/web/" + name, files[k]));
     mp.runPython("import sys\nif '/web' not in sys.path: sys.path.append('/web')\nimport trayclient");
     const seed = crypto.getRandomValues(new Uint16Array(1))[0];
     this.client = mp.pyimport("trayclient").Client(seed);

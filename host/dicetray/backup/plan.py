@@ -5,7 +5,7 @@ continues (or a new one where the histories differ), which events are
 new, and whether the version starts from the device's snapshot (events
 compacted on the device before the host saw them). Nothing here reads
 the device or the database: take.py reads what these functions say they
-need and hands it in; db.py writes the plan.
+need and hands it in; db/writes.py writes the plan.
 
     since = continues_from(prev, n, dfirst)   # None: prev is not continued
     evs = <the device's events after `since`>

@@ -18,7 +18,8 @@ from ..rules import campaign as cp
 from ..rules import codec, systems
 from . import plan
 from .db import Overtaken, StoreError
-from .history import Sha256, digest, undoes, fold, sha, unhex
+from .eventsdigest import digest
+from .history import Sha256, undoes, fold, sha, unhex
 
 
 def device_head(dev, seq):
@@ -132,10 +133,8 @@ def _take(st, dev, progress, now):
         # damage as a version of their own where they continue a history,
         # the device's state (its snapshot) with the events after the
         # damage, and every run between as read; the damaged ones named.
-        from . import damaged as dm
-
         fetched[0] += len([x for x in e.events or () if x is not None])
-        p = dm.plan(st, prev, e, dev, fetch, resumed, hasher, system, cid)
+        p = damaged_plan(st, prev, e, dev, fetch, resumed, hasher, system, cid)
         try:
             c, last = _check(st, p, system, cid, dev, fetch)
         except Mismatch:
@@ -167,6 +166,37 @@ def _take(st, dev, progress, now):
         r = Result(bid, False, fetched[0], said + p.notes, last, cid, hx, damage)
     r.unchecked = loose
     return r
+
+
+def damaged_plan(st, prev, e, dev, fetch, resumed, hasher, system, cid):
+    """damaged.py's plan for a journal that read with damage `e`, with what
+    it asks read: the fold of the events before the damage (the database),
+    the device's snapshot, its chain heads, and the events after the
+    snapshot where no run read holds them (prev, resumed, hasher: the
+    newest backup take() builds on, as there)."""
+    from . import damaged as dm
+
+    runs = dm.spans(e)
+    folded = None
+    bp = dm.before(prev, e, runs, resumed, hasher)
+    if bp is not None:
+        if prev is not None:
+            bp.prev_head = prev_head(st, prev)
+        last = bp.new_from - 1 + len(bp.new)
+        try:
+            c = fold_on(st, bp, system, cid, bp.resume, bp.new)
+        except Mismatch:
+            c = None  # they do not fold: not a history to keep as one (a run, then)
+        if c is not None:
+            head, links = chain_of(st, bp, None, last)
+            hx = head.hex() if head is not None else None
+            folded = (bp, last, cp.encode_state(c), events_sha(st, bp), c, hx, links)
+    snap = snapshot_bytes(dev.snapshot())
+    base_seq = dm.snapshot_seq(e, snap)
+    seqs, more = dm.needs(e, runs, folded, base_seq)
+    heads = {s: device_head(dev, s) for s in sorted(seqs)}
+    after = fetch(base_seq) if more else None
+    return dm.intact(prev, e, runs, folded, snap, base_seq, heads, after)
 
 
 def events_sha(st, p):
