@@ -560,12 +560,12 @@ class Link:
         return self._reader().segments()
 
     def _reader(self):
-        """The store's journal reader (Store.reader), one per store: a
+        """The store's journal reader (Store.paging), one per store: a
         campaign switched to brings its own."""
         st = self.s.st
         rd = self._rd
         if rd is None or rd.st is not st:
-            rd = self._rd = st.reader()
+            rd = self._rd = st.paging()
         return rd
 
     def _first(self):

@@ -1,5 +1,5 @@
 """The store's public reader of its journal, as the link pages it (SEGS,
-LOG, LOGB, EVENTS): loaded by Store.reader() at the link's first page,
+LOG, LOGB, EVENTS): loaded by Store.paging() at the link's first page,
 not at boot. Segment files are read as they are on flash (the host checks
 the records). Events are scanned with a cursor left where the last scan
 stopped, so the next scan from there (a subscriber catching up, one event
@@ -85,3 +85,8 @@ class Reader:
             self._take(ev)
         self._seq += 1
         self._pos += HDR + len(ev)
+
+
+def paging(st):
+    """Store `st`'s reader (what Store.paging() returns)."""
+    return Reader(st)

@@ -192,5 +192,5 @@ def test_readers_fold_first_and_the_slot_list_counts_pending_events():
     assert st.read(1, 3) == list(EVENTS[1:3])   # the segments hold them now
     assert st.pending() == 0 and st.segments() == [0]
     st.append(EVENTS[4])
-    assert st.reader().segments() == [0] and st.pending() == 0  # a link's page too
+    assert st.paging().segments() == [0] and st.pending() == 0  # a link's page too
     assert st.first() == 1 and st.seq == 5

@@ -61,7 +61,7 @@ def _add(st, k):
 
 def test_the_reader_lists_pages_and_scans_the_journal():
     st, EVENTS = _store(60)
-    rd = st.reader()
+    rd = st.paging()
     segs = rd.segments()
     assert segs == st.segments() and len(segs) > 1
     assert rd.segments() is segs            # the same list until a segment changes
@@ -83,7 +83,7 @@ def test_a_scan_goes_on_from_where_the_last_stopped():
     """One event a scan, as a subscriber's pushes take them: each record of
     the segment is parsed once, not the segment again from its start."""
     st, EVENTS = _store(60)
-    rd = st.reader()
+    rd = st.paging()
     b = rd.segments()[0]
     st.fs = fs = _Starts(st.fs)
     seen = [0]
@@ -123,7 +123,7 @@ def test_a_scan_goes_on_from_where_the_last_stopped():
 
 def test_a_new_segment_is_listed():
     st, EVENTS = _store(60)
-    rd = st.reader()
+    rd = st.paging()
     before = list(rd.segments())
     k = 60
     while st.segments() == before:
