@@ -1,4 +1,4 @@
-"""Backup figures on long campaigns (issue 12, item 1), measured, never asserted.
+"""Backup figures on long campaigns, measured, never asserted.
 
 For a hunt campaign of 1,000 and one of 20,000 events, 5 % of them undos,
 written straight to a desktop simulator's flash with the firmware's own

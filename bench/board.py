@@ -33,6 +33,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "board"))  # boards.py, longsession.py
+sys.path.append(os.path.join(ROOT, "firmware"))  # linkutil's `store`, as the board imports it
 
 from dicetray.sim.script import KEY_BITS as KEYS, TAP_MS  # noqa: E402
 
@@ -330,7 +331,7 @@ def main(fuel=None):
     e.em.spans(True)
     e.tap("OK")
     e.tap("DOWN")
-    e.tap("DOWN")  # past Who (issue 38): the Ability, as before
+    e.tap("DOWN")  # past Who: the Ability, as before
     keys("expedition builder: ability 5<->4 (a key)", e, ["RIGHT", "LEFT"], "expedition")
     e.close()
 
@@ -365,7 +366,7 @@ LATE_NS = 10 * NS  # a frame's last page, sent by DMA, lands this soon after its
 
 
 def roll_rows(uf2_path, i2c_hz=None, xip=True):
-    """Roll to result (issue 27): the CPU run of the Roll key's frame, from
+    """Roll to result: the CPU run of the Roll key's frame, from
     the wake that takes the key (the event made durable on flash first) to
     the wait after the result screen's frame, split into CPU, bus and the
     flash wait, and the erases inside it; per system (the bench campaigns):

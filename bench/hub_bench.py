@@ -30,10 +30,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
 sys.path.insert(0, os.path.join(ROOT, "host"))
+sys.path.append(os.path.join(ROOT, "firmware"))  # linkutil's `store`, as the board imports it
 
 import linkutil  # noqa: E402
-from dicetray.cli.actions import roll_event  # noqa: E402
-from dicetray.hub import client as hubclient  # noqa: E402
+from dicetray.ops.actions import roll_event  # noqa: E402
+from dicetray.link import hubclient  # noqa: E402
 from dicetray.link.client import Device  # noqa: E402
 
 TRAYS = 4

@@ -1,6 +1,6 @@
 """The host's exact odds tables against icepool: same numbers, how much faster.
 
-Computes every table of dicetray.odds.tables() (hunt pools 0..9 normal and
+Computes every table of dicetray.campaign.odds.tables() (hunt pools 0..9 normal and
 hard with targets 1..9, paths pools 1..20 with difficulty 1..7 and opposed
 tests 1..20 x 1..20, expedition pools 1..20 with Ob 1..30 and versus tests
 1..20 x 1..20) twice in this run, once through the firmware's integer core
@@ -30,7 +30,7 @@ from fractions import Fraction
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from dicetray import odds  # noqa: E402
+from dicetray.campaign import odds  # noqa: E402
 from dicetray.rules import odds as core  # noqa: E402
 from dicetray.rules import expedition, hunt, paths  # noqa: E402
 
@@ -38,7 +38,7 @@ FUEL_LIMIT = 800_000  # per builder_odds call, the roll builder's budget
 
 
 def icepool_tables():
-    """The same flat dict as dicetray.odds.tables(), computed with icepool."""
+    """The same flat dict as dicetray.campaign.odds.tables(), computed with icepool."""
     import icepool
 
     out = {}
@@ -229,7 +229,7 @@ def main(argv=None):
         "Exact odds tables: %d entries, all equal to icepool %s's"
         % (len(mine), icepool.__version__)
     )
-    print("  dicetray.odds (firmware core)  %8.4f s  (best of 5: %.4f s)" % (t_mine, best))
+    print("  dicetray.campaign.odds (firmware core)  %8.4f s  (best of 5: %.4f s)" % (t_mine, best))
     print("  icepool                        %8.4f s" % t_ice)
     print("  speedup                        %8.1fx" % figures["speedup"])
     if "--fuel" in argv or "--fuel-all" in argv:

@@ -22,6 +22,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
 sys.path.insert(0, os.path.join(ROOT, "host"))
+sys.path.append(os.path.join(ROOT, "firmware"))  # linkutil's `store`, as the board imports it
 
 import linkutil  # noqa: E402
 from dicetray.link.client import Device  # noqa: E402
@@ -59,8 +60,8 @@ def kernel_pty_rate(nbytes=8 << 20):
     return nbytes / dt
 
 
-RAW_CODE = b"""from hw import simboard
-s = simboard.SimSerial()
+RAW_CODE = b"""from simboard import desktop
+s = desktop.SimSerial()
 b = b'x' * %d
 for i in range(%d):
     s.write(b)

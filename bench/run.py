@@ -184,7 +184,7 @@ def device_figures():
         ),
         (
             "key to frame: exped. builder, ability 5<->4 (2)",
-            # Mode, Who (issue 38), then Ability: the same field as before
+            # Mode, Who, then Ability: the same field as before
             device.booted("bench-exp") + "press(A, B, K_OK)\n" + "press(A, B, K_DOWN)\n" * 2,
             lr,
             4,
@@ -210,12 +210,12 @@ def device_figures():
             True,
         ),
         ("idle loop pass (no key, nothing to draw)", home, "A.step()", 8, None, True),
-        # issue 13: an Ob past 7 and a monster by its Level in the builder
+        # An Ob past 7 and a monster by its Level in the builder
         (
             "key to frame: exped. builder, Ob 30<->29 (2 keys)",
             device.booted("bench-exp")
             + "press(A, B, K_OK)\nA.pool.v['ob'] = 30\nA.top().refresh()\n"
-            + "press(A, B, K_DOWN)\n" * 9,  # past Who and Resist (issue 38)
+            + "press(A, B, K_DOWN)\n" * 9,  # past Who and Resist
             rl,
             4,
             2 * 800_000,
@@ -240,7 +240,7 @@ def device_figures():
             2 * 800_000,
             True,
         ),
-        # issue 13 items 8 and 12: bonus dice to 18; paths opposed to 20 v 20
+        # Bonus dice to 18; paths opposed to 20 v 20
         (
             "key to frame: exped. builder, bonus 17<->18 (2)",
             device.booted("bench-exp")
@@ -261,7 +261,7 @@ def device_figures():
             2 * 800_000,
             True,
         ),
-        # issue 26: the journal's background scrub, a step of it at idle
+        # The journal's background scrub, a step of it at idle
         # (records checked and the hash chain carried over them)
         (
             "idle: one scrub step (%d records, chained)" % scrub.STEP,
@@ -313,15 +313,15 @@ def device_figures():
 
 
 def store_boot():
-    """Fuel to open the store on MicroPython (tests/host/test_store_host.py
-    builds the flash images): a bare journal, and a snapshot + 100 events."""
+    """Fuel to open the store on MicroPython (tests/host/storeboot.py builds
+    the flash images): a bare journal, and a snapshot + 100 events."""
     sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
-    from test_store_host import _OPEN_EACH, _OPEN_LIST, boot_fuel
+    from storeboot import OPEN_EACH, OPEN_LIST, boot_fuel
 
-    f1 = boot_fuel(2_500, None, _OPEN_EACH)[0]
-    f2 = boot_fuel(5_000, None, _OPEN_EACH)[0]
+    f1 = boot_fuel(2_500, None, OPEN_EACH)[0]
+    f2 = boot_fuel(5_000, None, OPEN_EACH)[0]
     per = (f2 - f1) // 2_500
-    fs = boot_fuel(10_000, 9_900, _OPEN_LIST)[0]
+    fs = boot_fuel(10_000, 9_900, OPEN_LIST)[0]
     print("Store open on MicroPython (store code as .py, compiled in both runs):")
     print(
         "  journal only: %s fuel per record (2,500 -> %s, 5,000 -> %s); 10,000 projected %s"

@@ -26,7 +26,7 @@ T = C.find(hunt.ROLE_TENSION)
 def _reference_setup():
     # The reference campaign is built here, on CPython, and enters the VM as
     # its encoded state: replaying 500 events there would need garbage
-    # collections, which this VM cannot do safely mid-call (hw/simboard.py).
+    # collections, which this VM cannot do safely mid-call (simboard/desktop.py).
     state = cp.encode_state(reference_campaign())
     return DICE + "S = bytes.fromhex(%r)\nC = cp.decode_state(S)\n" % state.hex()
 
@@ -72,7 +72,7 @@ OPS = [
         3,
         800_000,
     ),
-    # issue 13: Obs past 7 and monsters by Level (17 dice at Level 14)
+    # Obs past 7 and monsters by Level (17 dice at Level 14)
     (
         "odds in the builder: expedition 20d6 vs Ob 20",
         DICE,
@@ -108,7 +108,7 @@ OPS = [
         3,
         800_000,
     ),
-    # issue 13 item 12: paths opposed to 20 v 20 (14 dice + help against 20)
+    # Paths opposed to 20 v 20 (14 dice + help against 20)
     (
         "odds in the builder: paths 20d12 opposed 20",
         DICE,
@@ -116,7 +116,7 @@ OPS = [
         3,
         800_000,
     ),
-    # item 8: bonus dice to +18 (a 20-die pool), the roll hot path
+    # bonus dice to +18 (a 20-die pool), the roll hot path
     (
         "expedition: roll 20d6 (bonus 18) + resolve",
         DICE,

@@ -10,8 +10,8 @@ tests/web/browser.py), served from 127.0.0.1 with no compression.
   own key handler, as a keyboard or button event calls it) to the canvas
   drawn with the screen it changed: Down and Up in turn, KEYS of them;
   median and worst. The page steps the firmware on the key and its keys
-  are clean (no debounce: hw/webboard.py), so this is the step's own time
-  (issue 27; it was the firmware's 30 ms poll and 20 ms debounce);
+  are clean (no debounce: simboard/web.py), so this is the step's own time
+  (it was the firmware's 30 ms poll and 20 ms debounce);
 - click Roll to result: Roll held CLICK_MS (a quick click) and let go;
   from the release (Roll is taken on release: a long press keys in dice)
   to the canvas drawn with the result; ROLLS rolls after one that is not
@@ -28,6 +28,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "web"))
+sys.path.insert(0, ROOT)  # browser.build_site: tools/web.py
 
 WARM_LOADS = 10
 KEYS = 100

@@ -9,8 +9,7 @@ from session import ROOT
 def get(s):
     """The id of the tray of session `s`: a new one is made and kept if
     the file is missing or damaged (not 1..40 printable ASCII bytes): an
-    id is no campaign data, and a damaged one must not stop the link
-    (issue 12)."""
+    id is no campaign data, and a damaged one must not stop the link."""
     b = s.board
     uid = getattr(b, "unique_id", None)
     if uid is not None:

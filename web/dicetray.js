@@ -1,5 +1,5 @@
 // The tray in a web page: the firmware's main.py, unmodified, on MicroPython's
-// WebAssembly port, with the board profile firmware/hw/webboard.py. This file
+// WebAssembly port, with the board profile simboard/web.py. This file
 // is the page's side of that board: canvas, LED ring, keys, the flash in the
 // browser's storage, and the loop, one App.step at a time (docs/simulator.md,
 // "In a web page"). No rules, screens or store here: only the board.
@@ -463,7 +463,7 @@ class Tray {
     c.fillStyle = "#101114";
     c.fillRect(0, 0, w, h);
     // A ring, as the tray's and the hub's page draw it: LED 0 at the top,
-    // then clockwise (issue 30 item 9: it was 12 lights in a row).
+    // then clockwise (it was 12 lights in a row).
     const R = Math.min(w, h) * 0.38, rad = Math.min(R * Math.sin(Math.PI / n) * 0.55, R * 0.2);
     for (let i = 0; i < n; i++) {
       const a = 2 * Math.PI * i / n - Math.PI / 2;
@@ -566,9 +566,14 @@ class TrayLink {
     await api.ready.catch(() => null);
     const mp = this.tray.mp;
     if (!mp) throw new Error("MicroPython did not load in this page: reload it");
-    const r = await fetch("trayclient.mpy");
-    if (!r.ok) throw new Error("trayclient.mpy: HTTP " + r.status);
-    mp.FS.writeFile("/web/trayclient.mpy", new Uint8Array(await r.arrayBuffer()));
+    // the client and the host's modules it shares (tools/web.py's CLIENT)
+    const names = ["payloads.mpy", "eventsdigest.mpy", "trayclient.mpy"];
+    const files = await Promise.all(names.map(async (name) => {
+      const r = await fetch(name);
+      if (!r.ok) throw new Error(name + ": HTTP " + r.status);
+      return new Uint8Array(await r.arrayBuffer());
+    }));
+    names.forEach((name, k) => mp.FS.writeFile("/web/" + name, files[k]));
     mp.runPython("import sys\nif '/web' not in sys.path: sys.path.append('/web')\nimport trayclient");
     const seed = crypto.getRandomValues(new Uint16Array(1))[0];
     this.client = mp.pyimport("trayclient").Client(seed);

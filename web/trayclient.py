@@ -5,8 +5,12 @@ the tray's link protocol (docs/protocol.md) with the firmware's own
 modules: `link.frame` (the frame codec the host imports too), `rules`
 (codec, snapshots, the fold a restore is checked with) and
 `store.journal` (the scanner that checks every journal record of a LOG
-page, as the device's boot does). The page's JavaScript only moves bytes
-between the Web Serial port and this module:
+page, as the device's boot does); and with the host's own, which the
+site loads beside this module: `payloads` (host/dicetray/link/payloads.py:
+the requests and answers as bytes, the snapshot's pages read) and
+`eventsdigest` (host/dicetray/backup/eventsdigest.py: the events digest).
+The page's JavaScript only moves bytes between the Web Serial port and
+this module:
 
     c = Client(seed)
     c.start("backup")                # or "connect", "status", "check", "restore"
@@ -30,6 +34,8 @@ import time
 from binascii import a2b_base64, b2a_base64, crc32, hexlify
 from struct import pack
 
+import payloads
+from eventsdigest import events_digest
 from link import frame as fr
 from rules import campaign as cp
 from rules import batch, codec
@@ -54,13 +60,6 @@ class AtRepl(TrayError):
     """The tray sits at the MicroPython REPL: its app is not running."""
 
 
-def _ints(*vals):
-    out = bytearray()
-    for v in vals:
-        codec.put_int(out, v)
-    return bytes(out)
-
-
 def _b64(data):
     return b2a_base64(data)[:-1].decode()
 
@@ -80,29 +79,11 @@ def sha256(data):
     return _hex(hashlib.sha256(data))
 
 
-def events_sha256(first, events):
-    """The host backup database's events digest (host/dicetray/backup.py
-    events_digest): SHA-256 over b"seq:len:" + event for each event."""
-    h = hashlib.sha256()
-    for i, ev in enumerate(events):
-        h.update(b"%d:%d:" % (first + i, len(ev)))
-        h.update(ev)
-    return _hex(h)
-
-
 def _text(p):
     try:
         return bytes(p).decode()
     except Exception:
         return repr(bytes(p))
-
-
-def pack_events(events, start, room):
-    """(varint len, event)* of events[start:] that fit in room bytes; (bytes, n)."""
-    try:
-        return batch.pack(events, start, room)
-    except ValueError as e:
-        raise TrayError(str(e))
 
 
 def unpack_events(p, i, n):
@@ -213,7 +194,7 @@ def load(text):
             raise TrayError("event %d in the file is not text: it is damaged" % (first + i))
         b.events.append(_unb64(e, "event %d" % (first + i)))
     yield 0
-    if events_sha256(first, b.events) != doc.get("events_sha256"):
+    if events_digest(first, b.events) != doc.get("events_sha256"):
         raise TrayError("the file's events do not match their digest (events_sha256): the file "
                         "is damaged or was edited")
     sn = _need(doc, "snapshot", dict, "snapshot")
@@ -294,17 +275,14 @@ class Client:
         self.lines.push(data, len(data), self._got)
         tail = self.tail + data
         self.tail = tail[-64:]
-        if b">>> " in tail or b"raw REPL; CTRL-B to exit" in tail:
+        if payloads.at_repl(tail):
             self.tail = b""
             self.repl = True
 
     def _got(self, text):
-        if text is None:
-            return
-        try:
-            self.frames.append(fr.decode(bytes(text)))
-        except ValueError:
-            pass    # torn or damaged: the retry gets it again
+        f = payloads.frame(text)
+        if f is not None:
+            self.frames.append(f)
 
     def take(self):
         if not self.out:
@@ -342,10 +320,10 @@ class Client:
 
     # --- requests -----------------------------------------------------------------
     def _line(self, typ, payload):
-        self.seq = self.seq % 0xFFFF + 1
-        line = fr.encode(typ, self.seq, payload)
-        if len(line) > fr.MAX_REQ:
-            raise TrayError("request of %d bytes exceeds the %d-byte frame limit" % (len(line), fr.MAX_REQ))
+        try:
+            self.seq, line = payloads.request(self.seq, typ, payload)
+        except ValueError as e:
+            raise TrayError(str(e))
         self.counts[typ] = self.counts.get(typ, 0) + 1
         return self.seq, line
 
@@ -397,7 +375,7 @@ class Client:
     def hello(self):
         """The handshake (restarting an app found stopped at the REPL, as
         the host tool does); returns the tray's info."""
-        body = json.dumps({"protocol": fr.PROTOCOL, "host": HOST}).encode()
+        body = payloads.hello(HOST)
         try:
             try:
                 p = yield from self.request(fr.HELLO, body, retries=1)
@@ -436,24 +414,18 @@ class Client:
 
     def snapshot(self):
         """(seq, encode_snapshot bytes) of the tray's campaign, paged (SNAP)."""
+        return (yield from self.drive(payloads.snapshot()))
+
+    def drive(self, reads):
+        """Run one of payloads.py's reads: each request it yields is made
+        and its answer sent back; returns what the read returns."""
+        answer = None
         while True:
-            p = yield from self.request(fr.SNAP, _ints(0))
-            seq, i = codec.get_int(p, 0)
-            total, i = codec.get_int(p, i)
-            _off, i = codec.get_int(p, i)
-            data = bytearray(p[i:])
-            ok = True
-            while len(data) < total:
-                p = yield from self.request(fr.SNAP, _ints(len(data)))
-                s2, i = codec.get_int(p, 0)
-                t2, i = codec.get_int(p, i)
-                o2, i = codec.get_int(p, i)
-                if (s2, t2, o2) != (seq, total, len(data)):
-                    ok = False    # another client took a new snapshot: again
-                    break
-                data.extend(p[i:])
-            if ok:
-                return seq, bytes(data)
+            try:
+                typ, payload = reads.send(answer)
+            except StopIteration as e:
+                return e.value
+            answer = yield from self.request(typ, payload)
 
     def events(self, since):
         """Every event after `since`: from the tray's RAM (EVENTS) when
@@ -461,12 +433,11 @@ class Client:
         out = []
         cur = since
         while True:
-            p = yield from self.request(fr.EVENTS, _ints(cur, fr.EV_RAM))
-            first, i = codec.get_int(p, 0)
-            n, i = codec.get_int(p, i)
-            head, i = codec.get_int(p, i)
-            if first != cur + 1:
-                raise TrayError("the tray answered events from %d, not %d" % (first, cur + 1))
+            p = yield from self.request(fr.EVENTS, payloads.events_request(cur))
+            try:
+                n, head, i = payloads.events_page(p, cur)
+            except ValueError as e:
+                raise TrayError("the tray %s" % e)
             if n == 0 and cur < head:
                 evs, head = yield from self._journal(cur)
                 if not evs:
@@ -480,21 +451,14 @@ class Client:
                 return out
 
     def _journal(self, since):
-        p = yield from self.request(fr.SEGS, _ints(since))
-        head, i = codec.get_int(p, 0)
-        n, i = codec.get_int(p, i)
-        bases = []
-        b = 0
-        for _ in range(n):
-            d, i = codec.get_int(p, i)
-            b += d
-            bases.append(b)
+        p = yield from self.request(fr.SEGS, payloads.ints(since))
+        head, bases = payloads.segments(p)
         ends = bases[1:] + [head]
         out = []
         for k, b in enumerate(bases):
             data = bytearray()
             while True:     # a segment page at a time; a full page may have more after it
-                ans = yield from self.request(fr.LOG, pack("<IIB", b, len(data), 1))
+                ans = yield from self.request(fr.LOG, payloads.log_request(b, len(data), 1))
                 if len(ans) < 8 or ans[0:8] != pack("<II", b, len(data)):
                     raise TrayError("the tray answered another journal page than segment %d at %d"
                                     % (b, len(data)))
@@ -557,7 +521,7 @@ class Client:
                "first": first, "last": seq,
                "snapshot": {"seq": seq, "crc32": crc32(snap) & 0xFFFFFFFF, "data": _b64(snap)},
                "state_sha256": sha256(cp.encode_state(c)),
-               "events_sha256": events_sha256(first, evs),
+               "events_sha256": events_digest(first, evs),
                "events": [_b64(e) for e in evs]}
         if info.get("head") is not None and info.get("events") == seq:
             doc["head"] = info["head"]   # the tray's hash chain after `last` (load checks it)
@@ -590,7 +554,7 @@ class Client:
             lines.append("note: the file is a %s campaign and the tray runs %s: the restore "
                          "goes ahead anyway" % (b.system, dsys))
         slot = info.get("slot")
-        p = yield from self.request(fr.SLOTS, _ints(0))     # the first page: 24 slots
+        p = yield from self.request(fr.SLOTS, payloads.ints(0))     # the first page: 24 slots
         slots = json.loads(bytes(p))["slots"]
         lines.append("the restored campaign becomes the tray's current one, in the slot after "
                      "its highest")
@@ -644,24 +608,16 @@ class Client:
             raise TrayError("the tray changed since the file was checked (it is at event %s): "
                             "nothing was sent; choose the file again" % info.get("events"))
         snap, events, seq, first = b.payload
-        begin = {"seq": seq, "first": first, "count": len(events), "size": len(snap),
-                 "crc": crc32(snap) & 0xFFFFFFFF}
-        if first > 1 and b.doc.get("head") is not None:
-            begin["head"] = b.doc["head"]   # the chain's head at the base (a tray with a chain)
+        # with the chain's head at the base (a tray with a chain)
+        begin = payloads.restore_begin(snap, len(events), seq, first, b.doc.get("head"))
         committing = False
         try:
-            yield from self.request(fr.R_BEGIN, json.dumps(begin).encode())
-            room = fr.MAX_REQ_PAYLOAD - 5
-            off = 0
-            while off < len(snap):
-                chunk = snap[off:off + room]
-                yield from self.request(fr.R_SNAP, _ints(off) + chunk)
-                off += len(chunk)
-            k = 0
-            while k < len(events):
-                data, n = pack_events(events, k, room)
-                yield from self.request(fr.R_EVENTS, _ints(first + k) + data)
-                k += n
+            yield from self.request(fr.R_BEGIN, begin)
+            try:
+                for typ, payload, _k in payloads.restore_requests(snap, events, first):
+                    yield from self.request(typ, payload)
+            except ValueError as e:   # an event too large for any request
+                raise TrayError(str(e))
             committing = True
             p = yield from self.request(fr.R_COMMIT, timeout=COMMIT_MS)
             new = json.loads(p)

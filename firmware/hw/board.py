@@ -1,6 +1,9 @@
 """Pick the board profile for the MicroPython this runs on.
 
-A profile is a module hw/<module>.py with a class `Board()` (no arguments)
+A profile is a module with a class `Board()` (no arguments): a board's in
+hw/ (pico.py, macropad.py), a simulator's in simboard/ beside firmware/
+(desktop.py, web.py: never on a board's flash nor in its image; the
+simulator mounts it beside the firmware, the web page packs it in),
 giving: name, display (a 128x64 MONO_VLSB framebuf.FrameBuffer with show()),
 leds (n, write(rgb)), keys(), ticks_ms(), idle(ms), seed(), fs, serial;
 optionally entropy() (a number < 2**30 for ids that no seed fixes: the
@@ -30,7 +33,8 @@ simulator collects garbage there; a board's collector runs by itself).
 
 import sys
 
-PROFILES = {"sim": "simboard", "pico": "pico", "macropad": "macropad", "web": "webboard"}
+PROFILES = {"sim": "simboard.desktop", "pico": "hw.pico", "macropad": "hw.macropad",
+            "web": "simboard.web"}
 
 
 def _config_name(opener):
@@ -74,12 +78,16 @@ def load(name):
         raise ValueError("unknown board %r: use one of %s"
                          % (name, ", ".join(sorted(PROFILES))))
     try:
-        m = __import__("hw." + mod, None, None, ("Board",))
+        m = __import__(mod, None, None, ("Board",))
     except ImportError as e:
-        if mod not in str(e):
+        if mod.rpartition(".")[2] not in str(e):
             raise  # the profile exists but something it imports is missing
-        raise ImportError("board %r needs hw/%s.py, which is not on this flash: "
-                          "copy firmware/hw/%s.py to the board" % (name, mod, mod))
+        path = mod.replace(".", "/") + ".py"
+        if path.startswith("hw/"):
+            raise ImportError("board %r needs %s, which is not on this flash: "
+                              "copy firmware/%s to the board" % (name, path, path))
+        raise ImportError("board %r is a simulator's (%s), not a board's: "
+                          "use pico or macropad" % (name, path))
     return m.Board()
 
 
@@ -87,10 +95,10 @@ def detect(name=None):
     """Return the Board for the running MicroPython (see module doc for the order)."""
     sim = _is_sim()
     if name is None and sim:
-        from hw import simboard
-        name = simboard.call("sim_info").get("board")
+        from simboard import desktop
+        name = desktop.call("sim_info").get("board")
         if name is None:
-            name = _config_name(simboard.SimFS().open)
+            name = _config_name(desktop.SimFS().open)
     elif name is None:
         name = _config_name(open)
     if name is None:

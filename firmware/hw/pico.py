@@ -193,8 +193,8 @@ class Board:
         hardware entropy, as seed(), mixed with the flash chip's unique id.
         On a chip this is as random as seed() (XOR with a constant); on
         emulated boards, whose ring oscillator a --seed fixes, it still
-        differs from board to board (each flash image has its own id:
-        issue 30 item 3). Small ints only."""
+        differs from board to board (each flash image has its own
+        id). Small ints only."""
         u = 0
         for ch in self.unique_id():
             u = (u & 0x7FFFFF) * 33 + ord(ch)

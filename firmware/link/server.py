@@ -32,7 +32,7 @@ PUSH_MAX = 4       # event frames pushed per loop pass (the port drops a flood)
 # LOG pages answered per loop pass; more wait for the next pass, in order
 # (the keys and the screen get their turn). On the simulator the number is
 # what its heap has room for: it collects garbage only between passes
-# (hw/simboard.py GC_HEADROOM), a text page and its host calls take 43 KB
+# (simboard/desktop.py GC_HEADROOM), a text page and its host calls take 43 KB
 # of it, and a pass stops while SIM_SPARE is still free. The spare is
 # large because free is not room: with 123 KB free, in holes between the
 # garbage of earlier passes, a page's 5.5 KB found no place (measured
@@ -77,21 +77,13 @@ class Link:
         self.clock = None      # (unix seconds, ticks) of the last clock set
         self.ending = False
         self._id = None
-        self._jbuf = None
-        # An events scan in progress (_collect, _take): attributes, not
-        # locals, so the frames stay small. It leaves a cursor: record
-        # _cseq + 1 of segment _cb of store _cst starts at byte _cpos, so
-        # the next scan from there (a subscriber catching up, one event a
-        # push) reads on instead of from the segment's start.
-        self._cseq = self._csince = self._croom = self._cn = self._cmost = 0
-        self._cb = self._cpos = -1
-        self._cst = None
+        # An events collection in progress (_collect, _take): attributes,
+        # not locals, so the frames stay small. The journal is read through
+        # the store's reader (store/paging.py), which keeps the scan's
+        # cursor, the segment list and their paths.
+        self._croom = self._cn = self._cmost = 0
         self._cout = bytearray()
-        self._segst = None     # the store whose segment list is cached...
-        self._segkey = None    # ...its current segment name then...
-        self._segl = []        # ...and the list
-        self._segp = {}        # base -> path, for that list
-        self._pg = None        # store/paging.py, loaded at the first page
+        self._rd = None        # the store's Reader, asked for at the first page
         self._page = None      # fr.Page for LOG and LOGB answers, made on the first...
         self._pdata = None     # ...and the views of it a segment is read into (LOG...
         self._bdata = None     # ...and LOGB)
@@ -488,7 +480,7 @@ class Link:
         file (2.5 ms of littlefs on a board: docs/protocol.md), while the
         pass has room: -1 once its last is sent, else the offset it
         stopped at."""
-        f = self._paging().open(self.s.st, self._seg_path(b))
+        f = self._reader().open(b)
         try:
             size = f.seek(0, 2)
             f.seek(off)
@@ -522,15 +514,7 @@ class Link:
 
     def _read_page(self, b, off):
         pack_into("<II", self._page.body, fr.HEAD, b, off)
-        return 8 + self._paging().read(self.s.st, self._seg_path(b), off, self._pdata)
-
-    def _seg_path(self, b):
-        """A segment's path, made once per segment list: every new str
-        costs a search of the interned strings (docs/architecture.md)."""
-        path = self._segp.get(b)
-        if path is None:
-            path = self._segp[b] = self._paging().path(self.s.st, b)
-        return path
+        return 8 + self._reader().read(b, off, self._pdata)
 
     def _collect(self, since, room, out, most):
         """Append (varint len, event) of events since+1.. to out while they
@@ -540,16 +524,15 @@ class Link:
         if back <= len(evs):  # the recent ones are in RAM
             return self._from_ram(evs, len(evs) - back, room, out, most)
         # Small frames and few locals from here on: a collection in the
-        # simulator must never find a big frame active (hw/simboard.py).
-        self._csince = since
+        # simulator must never find a big frame active (simboard/desktop.py).
         self._croom = room
         self._cout = out
         self._cn = 0
         self._cmost = most
         try:
-            for b in self._segs():
+            for b in self._segs():   # the store's reader, current: self._rd
                 if b >= self._start(since):
-                    self._scan(b)
+                    self._rd.scan(b, since, self._take)
         except _Full:
             pass
         self._cout = bytearray()
@@ -571,36 +554,19 @@ class Link:
                 start = b
         return start
 
-    def _scan(self, b):
-        st = self.s.st
-        if self._cb != b or self._cst is not st or self._cseq > self._csince:
-            self._cb = b       # not at the cursor: from the segment's start
-            self._cst = st
-            self._cseq = b
-            self._cpos = 0
-        pg = self._paging()
-        if self._jbuf is None:
-            self._jbuf = bytearray(pg.CHUNK)
-        pg.scan(st, b, self._take, self._jbuf, self._cseq, self._cpos)
-
     def _segs(self):
-        """The store's journal segment bases, listed once per segment change
-        (a new segment's name is chosen before its file exists: `_new`)."""
-        st = self.s.st
-        key = self._paging().layout(st)
-        if self._segst is not st or self._segkey != key:
-            self._segl = st.segments()
-            self._segst = st
-            self._segkey = key
-            self._segp = {}
-        return self._segl
+        """The store's journal segment bases, oldest first (its reader
+        lists them again only when they may have changed)."""
+        return self._reader().segments()
 
-    def _paging(self):
-        """store/paging.py (Store.paging), asked for once."""
-        pg = self._pg
-        if pg is None:
-            pg = self._pg = self.s.st.paging()
-        return pg
+    def _reader(self):
+        """The store's journal reader (Store.paging), one per store: a
+        campaign switched to brings its own."""
+        st = self.s.st
+        rd = self._rd
+        if rd is None or rd.st is not st:
+            rd = self._rd = st.paging()
+        return rd
 
     def _first(self):
         segs = self._segs()
@@ -608,15 +574,12 @@ class Link:
         return (segs[0] if segs and segs[0] < seq else seq) + 1
 
     def _take(self, ev):
-        if self._cseq >= self._csince:
-            out = self._cout
-            if len(out) + len(ev) + 2 > self._croom or self._cn >= self._cmost:
-                raise _Full()  # the cursor stays before this record
-            codec.put_int(out, len(ev))
-            out.extend(ev)
-            self._cn += 1
-        self._cseq += 1
-        self._cpos += self._pg.HDR + len(ev)
+        out = self._cout
+        if len(out) + len(ev) + 2 > self._croom or self._cn >= self._cmost:
+            raise _Full()  # the reader's cursor stays before this record
+        codec.put_int(out, len(ev))
+        out.extend(ev)
+        self._cn += 1
 
     def _push(self):
         for _ in range(PUSH_MAX):

@@ -294,7 +294,7 @@ def _core_apply(c, kind, args, text, src):
         elif args[0] == 1:
             who = c.tal(args[1])
         elif args[0] == 2 and args[1] == 0:
-            who = c   # the campaign itself: issue 28's `dicetray campaigns new --name`
+            who = c   # the campaign itself: `dicetray campaigns new --name`
         else:
             raise ValueError("RENAME what %d: 0 renames a character, 1 a talisman, 2 the campaign"
                              " (index 0)" % args[0])
@@ -440,7 +440,7 @@ def _load_state(c, buf):
         for _ in range(m):
             # A boot reads a state through here: the common one-byte
             # varint inline, as codec.decode_event does (a call costs more
-            # than the decoding; it paid for the campaign's name, issue 28).
+            # than the decoding; it paid for the campaign's name).
             if i < end and buf[i] < 0x80:
                 v = buf[i]
                 vals.append((v >> 1) ^ -(v & 1))

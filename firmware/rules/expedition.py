@@ -93,7 +93,7 @@ DESPERATE = 117    # char
 PROJECT_NEW = 118  # ticks, owner; text=name
 PROJECT_TICK = 119  # talisman
 EXT_NEW = 120      # need, max_fail; text=name
-# Kinds 121..125 (issue 13's chapters) are named and applied in modules of
+# Kinds 121..125 (foes, rounds, abilities, spells, town) are named and applied in modules of
 # their own, loaded on first use: boot imports none of them, and every name
 # here costs an .mpy boot ~25,000 fuel (docs/performance.md). 121 FOE and
 # 122 ROUND: expedition_foes (monsters, NPCs, rounds); 123 ABIL:
@@ -106,7 +106,7 @@ MAX_LEVEL = 14    # a monster's Level: "Fiendishly Difficult Areas ... (L7-14)"
 # and the text's named sources add more (Cultivate Asset +3d, a Stronghold's
 # rating 1-6, Circles up to +6d plus +1d per point of Reputation, +1d per
 # unit of sorcerous material...): whatever fits the 20-die pool
-# (2 + Ability 0 + 18). Issue 13 item 8; before it, 0..2.
+# (2 + Ability 0 + 18).
 MAX_BONUS = 18    # (the core rule's own situational cap is 2)
 _MAX_PENALTY = const(2)
 MAX_HELPERS = 7   # everyone else at a full table of 8

@@ -1,5 +1,5 @@
-"""expedition's character generation, ability improvement and Boons
-(issue 13 item 9), apart from expedition.py so that boot does not load
+"""expedition's character generation, ability improvement and Boons,
+apart from expedition.py so that boot does not load
 them: expedition.py hands kind 123 over on first use, and a Trauma for a
 character whose Abilities are tracked. docs/rules/expedition.md has every
 reading.

@@ -1,5 +1,5 @@
-"""expedition's monsters and NPCs as tracked combatants, and combat rounds
-(issue 13 item 6), apart from expedition.py so that boot, which imports
+"""expedition's monsters and NPCs as tracked combatants, and combat rounds,
+apart from expedition.py so that boot, which imports
 expedition.py for an expedition campaign, does not load them:
 expedition.py hands kinds 121 and 122 over on first use (and USE_RES while
 a fight is tracked). docs/rules/expedition.md has every reading.

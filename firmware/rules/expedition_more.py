@@ -130,7 +130,7 @@ def apply(c, kind, args, text, src, out):
         if len(args) != 2:
             core.arity(args, 1, "DESPERATE takes char[, cash: 1 = a 3 halves the Cash]")
         i = args[0]
-        cash = args[1] if len(args) == 2 else 0   # (char): a 3 only noted, as before issue 28
+        cash = args[1] if len(args) == 2 else 0   # (char): a 3 only noted (an older journal's form)
         core.flag("cash (1: a 3 halves the Cash)", cash)
         core.alive(c, i, DEAD)
         f = src.d(6)

@@ -1,4 +1,4 @@
-"""expedition's spells (issue 13 item 5): the SPELL event (kind 124) with
+"""expedition's spells: the SPELL event (kind 124) with
 an op, apart from expedition.py so that boot does not load it
 (expedition.py hands SPELL over on first use).
 
@@ -22,7 +22,7 @@ an op, apart from expedition.py so that boot does not load it
   the spell's Ob + 1. A success learns it (as LEARN); "If it is failed,
   the sorcerer can never learn the spell": a NEVER talisman (the
   sorcerer's, the spell's name), and LEARN and MASTER refuse that spell
-  to that sorcerer from then on (issue 28 item 5).
+  to that sorcerer from then on.
 
 docs/rules/expedition.md, "Spells and channeling", has every reading.
 """

@@ -1,4 +1,4 @@
-"""expedition's town phase (issue 13 item 7): the TOWN event (kind 125)
+"""expedition's town phase: the TOWN event (kind 125)
 with an op, apart from expedition.py so that boot does not load it.
 
 Per character (fields after the system's CHAR_FIELDS, added the first
@@ -9,7 +9,7 @@ this session (bits 0..3: the improvement of Circles, Wealth, Businesses,
 Stronghold; bit 4: the Businesses income roll; bit 5: the Downtime
 Action of this Town Phase; bit 6: its building or boat; bit 7: a
 Follower lost, expedition_foes), and the hirelings and the medium or
-large animals bought this Town Phase (issue 28: fields 6 and 7, written
+large animals bought this Town Phase (fields 6 and 7, written
 at the first such purchase). The company's Stronghold
 is a STRONGHOLD talisman (n = its rating 0..6), each Faction's
 Reputation a FACTION talisman (a = -10..10).

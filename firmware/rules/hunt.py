@@ -325,7 +325,7 @@ def on_fill(c, t, src):
     elif r == ROLE_STRESS:
         c.note("%s fills: stress from the sheet brings injuries" % tal.name)
     elif r > ROLE_HOOK:
-        # Issue 13's afflictions and setups live apart (rules/hunt_more.py)
+        # The afflictions and setups live apart (rules/hunt_more.py)
         # so that boot, which imports this module, does not load them: its
         # only name here is the module's (each name interned at boot costs).
         from . import hunt_more

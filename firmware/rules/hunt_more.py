@@ -1,4 +1,4 @@
-"""hunt's afflictions and setups (issue 13 item 10), apart from hunt.py so
+"""hunt's afflictions and setups, apart from hunt.py so
 that boot, which imports hunt.py for a hunt campaign, does not load them:
 hunt.py hands these over on first use (an import costs about 60,000 fuel
 then, once; every name and string here would cost boot about 12,000).

@@ -1,4 +1,4 @@
-"""paths' fights (issue 13 item 11), apart from paths.py so that boot
+"""paths' fights, apart from paths.py so that boot
 does not load them: "Depending on the desired action, the timeframe for a
 prolonged test may vary. However, only a simple prolonged test can be
 carried out during combat." (Simple: "1 turn".)

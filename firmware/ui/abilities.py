@@ -1,5 +1,5 @@
-"""A character's Natural Abilities and Boons (issue 13 item 9, issue 28
-item 10; rules/expedition_chars.py): expedition, Characters > a sheet >
+"""A character's Natural Abilities and Boons
+(rules/expedition_chars.py): expedition, Characters > a sheet >
 Abilities, loaded on first use.
 
 Not yet rolled: `Roll abilities` (OK: 2d6 / 2 rounded down each, in the

@@ -1,4 +1,4 @@
-"""An exorcist's afflictions (issue 28 item 12; hunt's AFFLICT, rules/
+"""An exorcist's afflictions (hunt's AFFLICT, rules/
 hunt_more.py): hunt, Characters > a sheet > Afflictions, loaded on first
 use.
 

@@ -44,8 +44,8 @@ IDLE_MS = 30      # poll period when idle (buttons.py sees every stable change)
 _FRAME_MS = const(40)     # LED animation frame period
 _ROLL_FRAMES = const(12)  # one comet turn, then the success/failure flash
 LEVELS = (0, 8, 24, 48, 96)  # LED brightness caps of settings levels 0..4
-# Idle: one step of the journal's scrub (session.scrub: up to 160 records,
-# ~35 ms on a board) after this long without a key, then this often.
+# Idle: one step of the journal's scrub (session.scrub: up to store/scrub.py's
+# STEP records, ~35 ms on a board) after this long without a key, then this often.
 SCRUB_MS = 5000
 # Idle: the flash work actions leave (session.tidy: a snapshot, the pending
 # journal folded, each up to ~60 ms of erase on a board) after this long
@@ -404,7 +404,7 @@ class App:
         # Boot's garbage (the store read, the replay) goes now, at a point
         # with no big frame active: the loop's first pass may import a
         # module (link/waiting.py), and the simulator's collector must not
-        # run inside that (hw/simboard.py).
+        # run inside that (simboard/desktop.py).
         gc.collect()
         while self.live:
             b.idle(self.step())

@@ -10,7 +10,7 @@ imported when first needed: ui/expedition_more.py.
 from ui.screen import lr
 
 NAME = "EXPEDITION"
-# Spells, Town: ui/spells.py, ui/town.py (issue 13 items 5, 7); Foes
+# Spells, Town: ui/spells.py, ui/town.py; Foes
 # last: Up from Roll (ui/foes.py).
 MENU = ("Roll", "Key in dice", "Talismans", "Characters", "Turns", "Spells", "Town", "Log",
         "Settings", "Foes")

@@ -1,22 +1,22 @@
-"""expedition's tracked monsters and NPCs and the fight's rounds (issue 13
-item 6, issue 28 item 8; rules/expedition_foes.py). Home > Foes (Up from
+"""expedition's tracked monsters and NPCs and the fight's rounds
+(rules/expedition_foes.py). Home > Foes (Up from
 Roll: the last item), loaded on first use.
 
 Foes: `+ new foe`, `Next round` (a fight starts: one Class Resource a
 Round each), then one row per foe, `name  HP/max` (`out` at 0 HP);
 Left: 1 damage, Right: 1 HP back; OK opens the foe. Then the Referee's
-encounter tables (issue 28): `Morale check` (a form: the die, d6 timid,
+encounter tables: `Morale check` (a form: the die, d6 timid,
 d8 most, d10 militant, and the modifier; the answer in words),
 `Reaction` (d10) and `Distance` (d6), whose note shows below; in a
-fight `End fight` last, which asks (issue 38). The title shows the
+fight `End fight` last, which asks. The title shows the
 round.
 
 A foe: its Level and tier, HP and Save on top (a Follower: whose, right
 of the title); Damage (Left/Right, starting at the last combat won
 against a Level, or damage result), +s, Save: half (Right yes, Left no),
-then `Hit` applies them (+Ns before halving), `Its test/save` (issue 38:
-FOE save, a form) and `Remove`; a Follower has `Lost` too (FOE lost,
-issue 28: it died or left, and its owner's replacement joins from the
+then `Hit` applies them (+Ns before halving), `Its test/save`
+(FOE save, a form) and `Remove`; a Follower has `Lost` too (FOE lost:
+it died or left, and its owner's replacement joins from the
 next Town Phase). Its menu stops at its ends: Up on Damage never lands
 on Remove or Lost. A hit that prompts a morale check (the foe's, or its
 side's: the notes after the damage) opens MORALE CHECK with every note

@@ -9,7 +9,7 @@ ui/paths_more.py.
 from ui.screen import lr
 
 NAME = "PATHS"
-# Fight: ui/turns.py with ui/paths_more.py's rows (COMBAT, issue 28 item 12).
+# Fight: ui/turns.py with ui/paths_more.py's rows (COMBAT).
 MENU = ("Roll", "Key in dice", "Talismans", "Characters", "Fight", "Log", "Settings")
 # Each MENU row's screen, "module Class", imported when first opened
 # (App.open). Bytes: a str constant costs a search of the interned

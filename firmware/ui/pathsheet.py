@@ -1,5 +1,5 @@
-"""A paths character's sheet and what the builder takes of it (issue 37
-item 9), loaded on first use: the sheet's rows, one Path's form, and the
+"""A paths character's sheet and what the builder takes of it,
+loaded on first use: the sheet's rows, one Path's form, and the
 builder's Skill named, helpers by name and prolonged test (ui/paths_more.py
 hands these here, so that a builder key never pays for their names).
 

@@ -69,8 +69,8 @@ def dial(rgb, lit, cap, danger=AUTO):
 
     cap <= n: slash k is LED k, lit in the danger colour; every other LED
     is off, so the ring lights as many LEDs as the screen's "lit/cap" says
-    slashes (issue 30 item 8: the empty slots of the capacity used to glow,
-    and "Pressure 0/6" lit six LEDs). cap > n: the fill is scaled onto
+    slashes (lighting the capacity's empty slots too would make
+    "Pressure 0/6" light six LEDs). cap > n: the fill is scaled onto
     the whole ring; the LED the fill ends in is lit in proportion (the
     partial LED is dimmer), the rest off.
     Colour: danger AUTO ramps green -> amber -> red as lit approaches cap;

@@ -1,7 +1,7 @@
-"""Spells (expedition, issue 13 item 5): every known spell with its
+"""Spells (expedition): every known spell with its
 Ability, Ob and '*' when lost until a long rest; OK on one opens its
 Channeling Test, '+ learn' a new spell ('Spell N': rename it under
-Talismans), 'Mutate' a random Mutation, 'Mastery check' (issue 28) the
+Talismans), 'Mutate' a random Mutation, 'Mastery check' the
 Spell Mastery Check of a new spell: its Ability's pool against its Ob +
 1; a success learns it, a failure leaves its NEVER record (the sorcerer
 can never learn a spell of that name). Events: SPELL (kind 124,

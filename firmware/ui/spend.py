@@ -1,4 +1,4 @@
-"""Spend class resources (issue 28 item 11; expedition's USE_RES):
+"""Spend class resources (expedition's USE_RES):
 Characters > a sheet > OK on `res`, loaded on first use. Left on `res`
 spends one; this form spends any number held, and says whether the power
 may spend more than one a Round ("unless explicitly noted otherwise": in

@@ -1,4 +1,4 @@
-"""Town (expedition, issue 13 item 7): the town phase of one character
+"""Town (expedition): the town phase of one character
 (Left/Right: the next character, stopping at the first and the last; it
 opens on the first one alive, a dead one's title says `dead`) with its
 Wealth, Cash, Businesses and Circles spelled out (the company's
@@ -7,17 +7,17 @@ actions, each a TOWN event (kind 125, rules/expedition_town.py): a new
 Town Phase (it asks first: it starts the purchases, income and
 improvements over, and the menu wraps onto it from its last row),
 Wealth buy, Cash buy (a Cash test: Ob = Cost - Wealth, the exact odds of
-the wagered dice), each buy saying what is bought (issue 28: a hireling
+the wagered dice), each buy saying what is bought (a hireling
 or a medium or large animal costs 1 Cash more for each bought before it
 this Town Phase, a building or boat is one a Town Phase), Sell Wealth,
-Sell a good (issue 28: Cost - Wealth dice, a success 1 Cash), Income
+Sell a good (Cost - Wealth dice, a success 1 Cash), Income
 roll, Improve (a Town Ability on the Cash Ob table), Circles check, Cash
 +/- and Reputation, the Town Phase's one Downtime Action (recorded as
 "Downtime"; the host's `dicetray act` can give its words), Projects
 (their clocks, ui/clocks.py: a Downtime Action may tick one), Recognize
 (a Faction's d12) and, last (Up from the top), the town sheet set by
-hand (issue 28 item 9). Before Recognize, the session's other end: Desperate
-return (issue 28 item 2), the character's d6 on the Desperate Returns
+hand. Before Recognize, the session's other end: Desperate return,
+the character's d6 on the Desperate Returns
 table when the party did not reach a safe haven, DESPERATE (char, 1):
 on a 3 the Cash is halved.
 """
@@ -96,7 +96,7 @@ class Town(Screen):
         elif s == 11:   # project clocks: a Downtime Action may advance one (ui/clocks.py)
             app.open(b"clocks Projects")
         elif s == 12:
-            # The halving form, always: on a 3 the Cash is halved (issue 28 item 2).
+            # The halving form, always: on a 3 the Cash is halved.
             out = app.act(ex.DESPERATE, (self.i, 1), "", None, False)
             if out is not None:  # a d6 on a table: its words, as Recognize
                 app.push(Message(app, "DESPERATE d6 %d" % out.margin, "\n".join(out.notes)))
@@ -220,7 +220,7 @@ class TownOp(Form):
             rep = 0
             if self.val(2) >= 0:
                 rep = c.tals[self.facs[self.val(2)]].a
-            # 2 + Presence + Circles + Reputation + bonus: up to 46 dice (issue 28)
+            # 2 + Presence + Circles + Reputation + bonus: up to 46 dice
             n = 2 + self.val(0) + tw.get(c.chars[self.i].v, tw.CIR) + (rep if rep > 0 else 0) \
                 + self.val(3)
             return "%dd Odds %s" % (n, cash_odds(n, self.val(1)))
@@ -235,7 +235,7 @@ class TownOp(Form):
         if s == 1 or s == 2:
             what = self.val(len(self.f) - 1)
             a = (tw.WEALTH, i, self.val(0)) if s == 1 else (tw.BUY, i, self.val(0), self.val(1))
-            out = app.act(T, a + (what,) if what else a, "", None, not rolled)  # other: before issue 28
+            out = app.act(T, a + (what,) if what else a, "", None, not rolled)  # other: no goods field
         elif s == 3:
             out = app.act(T, (tw.SELL, i, self.val(0)))
         elif s == 4:

@@ -1,7 +1,7 @@
 """The key script: every event kind of a rule system made with the device's
 keys only, from a fresh flash (`dicetray rules SYSTEM --keys`).
 
-The procedures are the firmware's (firmware/ui/keypaths.py: each event's
+The procedures are catalog/keypaths.py's (each event's
 path of rows and keys, in the screens' words). `walk` plays them on the
 firmware itself, run here on CPython as the simulator runs it on
 MicroPython: main.py's boot (session.Session on a blank flash, here in
@@ -32,7 +32,7 @@ import errno
 import os
 import sys
 
-from .rules import events
+from .catalog import events
 from .rules.systems import NAMES
 
 SLOT = 300  # ms per tap: held 100 ms, then the debounce and a frame (tests/host/test_journeys.py)
@@ -56,8 +56,8 @@ def firmware_dir():
 
 
 def table():
-    """The firmware's key paths (firmware/ui/keypaths.py)."""
-    from .fwui import keypaths
+    """The key paths (catalog/keypaths.py)."""
+    from .catalog import keypaths
 
     return keypaths
 
@@ -76,7 +76,7 @@ def host_only(system):
 
 def kinds(system):
     """Every event name system 0..2 accepts, the core's first, one per op
-    of a kind with ops (rules/events.py): what the key script makes."""
+    of a kind with ops (catalog/events.py): what the key script makes."""
     return [e["name"] for e in events.listing(system)]
 
 
@@ -406,7 +406,7 @@ class Walk:
 
     # --- procedures ---------------------------------------------------------------
     def step(self, st):
-        """One step of a procedure (firmware/ui/keypaths.py says them)."""
+        """One step of a procedure (catalog/keypaths.py says them)."""
         if st.startswith("long "):
             self.key(st[5:], True)
             return

@@ -11,16 +11,31 @@ processes (tools/testrun.py).
 import contextlib
 import json
 import os
+import subprocess
+import sys
 
 import need
 
-from tools import uf2
+if __name__ == "__main__":  # make test's board stage runs this file: tools/ from the top
+    sys.path.insert(0, need.ROOT)
+from tools import uf2  # noqa: E402
 
 
 # Seconds a test waits for the emulated board's work before calling the run
 # hung: never a time the work must fit in (a loaded machine makes the
 # emulator slower, not the test fail; docs/testing.md, "Under load").
 HANG = 1800
+
+
+MPREMOTE = [sys.executable, "-m", "mpremote"]
+
+
+def repl(em, code):
+    """Run code on the emulated board's REPL through mpremote; returns its output."""
+    r = subprocess.run(MPREMOTE + ["connect", em.port, "exec", code],
+                       capture_output=True, text=True, timeout=HANG)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
 
 
 def current(stock=False, board="RPI_PICO", sram=None):

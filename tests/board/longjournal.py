@@ -3,12 +3,10 @@ events (tests/host/linkutil.py's) on a board flash image, and the lowest
 free heap the emulator's heap probe saw (emulator/src/heap.mjs)."""
 
 import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host"))
-import linkutil  # noqa: E402
+import linkutil
 
-from dicetray.sim import lfsimage  # noqa: E402
+from dicetray.sim import lfsimage
 
 HEAP_TARGET = 64 * 1024  # as the long session's (test_long_session.py)
 

@@ -4,8 +4,6 @@ every 25th and 50th from the keys through the UI (a roll with its
 animation and result screen, a long-Back undo); after every 100 the
 device collects and reports its free heap (INFO "gc")."""
 
-import os
-import sys
 
 from dicetray.link.client import Device
 from dicetray.rules import campaign as cp
@@ -34,7 +32,6 @@ def keyed(em, dev, mask, hold_ms, settle_ms, mark):
 
 def _around(em, mark):
     """The screen at `mark` (after the key), in text."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host"))
     import fbtext
     return "the screen after it: %s" % " | ".join(fbtext.lines(em.marks[mark]["display"]))
 

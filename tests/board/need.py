@@ -7,12 +7,10 @@ missing tool fails the test instead, so CI always runs the stage.
 """
 import os
 import shutil
-import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
 
 REQUIRED = os.environ.get("DICETRAY_BOARD_REQUIRED") == "1"
 

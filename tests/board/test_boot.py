@@ -10,8 +10,7 @@ import boards
 
 from dicetray import cli
 
-sys.path.insert(0, os.path.join(boards.uf2.ROOT, "tests", "host"))
-import fbtext  # noqa: E402
+import fbtext
 
 MPREMOTE = [sys.executable, "-m", "mpremote"]
 
@@ -80,7 +79,7 @@ def test_dicetray_sim_rp2040_runs_a_script(tmp_path):
 
 
 def test_ports_and_status_say_an_emulated_board_and_its_flash_folder(tmp_path):
-    """Issue 40 item 7: `dicetray ports` and `status` labelled every
+    """`dicetray ports` and `status` labelled every
     simulator "Dicetray simulator (pid N)", the emulated RP2040 included;
     `dicetray sim --rp2040` now announces what it is and its flash folder."""
     import json

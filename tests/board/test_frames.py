@@ -39,7 +39,6 @@ the time 0 of the simulator's virtual clock, where the boot takes none.
 """
 import os
 import re
-import sys
 
 import pytest
 
@@ -50,7 +49,6 @@ from dicetray.sim.vm import Simulator
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
 import fbtext  # noqa: E402
 
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -74,7 +72,7 @@ def shot(name, settle=SETTLE, ring=None, **rows):
     """A screenshot step; rows: row number (r0..r7) -> regex its text must
     fullmatch; ring: the LED ring must differ from the shot before and be
     "lit" (a slash: its LED) or "dark" (the talisman back at 0: a dial
-    lights nothing for an empty slot, issue 30 item 8)."""
+    lights nothing for an empty slot)."""
     return ("shot", name, settle, ring, {int(k[1:]): v for k, v in rows.items()})
 
 
@@ -230,7 +228,7 @@ def test_rp2_frames_equal_the_simulators(system, tmp_path):
         assert sim.run() == 0, "the simulator failed:\n" + sim.output[-3000:]
         em.wait_mark("end", timeout=boards.HANG)
     # A mark due while the CPU waited for the flash (interrupts off: an
-    # idle moment's erase, issue 27) fires when the wait ends, before the
+    # idle moment's erase) fires when the wait ends, before the
     # next instruction: the parts are as they were when it was due.
     late = ["%s %.3f ms late" % (name, (em.marks[mid]["t"] - em.app_t) / NS - t)
             for t, mid, name in marks if em.marks[mid]["t"] > em.app_t + (t + 1) * NS

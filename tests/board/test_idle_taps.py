@@ -1,5 +1,5 @@
 """A Roll tap that begins and ends while the CPU waits out an idle moment's
-flash erase (issue 27) rolls, on MicroPython's own rp2 port: no poll can
+flash erase rolls, on MicroPython's own rp2 port: no poll can
 see that key down (the erase stalls the CPU, interrupts off), so only the
 press the key's falling-edge interrupt noted (hw/pico.py fell()) and the
 app's word that it was busy (ui/app.py, ui/buttons.py) make it a press.

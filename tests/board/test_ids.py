@@ -1,4 +1,4 @@
-"""Issue 30 item 3: every emulated board draws its own campaign id. On
+"""Every emulated board draws its own campaign id. On
 main two `dicetray sim --rp2040 --headless` boards (seed 1, then the default
 there) made the same campaign id, so their backups collided as one
 campaign's lineages; now the id is drawn per flash, as the desktop

@@ -1,4 +1,4 @@
-"""The key script (`dicetray rules SYSTEM --keys`, issue 36 item 1) on
+"""The key script (`dicetray rules SYSTEM --keys`) on
 MicroPython's own rp2 port: the release image on an emulated RP2040
 (host/dicetray/sim/rp2040.py), from a blank flash, with the seed the
 desktop simulator's --script uses (1: the harness makes os.urandom give
@@ -12,25 +12,19 @@ key's work takes emulated time here, none in the simulator's clock: the
 script's 300 ms between keys holds the slowest, a new campaign's flash
 writes, and a press during an idle moment's flash work still counts).
 """
-import os
-import sys
 
 import pytest
 
 import boards
 from dicetray import keyscript
-from dicetray.rules import codec, events
+from dicetray.catalog import events
+from dicetray.rules import codec
 from dicetray.sim import lfsimage
 from dicetray.sim.script import parse
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(HERE)), "firmware")
 
 
 def _journal(fs, root):
     """Every event of the journal in `root` on the store fs `fs`."""
-    if FIRMWARE not in sys.path:
-        sys.path.insert(0, FIRMWARE)
     import store
     from store import journal
     st = store.Store(fs, root)

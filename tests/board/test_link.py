@@ -5,8 +5,6 @@ desktop simulator after the same actions; then that desktop backup
 restored onto an emulated board."""
 
 import json
-import os
-import sys
 
 import pytest
 
@@ -17,8 +15,7 @@ from dicetray.backup import BackupStore
 from dicetray.link.client import Device
 from dicetray.rules import campaign as cp
 
-sys.path.insert(0, os.path.join(boards.uf2.ROOT, "tests", "host"))
-from linkutil import Sim  # noqa: E402
+from linkutil import Sim
 
 # What a keeper does in a first session, as commands (the same on both).
 SESSION = [
@@ -58,7 +55,7 @@ def campaign(port):
 
 
 # Every new flash draws its own campaign id (the board from its ROSC, the
-# simulator from os.urandom: issue 12, item 9), so the two trays' campaigns
+# simulator from os.urandom), so the two trays' campaigns
 # are compared with the id set aside; everything else is byte for byte.
 def anonymous(snap_and_events):
     (seq, snap), events = snap_and_events

@@ -16,8 +16,8 @@ from dicetray.link.client import Device
 from dicetray.rules import campaign as cp
 from dicetray.sim import lfsimage
 
-import linkutil  # noqa: E402  (tests/host, on the path through longjournal)
-import store  # noqa: E402  (firmware/, on the path through linkutil)
+import linkutil  # tests/host, on pytest's pythonpath
+import store  # firmware/, on pytest's pythonpath
 
 FULL = store.JOURNAL_KEEP
 BOOT_S = 600  # wall seconds a long replay may take on a loaded machine

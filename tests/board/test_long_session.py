@@ -8,7 +8,7 @@ printed with -s."""
 import boards
 import longsession
 
-HEAP_TARGET = 64 * 1024   # issue 11: never under 64 KB free during the session
+HEAP_TARGET = 64 * 1024   # never under 64 KB free during the session
 
 
 def test_two_thousand_actions_without_running_out_of_heap(tmp_path):

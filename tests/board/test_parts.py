@@ -2,37 +2,25 @@
 each behaves as the reference build's does, and strictly enough that a
 firmware bug shows (docs/emulator.md)."""
 
-import os
-import subprocess
-import sys
 
 import pytest
 
 import boards
+from boards import repl
 
 from dicetray.link.client import Device
 from dicetray.rules import campaign as cp
 from dicetray.sim import lfsimage
 
-sys.path.insert(0, os.path.join(boards.uf2.ROOT, "tests", "host"))
-import fbtext  # noqa: E402
-import linkutil  # noqa: E402
+import fbtext
+import linkutil
 
-MPREMOTE = [sys.executable, "-m", "mpremote"]
 I2C = "from machine import I2C, Pin\ni2c = I2C(0, sda=Pin(4), scl=Pin(5), freq=400000)\n"
 
 
 def lit(leds):
     """The ring's LEDs that are lit, by number."""
     return [i for i in range(len(leds) // 3) if any(leds[3 * i:3 * i + 3])]
-
-
-def repl(em, code):
-    """Run code on the board's REPL through mpremote; returns its output."""
-    r = subprocess.run(MPREMOTE + ["connect", em.port, "exec", code],
-                       capture_output=True, text=True, timeout=boards.HANG)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return r.stdout
 
 
 @pytest.fixture
@@ -111,7 +99,7 @@ def test_the_macropad_profile_shows_the_same_home_screen(tmp_path):
         assert em.panel.kind == "sh1106" and em.display == home  # SPI, 2-column RAM offset
         assert not any(em.leds)                          # the ring's dial: Pressure 0/6, none lit
         with Device.open(em.port) as dev:                # the key LEDs as the ring: 2 slashes,
-            dev.act(cp.SLASH, (0, 2, 0))                 # 2 LEDs (issue 30 item 8)
+            dev.act(cp.SLASH, (0, 2, 0))                 # 2 LEDs
         em.wait(lambda: lit(em.leds) == [0, 1], 60, "the ring showing Pressure 2/6")
 
 

@@ -5,7 +5,7 @@ for the whole run, so the campaign grows across every cut. Actions go in
 over the link (docs/protocol.md) one at a time; meanwhile the power is cut
 at a random emulated moment inside the window of those actions, so cuts
 land in sector erases, between instructions and in page programs: in
-appends (since issue 27 one metadata commit of the pending journal, a
+appends (one metadata commit of the pending journal, a
 page program) and in the app's idle moments between actions, where the
 pending journal is folded into its segment and the snapshots are written
 (every 16 events and after an undo, session.py `tidy`): every erase is
@@ -41,14 +41,11 @@ import collections
 import os
 import random
 import shutil
-import sys
 import time
 
 
 import boards
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "host"))
 import fbtext  # noqa: E402  (tests/host: reads text off the OLED's framebuffer)
 
 SEED = int(os.environ.get("DICETRAY_POWERCUT_SEED", "20261202"))
@@ -352,7 +349,7 @@ def test_power_cuts_on_littlefs_lose_no_acknowledged_event(tmp_path):
         """Act `req` once with the flash timed (flash_ops); returns the
         (start, length) of the page programs that follow its first sector
         erase, or of every program if it erased nothing (an append is a
-        metadata commit since issue 27: no erase)."""
+        metadata commit of the pending journal: no erase)."""
         ops = flash_ops(em, dev, lambda: act(dev, req))
         erases = [(t, n) for k, t, n in ops if k == "E"]
         if not erases:
@@ -427,7 +424,7 @@ def test_power_cuts_on_littlefs_lose_no_acknowledged_event(tmp_path):
             (aim[1] - aim[0]) / 1e6, cut["where"], sent, camp.flying and camp.flying[:4]))
 
     def covered():
-        # Since issue 27 an action erases nothing (the pending journal): a
+        # An action erases nothing (the pending journal): a
         # cut in an erase is a cut in the idle moments' folds and snapshots.
         return all(where[w] >= MIN_EACH for w in (ERASE, PROGRAM, BETWEEN))
 
@@ -489,8 +486,8 @@ def test_power_cuts_on_littlefs_lose_no_acknowledged_event(tmp_path):
 
 def test_a_retry_that_reaches_the_next_boot_is_not_applied_again(tmp_path):
     """The stock client (2 s timeout, 4 retries) acts while the power is
-    cut after the event's append, before its answer (aimed: issue 27 made
-    that gap a millisecond or two): its retry reaches the rebooted device, which has forgotten its answer
+    cut after the event's append, before its answer (aimed: the pending journal
+    makes that gap a millisecond or two): its retry reaches the rebooted device, which has forgotten its answer
     cache. One action must give one event: the retry is refused as stale
     (the ACT names the last event the host saw) and the client says the
     answer was lost (AnswerLost), or the action had not reached the flash
@@ -507,7 +504,7 @@ def test_a_retry_that_reaches_the_next_boot_is_not_applied_again(tmp_path):
             dev.t = AfterWrite(dev.t)
             text = "once %d" % attempt
             # The append is one metadata commit, its answer follows within
-            # a millisecond or two (no snapshot in between since issue 27):
+            # a millisecond or two (no snapshot in between: the pending journal):
             # the same action is timed first, then cut a moment after the
             # end of its commit's page program, or anywhere in its first 20 ms.
             ops = flash_ops(em, dev, lambda: dev.act(cp.DICE, (20, 3), "x" * len(text)))

@@ -123,7 +123,8 @@ def test_input_hash_follows_its_documented_recipe():
             data = f.read()
         h.update(rel.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
     assert uf2.input_hash() == h.hexdigest()
-    assert "firmware/hw/simboard.py" in uf2.input_files()  # all of firmware/, simboard too
+    assert "firmware/hw/board.py" in uf2.input_files()  # all of firmware/
+    assert not any(p.startswith("simboard/") for p in uf2.input_files())
     assert sorted(uf2.input_files(stock=True)) == ["rp2/pins.json"]
     assert sorted(uf2.input_files(stock=True, sram=True)) == ["rp2/pins.json", "rp2/sram.txt"]
 
@@ -227,11 +228,42 @@ def test_stage_renames_main_and_adds_the_launcher(tmp_path):
     mods = uf2.stage(str(tmp_path / "freeze"))
     fw = uf2.firmware_files()
     assert len(mods) == len(fw) + 1
-    assert "dtmain.py" in mods and "main.py" in mods and "hw/simboard.py" in mods
+    assert "dtmain.py" in mods and "main.py" in mods and "hw/board.py" in mods
     with open(uf2.LAUNCHER, "rb") as f:
         assert (tmp_path / "freeze" / "main.py").read_bytes() == f.read()
     with open(os.path.join(uf2.FIRMWARE, "main.py"), "rb") as f:
         assert (tmp_path / "freeze" / "dtmain.py").read_bytes() == f.read()
+
+
+def test_the_image_freezes_only_what_goes_on_the_board(tmp_path):
+    """firmware/ is what goes on the board: the simulators' boards
+    (simboard/: desktop, its REPL, the web page's) and the host's tables
+    (host/dicetray/catalog/: the events declared, their key paths) are not
+    in the frozen set, and no frozen module imports the desktop simulator's
+    `host` module or a simulator's board, but hw/board.py at a call (to
+    find out whether it runs in the simulator, and only there)."""
+    import ast
+    mods = uf2.stage(str(tmp_path / "freeze"))
+    for gone in ("hw/simboard.py", "hw/simrepl.py", "hw/webboard.py", "rules/events.py",
+                 "ui/keypaths.py"):
+        assert gone not in mods
+    assert not [m for m in mods if m.split("/")[0] in ("simboard", "catalog")]
+    bad = []
+    for m in mods:
+        tree = ast.parse((tmp_path / "freeze" / m).read_text(), m)
+        top = {id(n) for n in tree.body}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            else:
+                continue
+            for n in names:
+                root = n.split(".")[0]
+                if root in ("host", "simboard") and (id(node) in top or m != "hw/board.py"):
+                    bad.append("%s:%d imports %s" % (m, node.lineno, n))
+    assert not bad, bad
 
 
 def test_failed_build_reports_the_last_40_lines(tmp_path, capsys, monkeypatch):
@@ -422,7 +454,7 @@ def test_same_uf2_as_micropythons_own_converter(twice, tmp_path):
 
 
 def test_missing_sources_are_named_in_the_first_line(tmp_path, capsys, monkeypatch):
-    """Issue 30 item 9: with no vendored tarballs and no MICROPYTHON_SRC,
+    """With no vendored tarballs and no MICROPYTHON_SRC,
     the build's first line names ../shared/vendor and the clone it does
     instead; the clone failing (no network) says both again, in one line."""
     if not uf2.shutil.which("git"):

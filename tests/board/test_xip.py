@@ -7,8 +7,7 @@ import os
 import subprocess
 
 import boards
-
-from test_parts import repl
+from boards import repl
 
 XIP = os.path.join(boards.uf2.ROOT, "emulator", "src", "xip.mjs")
 

@@ -70,10 +70,8 @@ def from_png(path):
 
 
 def render_font():
-    """Render the font on real MicroPython; returns the hex of GLYPHS_HEX."""
-    import os
-    import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+    """Render the font on real MicroPython; returns the hex of GLYPHS_HEX
+    (tools/ from the repository's top: run it there, or under pytest)."""
     from tools.mpy import run
     r = run("import framebuf\nb = bytearray(8)\n"
             "fb = framebuf.FrameBuffer(b, 8, 8, framebuf.MONO_VLSB)\n"

@@ -1,6 +1,7 @@
 """Helpers for the link tests and bench: a simulator subprocess on a flash
 directory, and a campaign of N events written straight to that flash with
-the firmware's own store (much faster than acting N times over the link)."""
+the firmware's own store (much faster than acting N times over the link;
+firmware/ on the path: pytest's pythonpath, or the bench script's)."""
 
 import os
 import select
@@ -10,9 +11,6 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIRMWARE = os.path.join(ROOT, "firmware")
-if FIRMWARE not in sys.path:
-    sys.path.append(FIRMWARE)   # `store` (pure) as the board imports it
 
 from dicetray.rules import campaign as cp  # noqa: E402
 from dicetray.rules.dice import Dice  # noqa: E402
@@ -102,9 +100,12 @@ class Sim:
     """`python -m dicetray.sim --headless --flash DIR` as a subprocess
     (`extra`: more of its options, e.g. ["--tcp"]), returned once the app
     answers a handshake. `seed`: the tests' fixed dice, `--seed 1` unless
-    told; None gives none, as a person starts it (its own dice each start)."""
+    told; None gives none, as a person starts it (its own dice each start).
+    `ready=False`: returned once the port is served, for a port a hub takes
+    back by itself (the sim serves one client at a time, so a handshake of
+    ours could take the port from the hub, or lose it to the hub for good)."""
 
-    def __init__(self, flash, home=None, seed=1, extra=()):
+    def __init__(self, flash, home=None, seed=1, extra=(), ready=True):
         env = dict(os.environ)
         env["DICETRAY_HOME"] = home or os.path.join(flash, "..", "home")
         env["PYTHONPATH"] = os.path.join(ROOT, "host") + os.pathsep + env.get("PYTHONPATH", "")
@@ -117,7 +118,8 @@ class Sim:
             self.kill()
             raise RuntimeError("simulator did not start: %r" % line)
         self.port = line.split()[1]
-        self._wait_ready()
+        if ready:
+            self._wait_ready()
 
     def _wait_ready(self, timeout=60.0):
         # The port is served before the firmware boots; on a busy machine the

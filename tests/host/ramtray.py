@@ -42,34 +42,26 @@ rules.campaign.UNDO_DEPTH: not dicetray.rules').
 
 import contextlib
 import json
-import os
 import random
-import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-for _p in (os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "mpy")):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
+# firmware/ and tests/mpy on the path (pytest's pythonpath; a child process
+# sets PYTHONPATH): the firmware's modules top-level, as the board imports them.
+import store  # (the firmware's, as the board imports it)
+import session as fw_session
+from fakefb import FakeFB
+from flashsim import FlashSim
+from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL  # noqa: F401
+from link.waiting import Waiting
+from rules import campaign as fw_cp
+from store import journal as fw_journal
+from ui import app as fw_app
+from ui.buttons import PRESS, LONG
 
-import store  # noqa: E402  (the firmware's, as the board imports it)
-import session as fw_session  # noqa: E402
-from fakefb import FakeFB  # noqa: E402
-from flashsim import FlashSim  # noqa: E402
-from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL  # noqa: E402,F401
-from link.waiting import Waiting  # noqa: E402
-from rules import campaign as fw_cp  # noqa: E402
-from store import journal as fw_journal  # noqa: E402
-from ui import app as fw_app  # noqa: E402
-from ui.buttons import PRESS, LONG  # noqa: E402
+from dicetray.link import frame as fr
+from dicetray.link.client import Device, DeviceError
 
-from dicetray.link import frame as fr  # noqa: E402
-from dicetray.link.client import Device, DeviceError  # noqa: E402
-
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
-import fbtext  # noqa: E402
+import fbtext
 
 _BASE_STORE = store.Store
 MAX_PASSES = 256   # loop passes a read runs at most before it answers b""

@@ -10,11 +10,10 @@ import textwrap
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play  # noqa: E402
+from ramtray import RamTray, play
 
-from dicetray.backup import BackupStore, StoreError  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray.backup import BackupStore, StoreError
+from dicetray.rules import campaign as cp
 
 
 def store(tmp_path, name="b.sqlite3"):
@@ -173,8 +172,7 @@ def test_host_killed_mid_backup(tmp_path):
     db = str(tmp_path / "k.sqlite3")
     here = os.path.dirname(os.path.abspath(__file__))
     script = textwrap.dedent("""
-        import sys, time
-        sys.path.insert(0, %r)
+        import time
         from ramtray import RamTray, play
         from dicetray.backup import BackupStore
         st = BackupStore(%r)
@@ -188,8 +186,12 @@ def test_host_killed_mid_backup(tmp_path):
                 time.sleep(60)
         st.fault = hang
         st.take(dev)
-    """ % (here, db))
-    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    """ % db)
+    root = os.path.dirname(os.path.dirname(here))
+    # ramtray, and the firmware and tests/mpy it imports top-level (pytest's pythonpath)
+    paths = (here, os.path.join(root, "firmware"), os.path.join(root, "tests", "mpy"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env)
     try:
         assert p.stdout.readline().strip() == "MIDWAY"
     finally:
@@ -306,7 +308,7 @@ def test_missing_backup_and_device_moving_on(tmp_path):
 
 @pytest.mark.parametrize("before", [False, True])
 def test_two_backups_at_once_store_one_version(tmp_path, before):
-    """Issue 35, item 7: two `backup` runs of one tray at once (the hub
+    """Two `backup` runs of one tray at once (the hub
     serves both) each found the same newest version, fetched the same
     events and stored them: the same version twice. The one that writes
     second finds the other's version there in its own transaction and

@@ -1,4 +1,4 @@
-"""Backup database errors say what is really wrong (issue 12, item 8): a
+"""Backup database errors say what is really wrong: a
 read-only file or directory, a missing directory, a --db that is a
 directory, a mistyped --db, a database in use; only `dicetray backup`
 creates a database; every intact backup stays listable when others are
@@ -12,14 +12,12 @@ import json
 import os
 import pathlib
 import sqlite3
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, Trays, play  # noqa: E402
+from ramtray import RamTray, Trays, play
 
-from dicetray.backup import BackupStore, StoreError  # noqa: E402
+from dicetray.backup import BackupStore, StoreError
 
 BLAME = ("damaged", "restore from another backup")
 
@@ -232,7 +230,7 @@ def test_intact_backups_stay_listed_when_a_page_is_damaged(tmp_path, dev, capsys
         assert info["events"] == BackupStore(db, create=False).load(i).last
 
 
-# --- issue 26, item 9 ------------------------------------------------------------
+# --- an id out of range, a file that is no database ------------------------------
 
 def test_a_backup_id_beyond_sqlite_integers_is_no_backup(tmp_path, dev, capsys):
     """On main: OverflowError's traceback (sqlite3 cannot bind the number)."""

@@ -1,24 +1,21 @@
 """The host's work grows with the events an operation touches, never with
-the square of the campaign (issue 12, item 1). Counted, not timed: the
+the square of the campaign. Counted, not timed: the
 events folded (Campaign.apply), the rule applications (Campaign._do, where
 an undo's refold shows), the events read from the database and fetched
 from the device. bench/backup_bench.py has the times. The device is the real
 firmware (a RamTray, tests/host/ramtray.py): its own rules are the
 firmware's `rules`, not dicetray.rules, so only the host's work is counted."""
 import hashlib
-import os
 import random
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-from dicetray import backup as bk  # noqa: E402
-from dicetray import cli  # noqa: E402
-from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray import backup as bk
+from dicetray import cli
+from dicetray.backup import BackupStore
+from dicetray.rules import campaign as cp
 
 # The most rule applications one UNDO may cost on the host: a refold of
 # the window (fewer than 2 * HOST_DEPTH effective actions), plus itself.
@@ -268,7 +265,7 @@ def test_sha256_resumes_as_hashlib_digests():
 
 
 def test_stats_with_the_window_count_what_the_whole_history_counts():
-    from dicetray import stats
+    from dicetray.campaign import stats
     tray = device(1500, seed=6)
     journal = tray.device().events(0)
     windowed = stats.collect(0, 77, None, journal)

@@ -1,4 +1,4 @@
-"""`dicetray campaigns new SYSTEM [--name NAME]` (issue 28, item 13): a new
+"""`dicetray campaigns new SYSTEM [--name NAME]`: a new
 campaign started from the host, staged and swapped in as the device's own
 Settings > New campaign does, the old one kept in its slot; against the
 real firmware in this process (a RamTray: tests/host/ramtray.py). The
@@ -9,12 +9,11 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import Loopback, RamTray, play, serve  # noqa: E402
+from ramtray import Loopback, RamTray, play, serve
 
-from dicetray.link import frame as fr  # noqa: E402
-from dicetray.link.client import Device, DeviceError  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray.link import frame as fr
+from dicetray.link.client import Device, DeviceError
+from dicetray.rules import campaign as cp
 
 
 @pytest.fixture

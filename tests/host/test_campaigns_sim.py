@@ -1,4 +1,4 @@
-"""Campaign slots end to end over the simulator (issue 16, item 3):
+"""Campaign slots end to end over the simulator:
 `dicetray campaigns` lists what a restore leaves on flash (the campaign it
 displaced), `campaigns delete` frees it, `campaigns switch` survives a reboot, `backup --slot`
 backs up a campaign that is not current; the flash figures checked against
@@ -13,9 +13,9 @@ from dicetray import cli
 from dicetray.backup import BackupStore
 from dicetray.link.client import Device
 
-from linkutil import FIRMWARE, Sim, write_flash  # noqa: F401  (FIRMWARE: `store` importable)
+from linkutil import Sim, write_flash
 
-import store
+import store  # firmware/, on pytest's pythonpath
 from store import slots
 
 
@@ -185,7 +185,7 @@ def test_more_slots_than_one_answer_holds(tmp_path):
 
 
 def test_a_new_campaign_from_the_host_on_the_simulator(tmp_path, capsys):
-    """Issue 28 item 13, end to end over the simulator's serial port: the
+    """End to end over the simulator's serial port: the
     new campaign is current, named, its old one kept in slot 1, and both
     are there after the plug is pulled."""
     flash = str(tmp_path / "flash")

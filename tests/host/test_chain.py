@@ -1,27 +1,25 @@
-"""The hash chain on the host (issue 12, item 7): backups store the chain,
+"""The hash chain on the host: backups store the chain,
 load() checks every link, an incremental backup compares the device's head
 with the stored history, `dicetray verify` checks a backup end to end and
 against the device, restore carries the head. A forger here edits a stored
 event and recomputes its CRC, the events digest and the stored fold, as
-the issue's forged backup did; the full forger recomputes the chain too.
+a forged backup that once passed did; the full forger recomputes the chain too.
 The device is the real firmware in this process (a RamTray,
 tests/host/ramtray.py: its store chains every event); the last test runs
 it in the simulator."""
 import os
 import sqlite3
-import sys
 import zlib
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-import pytest  # noqa: E402
+import pytest
 
-from dicetray import backup as bk  # noqa: E402
-from dicetray import cli  # noqa: E402
-from dicetray.backup import BackupStore, StoreError  # noqa: E402
-from dicetray.fwstore import chain  # noqa: E402
-from dicetray.rules import campaign as cp, codec  # noqa: E402
+from dicetray import backup as bk
+from dicetray import cli
+from dicetray.backup import BackupStore, StoreError
+from dicetray.fwstore import chain
+from dicetray.rules import campaign as cp, codec
 
 
 def device(n=30, rolls=(5, 12, 20), **kw):
@@ -63,7 +61,7 @@ def forge(path, seq, links=False):
         if links:
             db.execute("UPDATE events SET link=? WHERE campaign=? AND seq=?", (heads[-1], camp, s))
     for bid, first, last in db.execute("SELECT id, first, last FROM backups").fetchall():
-        h = bk._digest(first, evs[first - 1:last], bk.Sha256())
+        h = bk.digest(first, evs[first - 1:last], bk.Sha256())
         db.execute("UPDATE backups SET events_sha=? WHERE id=?", (h.hexdigest(), bid))
         db.execute("UPDATE folds SET digest=? WHERE backup=?", (h.state(), bid))
         if links:
@@ -101,7 +99,7 @@ def test_a_forged_event_fails_its_link_and_names_it(tmp_path):
 
 
 def test_a_fully_forged_backup_is_caught_by_the_device(tmp_path, monkeypatch, capsys):
-    # The issue's case: the forged backup restored "verified" and a later
+    # The case that once passed: the forged backup restored "verified" and a later
     # incremental backup of the genuine device said "no change".
     path = str(tmp_path / "b.sqlite3")
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
@@ -217,7 +215,6 @@ def test_on_the_real_firmware(tmp_path, capsys):
     # CHAIN) is what the host computes, survives a reboot, catches a fully
     # forged backup, and a restore from past event 1 goes on from the
     # backup's head.
-    sys.path.insert(0, os.path.dirname(__file__))
     from linkutil import Sim, write_campaign, make_events
     from dicetray import cli
     from dicetray.link.client import Device

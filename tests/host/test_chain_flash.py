@@ -1,4 +1,4 @@
-"""The chain holds on the device (issue 26, items 1 and 9): one old record
+"""The chain holds on the device: one old record
 on the tray's flash rewritten with valid checks (a free roll 3 2 -> 6 6,
 its CRC and check byte recomputed). The device's head comes from its
 snapshot, so before this nothing saw it: `verify` said "the same
@@ -10,14 +10,11 @@ device's scrub found. The tray is the real firmware in this process
 (tests/host/ramtray.py)."""
 
 import json
-import os
-import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.rules import campaign as cp, codec  # noqa: E402
+from dicetray.backup import BackupStore
+from dicetray.rules import campaign as cp, codec
 
 
 def tray_with_rolls(n=60, rolls=(5, 12, 20), **kw):
@@ -127,7 +124,7 @@ def test_a_forged_old_record_is_caught_by_verify_the_scrub_and_backup(
 
 
 def test_verify_names_the_damage_the_device_reports(tmp_path, monkeypatch, capsys):
-    # Issue 26, item 9: a device whose boot or scrub found damage does not
+    # A device whose boot or scrub found damage does not
     # "agree" with a backup, whatever its head says.
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
     path = str(tmp_path / "b.sqlite3")
@@ -192,7 +189,7 @@ def test_a_forgery_in_a_compacted_journal(tmp_path, monkeypatch, capsys):
 
 
 def test_a_flash_from_before_the_anchors_boots_backs_up_and_is_chained(tmp_path):
-    # What firmware before issue 26 left: the same journal and snapshots,
+    # What firmware before the anchors left: the same journal and snapshots,
     # no anchors file. It boots and backs up as before; the scrub chains
     # it from event 1 and the next segment's start writes what it learned.
     tray = tray_with_rolls(90, roll=200)

@@ -1,4 +1,4 @@
-"""A stdout that cannot be written (issue 26, item 9): a full disk is one
+"""A stdout that cannot be written: a full disk is one
 line on stderr and exit 1, never a traceback; a reader that went away
 (`| head`) ends the tool quietly with 141, as SIGPIPE ends a Unix tool.
 Real processes (`python -m dicetray`) writing to /dev/full and to a pipe

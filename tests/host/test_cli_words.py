@@ -1,4 +1,4 @@
-"""The tool's words (issue 16, item 5), read by their output: `dicetray ...`
+"""The tool's words, read by their output: `dicetray ...`
 through dicetray.cli.main, against the real firmware (RamTrays:
 tests/host/ramtray.py). Usage errors exit 2, device and data errors 1;
 every error is one line."""
@@ -9,13 +9,12 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-import ramtray  # noqa: E402
-from ramtray import RamTray, play, serve  # noqa: E402
+import ramtray
+from ramtray import RamTray, play, serve
 
-from dicetray import cli  # noqa: E402
-from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray import cli
+from dicetray.backup import BackupStore
+from dicetray.rules import campaign as cp
 
 
 @pytest.fixture
@@ -135,7 +134,7 @@ def test_roll_and_odds_share_the_other_ranges(devs, capsys, system, port, lo, hi
         msg = "--pool %d is outside %d..%d for %s (" % (n, lo, hi, system)
         assert msg in e1 and msg in e2
     assert tool(capsys, "roll", "--pool", str(most), "--port", port, trays=devs)[0] == 0
-    if most < hi:  # paths: pools of 15..20 dice need helpers (issue 13: the odds take them)
+    if most < hi:  # paths: pools of 15..20 dice need helpers (the odds take them)
         e = usage(capsys, "roll", "--pool", str(most + 1), "--port", port, trays=devs)
         assert "at most 14 dice (Skill 6 + Path 6 + situation +2)" in e
     e = usage(capsys, "roll", "--pool", "3", "--target", str(ob + 1), "--port", port, trays=devs)
@@ -205,14 +204,14 @@ def test_backup_says_what_it_holds_in_a_sentence(devs, capsys):
     assert json.loads(out)["added"] == 0
     play(devs["hunt"], 1, seed=5)
     code, out, _ = tool(capsys, "backup", trays=devs)
-    # issue 30 item 9: it said "(1 new); 2 events read", which added up to nothing
+    # It said "(1 new); 2 events read", which added up to nothing
     assert out.strip() == ("backup 3 taken: campaign 4242 (hunt), events 1..53, 1 of them new; "
                            "2 events read from the device (1 already backed up, read again to "
                            "check the new one follows on)")
 
 
 def test_backups_list_an_empty_campaign_and_the_device(devs, capsys, monkeypatch):
-    # Issue 30 item 9: a campaign with no events yet listed as "1..0", and
+    # A campaign with no events yet listed as "1..0", and
     # the list had no device column (two trays' backups looked alike).
     devs["new"] = RamTray(system=1, cid=777, name="tray-b")
     assert tool(capsys, "backup", "--port", "new", trays=devs)[0] == 0

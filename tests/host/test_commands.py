@@ -7,12 +7,11 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-from dicetray import cli  # noqa: E402
-from dicetray.cli import actions  # noqa: E402
-from dicetray.rules import campaign as cp, core  # noqa: E402
+from dicetray import cli
+from dicetray.ops import actions
+from dicetray.rules import campaign as cp, core
 
 
 @pytest.fixture
@@ -36,7 +35,7 @@ def test_status_json(env, capsys):
 
 
 def test_status_says_campaign_events_last_backup_and_health_in_words(env, capsys):
-    # Issue 40 item 5: status is for people; the internals (a chain head of
+    # Status is for people; the internals (a chain head of
     # hex, the scrub's verdict, heap bytes, protocol and schema numbers)
     # only under -v and --json.
     code, out, err = run(env, capsys, "status")
@@ -104,7 +103,7 @@ def test_remote_actions(env, capsys):
     assert code == 0 and out.startswith("event 41: Ada rolls 3d6: ") and "success" in out
     code, out, err = run(env, capsys, "slash", "17")
     assert code == 1 and "refused by the device: no talisman number 17" in err
-    assert "; its talismans: 0 Pressure, 1 Tension, 2 Sin, 3 Stress, 4 Stress\n" in err  # item 6
+    assert "; its talismans: 0 Pressure, 1 Tension, 2 Sin, 3 Stress, 4 Stress\n" in err
     code, out, err = run(env, capsys, "act", "WITNESS", "5")
     assert code == 1 and "no character number 5; its characters: 0 Ada, 1 Bo\n" in err
     code, out, _ = run(env, capsys, "undo", "--json")
@@ -134,7 +133,7 @@ def test_roll_maps_to_each_system(env, capsys):
 
 
 def test_roll_target_verdict_is_the_rules_cores(env, capsys):
-    # Issue 30 item 4: one verdict everywhere. hunt's roll is a success on
+    # One verdict everywhere. hunt's roll is a success on
     # one success (the rules), so a --target of successes needed, a verdict
     # only the CLI had, is refused before anything is rolled.
     dev = env["dev"]
@@ -217,7 +216,7 @@ def _slots(tray):
 
 
 def test_restore_says_what_it_does_to_each_slot_and_does_it(env, capsys):
-    # Issue 40 item 1: the restore said the device's campaign "goes" while it
+    # The restore said the device's campaign "goes" while it
     # stayed, and a campaign already on the device appeared in two slots.
     # Now: the restored campaign becomes the current one in the next slot;
     # its copies go (never a duplicate); every other campaign keeps its slot.
@@ -229,7 +228,7 @@ def test_restore_says_what_it_does_to_each_slot_and_does_it(env, capsys):
     assert run(env, capsys, "campaigns", "new", "expedition", "--port", "t", "--yes")[0] == 0
     before = [(1, 77, 0, 0, ""), (2, 4242, 0, 40, ""), (3, 99, 2, 0, "*")]
     assert _slots(t) == before
-    # the issue's case: a hunt backup onto a tray running expedition, whose slot 2
+    # the case that failed: a hunt backup onto a tray running expedition, whose slot 2
     # holds the same campaign
     code, out, err = run(env, capsys, "restore", "1", "--port", "t", "--dry-run", "--force-system")
     assert code == 0 and _slots(t) == before, err
@@ -276,7 +275,7 @@ def test_watch_plain_lines_and_ctrl_c(env, capsys):
 
 
 def test_watch_screen_starts_with_the_trackers_and_last_rolls(env, capsys, monkeypatch):
-    # Issue 30 item 6: on a terminal, watch shows the tray's trackers (in
+    # On a terminal, watch shows the tray's trackers (in
     # the order its home screen lists them) and its last rolls at once, in
     # 80x24 without a line wrapping or scrolling away.
     from dicetray.cli import watch
@@ -347,7 +346,7 @@ def test_ports_lists_running_simulators(tmp_path, monkeypatch, capsys):
     assert cli.main(["ports", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert [(p["port"], p["kind"]) for p in got] == [(str(pty), "sim")]
-    # Issue 40 item 7: each says what it is and where its flash is.
+    # Each says what it is and where its flash is.
     flash = tmp_path / "boardflash"
     ports.register_sim(str(pty), os.getpid(), "board", str(flash))
     ports.register_sim("http://127.0.0.1:8017/", os.getppid(), "web")   # a live pid of another
@@ -365,7 +364,7 @@ def test_ports_lists_running_simulators(tmp_path, monkeypatch, capsys):
 
 
 def test_restore_longer_than_the_device_keeps(env, capsys):
-    # Issue 12, item 3: a backup of 200 events onto a device that keeps 50
+    # A backup of 200 events onto a device that keeps 50
     # is done and verified, saying what the device holds and what it cannot.
     play(env["dev"], 160, seed=9)
     assert run(env, capsys, "backup")[0] == 0
@@ -423,7 +422,7 @@ def test_restore_dry_run_names_the_events_it_would_discard(env, capsys):
 
 
 def test_rename_and_the_name_limits_said_up_front(env, capsys):
-    # Issue 16, item 4: renaming from the tool; a name outside the limits is
+    # Renaming from the tool; a name outside the limits is
     # refused in the rules' words before anything is sent.
     code, out, err = run(env, capsys, "rename", "char", "0", "Adeline")
     assert code == 0 and "Ada is now Adeline" in out and env["dev"].c.chars[0].name == "Adeline"
@@ -442,7 +441,7 @@ def test_rename_and_the_name_limits_said_up_front(env, capsys):
     assert code == 0 and "1 to 12 characters" in out
 
 
-# --- a restore cut short says whether it took (issue 26, item 9) -------------------
+# --- a restore cut short says whether it took -------------------
 
 def _cut(tray, when, typ, fault):
     """tray.device, whose Device meets `fault` (an exception class) at the
@@ -515,7 +514,7 @@ def test_a_restore_whose_link_is_lost_after_the_swap_was_asked_says_how_to_check
 
 
 def test_port_first_keeps_what_follows_a_double_dash_as_arguments(env, capsys):
-    """`dicetray --port P char -- -x` (issue 26, item 9): the moved --port
+    """`dicetray --port P char -- -x`: the moved --port
     goes before the `--`; on main it went after, an argument, refused."""
     other = env["other"] = RamTray(system=0, cid=7)
     code, out, err = run(env, capsys, "--port", "other", "char", "--", "-x")

@@ -1,4 +1,4 @@
-"""Issue 30, item 1: a Ctrl-C ends every command, exit 130, even in a
+"""A Ctrl-C ends every command, exit 130, even in a
 process that started with SIGINT ignored (a background job of a shell
 script inherits it so, and Python then never raises KeyboardInterrupt:
 `watch` ran on for ever and `make test` started from a script failed).

@@ -1,4 +1,4 @@
-"""Every picture in docs/img comes from one command (issue 40, item 10):
+"""Every picture in docs/img comes from one command:
 `make docs` runs tools/docshots.py, whose SHOTS are exactly the files in
 docs/img, and every picture the README and docs/ show is one of them. (The
 pictures themselves are made again by `make docs`; sim.png is compared
@@ -6,11 +6,9 @@ with the simulator's own output in test_journeys.py.)"""
 
 import os
 import re
-import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import docshots  # noqa: E402
+from tools import docshots  # noqa: E402
 
 
 def test_docs_img_holds_what_one_command_makes():

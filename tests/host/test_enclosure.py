@@ -1,4 +1,4 @@
-"""The enclosure (hardware/enclosure.py, issue 29): printed parts that are
+"""The enclosure (hardware/enclosure.py): printed parts that are
 closed solids, overlap nothing, hold every bought part with the clearance
 the table names, have walls and floors at least the table's minimum,
 openings in line with the parts they serve, no overhangs, and fit the
@@ -8,22 +8,18 @@ that something collides. Needs build123d (the [hardware] extra, which
 DICETRAY_HARDWARE_REQUIRED=1 (set by .ci/run) turns that into a failure."""
 import copy
 import os
-import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "hardware"))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 if not os.environ.get("DICETRAY_HARDWARE_REQUIRED"):
     pytest.importorskip("build123d", reason="build123d missing: pip install -e '.[hardware]'",
                         exc_type=ImportError)   # also a broken OpenCascade install
 
-import enclosure as E  # noqa: E402
-import enclosure_check as C  # noqa: E402
-from hw.keys import NAMES  # noqa: E402
-from rules.dice import MAX_POOL  # noqa: E402
+import enclosure as E
+import enclosure_check as C
+from hw.keys import NAMES
+from rules.dice import MAX_POOL
 
 
 @pytest.fixture(scope="session")
@@ -41,7 +37,7 @@ def _stls(files):
     return [f for f in files if f.endswith(".stl")]
 
 
-# --- item 3: the checks on the real table --------------------------------------------
+# --- the checks on the real table --------------------------------------------
 def test_every_part_is_one_valid_closed_solid(model, files):
     import build123d as b
     for name, part in model.parts.items():
@@ -102,7 +98,7 @@ def test_keypad_follows_the_firmwares_keys(model):
 
 
 def test_each_key_cap_carries_its_keys_symbol(model):
-    """Issue 40 item 9: the six caps were identical and unlabelled. Each is
+    """The six caps were identical and unlabelled. Each is
     printed with its key's symbol raised on its top: the arrows point their
     way (a triangle's centroid lies a sixth of its height behind the middle
     of its box, away from the tip), OK is a ring (nothing at its middle),
@@ -136,7 +132,7 @@ def test_each_key_cap_carries_its_keys_symbol(model):
 
 
 def test_the_dice_well_is_sized_for_the_largest_pools():
-    """Issue 40 item 9: a 100 mm well for the 20-dice pools the rules allow
+    """A 100 mm well for the 20-dice pools the rules allow
     (rules/dice.py MAX_POOL: paths' d12, expedition's d6). The well's
     diameter is no longer an entry: well_d() derives it from the pools and
     the dice, and it holds them (holds()), where a millimetre less would not."""
@@ -210,7 +206,7 @@ def test_make_enclosure_refuses_a_colliding_table(tmp_path, capsys):
 
 
 def test_make_enclosure_says_its_checks_passed(tmp_path, capsys):
-    """Issue 40 item 8: `make enclosure` printed the files it wrote and
+    """`make enclosure` printed the files it wrote and
     never that its checks passed; now it says so first, with what the well
     holds (docs/hardware.md quotes the line)."""
     assert E.main(["--out", str(tmp_path), "--no-renders"]) == 0

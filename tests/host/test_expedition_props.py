@@ -4,15 +4,12 @@ Random sessions of expedition events (valid and invalid, live dice) must:
 replay to the same state, undo exactly, encode/decode losslessly, and refuse
 bad input with ValueError and no trace.
 """
-import os
-import sys
 
 from hypothesis import given, settings, strategies as st
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "firmware"))
-from rules import campaign as cp, systems  # noqa: E402
-from rules import expedition as ex  # noqa: E402
-from rules.dice import Dice  # noqa: E402
+from rules import campaign as cp, systems
+from rules import expedition as ex
+from rules.dice import Dice
 
 I = st.integers
 pc = I(0, 2)             # the three characters of every session

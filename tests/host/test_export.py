@@ -5,16 +5,13 @@ import csv
 import re
 import io
 import json
-import os
-import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-from dicetray import export  # noqa: E402
-from dicetray import cli  # noqa: E402
-from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.rules import campaign as cp, expedition  # noqa: E402
+from dicetray.campaign import document, export
+from dicetray import cli
+from dicetray.backup import BackupStore
+from dicetray.rules import campaign as cp, expedition
 
 
 def _export(tray, fmt, capsys, monkeypatch):
@@ -79,7 +76,7 @@ def test_json_content():
 
 
 def test_csv_is_the_events_alone_for_a_spreadsheet(capsys, monkeypatch):
-    # Issue 40 item 6: a header, then the event rows and nothing else (one
+    # A header, then the event rows and nothing else (one
     # roll gave 48 lines: campaign fields, talisman internals, a hex blob).
     dev = play(RamTray(system=2, cid=8), 20)
     rows = list(csv.reader(io.StringIO(_export(dev, "csv", capsys, monkeypatch))))
@@ -110,7 +107,7 @@ def test_csv_is_the_events_alone_for_a_spreadsheet(capsys, monkeypatch):
 
 
 def test_csv_names_a_spreadsheet_would_run_are_text(tmp_path, capsys, monkeypatch):
-    """Issue 26, item 7 (OWASP's CSV injection rule): a text cell that begins
+    """OWASP's CSV injection rule: a text cell that begins
     with = + - @ tab or CR gets a leading ' and is quoted; numbers the tool
     writes (ints, the args column's "-1") stay as they are. On main the
     names went out as formulas."""
@@ -163,7 +160,7 @@ def test_kind_names():
     assert export.kind_name(0, 1) == "UNDO"
 
 
-# --- the log a keeper reads (issue 16, item 6) --------------------------------
+# --- the log a keeper reads --------------------------------
 
 def _doc(tray):
     """export.document of what the tray's Device reads: info, snapshot, events."""
@@ -337,7 +334,7 @@ def test_a_damaged_backup_is_not_exported(tmp_path, capsys, monkeypatch):
         entries, c = real(*a, **k)
         c.x[0] += 1
         return entries, c
-    monkeypatch.setattr(export, "log", wrong)
+    monkeypatch.setattr(document, "log", wrong)        # the log the document folds
     code = cli.main(["export", "--format", "json", "--backup", str(bid), "--db", st.path])
     err = capsys.readouterr().err
     assert code == 1 and "backup 1 is damaged: its events do not fold to its state" in err
@@ -372,7 +369,7 @@ def test_backups_diff_in_words(tmp_path, capsys, monkeypatch):
 
 
 def test_a_combat_check_against_a_tracked_foe_names_it():
-    # Issue 38: COMBAT's threat bits 4-9 name side B's tracked foe.
+    # COMBAT's threat bits 4-9 name side B's tracked foe.
     from dicetray.rules import expedition as E, expedition_foes as EF
     c = cp.Campaign(E.ID, cid=3)
     c.act(cp.CHAR_ADD, (), "Ada")

@@ -10,9 +10,6 @@ import xml.etree.ElementTree as ET
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
-sys.path.insert(0, os.path.join(ROOT, "tests", "mpy"))
 
 from hw import pins  # noqa: E402
 from hw.keys import NAMES  # noqa: E402
@@ -79,7 +76,7 @@ def test_profile_uses_exactly_the_map(board):
     """Build the profile on the fake machine: every Pin it makes is in the
     map under the right role, and every key/LED/encoder/display pin of the
     map is made."""
-    import test_boards as tb
+    import fakeboards as tb
     f = tb.Fakes()
     try:
         b = tb.make(board)
@@ -106,8 +103,15 @@ def test_profiles_hold_no_literal_pin_numbers():
 
 
 def test_board_detect_knows_the_profiles():
+    """A board's profile is in firmware/hw, a simulator's in simboard/ (never
+    frozen into an image: firmware/ is what goes on the board)."""
     from hw import board
-    assert board.PROFILES["pico"] == "pico" and board.PROFILES["macropad"] == "macropad"
+    assert board.PROFILES["pico"] == "hw.pico" and board.PROFILES["macropad"] == "hw.macropad"
+    for name, mod in board.PROFILES.items():
+        path = mod.replace(".", os.sep) + ".py"
+        where = "firmware" if name in ("pico", "macropad") else ""
+        assert os.path.isfile(os.path.join(ROOT, where, path)), (name, path)
+    assert board.PROFILES["sim"].startswith("simboard.") and board.PROFILES["web"].startswith("simboard.")
 
 
 # --- diagrams and docs -----------------------------------------------------------------------
@@ -253,7 +257,7 @@ def test_cp_leds_match_micropython_backend(cp_neopixel):
     from hw.cpleds import CPNeoPixelLeds
     from hw.leds import NeoPixelLeds
     from ui import ring
-    import test_boards as tb
+    import fakeboards as tb
     _np, sent = cp_neopixel
     rgb = ring.new(12)
     ring.dial(rgb, 5, 8)

@@ -1,4 +1,4 @@
-"""Roll forwarding (issue 15, item 3): a queue on disk posted to each
+"""Roll forwarding: a queue on disk posted to each
 webhook in order, against a real local HTTP server that fails, stalls
 and recovers; at least once across a kill -9."""
 
@@ -168,7 +168,7 @@ def test_chat_webhooks_get_a_message(tmp_path, rx):
 
 
 def test_chat_messages_mention_no_one():
-    """Issue 26, item 3: a character named @everyone (or a name with Slack's
+    """A character named @everyone (or a name with Slack's
     <!channel>) pings nobody: Discord is told to parse no mention, Slack's
     markup is escaped."""
     r = dict(rec(1), summary="a: roll 2d6 for @everyone: <!channel> <@U1> @here & co")
@@ -184,7 +184,7 @@ def test_chat_messages_mention_no_one():
 
 
 def test_a_redirect_is_not_delivered(tmp_path, rx):
-    """Issue 26, item 2: a 302 is not a delivery (a client that follows it
+    """A 302 is not a delivery (a client that follows it
     turns the POST into a bodiless GET that answers 200)."""
     rx.mode = "redirect"
     f = Forwarder([rx.url], str(tmp_path / "q.db"), timeout=2, backoff=(0.02, 0.1)).start()
@@ -203,7 +203,7 @@ def test_a_redirect_is_not_delivered(tmp_path, rx):
 
 
 def test_a_trickling_receiver_does_not_hold_the_queue_past_the_deadline(tmp_path, rx):
-    """Issue 26, item 2: a receiver that answers one byte a second never
+    """A receiver that answers one byte a second never
     lets a read time out; the post's whole deadline ends it all the same,
     and the record is posted again."""
     rx.mode = "trickle"
@@ -229,7 +229,7 @@ def test_only_http_urls_are_taken():
 
 
 def test_urls_that_could_never_deliver_are_refused_at_start():
-    """Issue 35, item 7: a space, a CR LF (which urlsplit drops, so the
+    """A space, a CR LF (which urlsplit drops, so the
     post went to another path) or a character beyond ASCII in a --forward
     URL was taken and could never deliver; now one line at start, the URL
     shown escaped."""
@@ -245,7 +245,7 @@ def test_urls_that_could_never_deliver_are_refused_at_start():
 
 
 def test_credentials_in_the_url_are_sent_as_basic_auth(tmp_path, rx):
-    """Issue 35, item 7: `--forward http://user:pw@host/...` never sent its
+    """`--forward http://user:pw@host/...` never sent its
     credentials (every record 401, then skipped); they go as Basic auth,
     percent-decoded, and are never shown."""
     import base64
@@ -263,7 +263,7 @@ def test_credentials_in_the_url_are_sent_as_basic_auth(tmp_path, rx):
 
 
 def test_a_receiver_slower_than_the_deadline_is_told_on_the_terminal(tmp_path, rx, capsys):
-    """Issue 35, item 7: a receiver that answers 2xx after the deadline
+    """A receiver that answers 2xx after the deadline
     takes each record again and again while the queue never moves (the
     deadline is documented); the error on the terminal now says so."""
     from dicetray.hub.command import _SayForward
@@ -415,12 +415,13 @@ class _Tray:
 
 
 def test_catching_up_forwards_what_was_rolled_and_never_a_rewritten_campaign(tmp_path, rx):
-    """The view's side of a restart (view.py, _catch_up): the events after
+    """The view's side of a restart (feed.py, Feed.fresh): the events after
     the last one queued, folded from the state kept with it; a campaign
     that is not the one forwarded (restored meanwhile, another history
     under the same id) is skipped and said, not forwarded wrong."""
     from dicetray import backup as bk
     from dicetray.hub.server import Hub
+    from dicetray.hub.feed import Feed
     from dicetray.hub.view import View
     from dicetray.rules import campaign as cp
     from linkutil import make_events
@@ -429,22 +430,24 @@ def test_catching_up_forwards_what_was_rolled_and_never_a_rewritten_campaign(tmp
         return bk.start(None, None, cp.encode_snapshot(c), bk.HOST_DEPTH)
 
     view = View(Hub(["t=/nonexistent"]))
-    f = view.forward = Forwarder([rx.url], str(tmp_path / "q.db"))
+    f = Forwarder([rx.url], str(tmp_path / "q.db"))
+    feed = Feed(f)
+    view.add_feed(feed)
     try:
         played = make_events(13, seed=1)
         tray = _Tray(played)
         before = cp.Campaign(played.system, played.cid, cp.UNDO_DEPTH)
         for ev in played.events[:10]:
             before.apply(ev)
-        view._catch_up(tray, at(before))                 # first sight: none of its history
+        feed.fresh(tray, at(before))                 # first sight: none of its history
         assert f.stats()[rx.url]["pending"] == 0
-        view._catch_up(tray, at(played))                 # 11..13, rolled while away
+        feed.fresh(tray, at(played))                 # 11..13, rolled while away
         assert f.stats()[rx.url]["pending"] == 3
         other = cp.Campaign(played.system, played.cid, cp.UNDO_DEPTH)   # the same id,
         other.act(cp.CHAR_ADD, (), "Cy")                                # another history
         while other.nevents < 16:
             other.act(cp.DICE, (6, 1), faces=b"\x03")
-        view._catch_up(_Tray(other), at(other))
+        feed.fresh(_Tray(other), at(other))
         st = f.stats()[rx.url]
         assert st["pending"] == 3 and "events 14..16 of campaign 12345 not forwarded" in (
             st["last_error"]) and "not the one forwarded" in st["last_error"], st
@@ -465,7 +468,7 @@ def _lock(path):
 
 
 def test_records_the_queue_file_refuses_are_kept_and_queued_in_order(tmp_path, rx, capsys):
-    """Issue 35, item 5: a second process holds a write lock on the queue
+    """A second process holds a write lock on the queue
     file; the events rolled meanwhile were never forwarded (the mark moved
     past them with the next one) and nothing said so. They are kept in
     memory and queued in order once the file takes them; a record
@@ -537,7 +540,7 @@ def test_records_the_queue_file_refuses_are_kept_and_queued_in_order(tmp_path, r
 
 
 def test_beyond_what_memory_holds_the_events_are_read_from_the_tray(tmp_path, rx, monkeypatch):
-    """Issue 35, item 5, bounded: past HELD_MAX records refused by the
+    """Bounded: past HELD_MAX records refused by the
     queue file, a campaign's records are no longer held but its mark stays
     where the queue has it; once the file takes records again the view
     reads the events after the mark from the tray (as catching up does),
@@ -545,6 +548,7 @@ def test_beyond_what_memory_holds_the_events_are_read_from_the_tray(tmp_path, rx
     from dicetray import backup as bk
     from dicetray.hub import forward
     from dicetray.hub.server import Hub
+    from dicetray.hub.feed import Feed
     from dicetray.hub.view import View
     from dicetray.rules import campaign as cp
     from linkutil import make_events
@@ -558,14 +562,16 @@ def test_beyond_what_memory_holds_the_events_are_read_from_the_tray(tmp_path, rx
     hub.trays["t"] = tray
     view = View(hub)
     path = str(tmp_path / "q.db")
-    f = view.forward = Forwarder([rx.url], path, backoff=(0.02, 0.1))
+    f = Forwarder([rx.url], path, backoff=(0.02, 0.1))
+    feed = Feed(f)
+    view.add_feed(feed)
     f.start()
     try:
         c = cp.Campaign(played.system, played.cid, cp.UNDO_DEPTH)
         for e in played.events[:10]:
             c.apply(e)
         c = bk.start(None, None, cp.encode_snapshot(c), bk.HOST_DEPTH)
-        view._catch_up(tray, c)                          # first sight: from event 10
+        feed.fresh(tray, c)                          # first sight: from event 10
         view.camps["t"] = c
         other = _lock(path)
         try:

@@ -1,4 +1,4 @@
-"""The hub's bounds before anything is checked (issue 26, items 4 and 9):
+"""The hub's bounds before anything is checked:
 its page's HTTP and its local command socket against half-open and
 trickling connections, long lines, nested JSON, tokens that are not ASCII,
 a rebound DNS name, and an action line that argparse would read loosely."""
@@ -14,9 +14,11 @@ import time
 
 import pytest
 
-from dicetray.hub import server, wire
+from dicetray.hub import server
+from dicetray.link import wire
 from dicetray.hub.server import Hub
 from dicetray.hub.view import View
+from dicetray.cli.pageline import parse_action
 from dicetray.hub.web import Web
 
 from linkutil import ROOT, wait_for
@@ -46,7 +48,7 @@ def page(home):
     lines = []
     hub = Hub(["t=" + os.path.join(home, "nowhere")])
     web = Web(View(hub), "127.0.0.1", 0, keeper="k33p", conns=8, request_s=0.5,
-              log=lines.append, connect=unreachable)
+              log=lines.append, connect=unreachable, parse_action=parse_action)
     yield web, lines
     web.close()
     hub.close()
@@ -168,7 +170,7 @@ def test_tokens_that_are_not_ascii_and_nested_json_get_4xx_and_one_line(home, ca
     lines = []
     hub = Hub(["t=" + os.path.join(home, "nowhere")])
     web = Web(View(hub), "127.0.0.1", 0, token="s3cret", keeper="k33p", log=lines.append,
-              connect=unreachable)
+              connect=unreachable, parse_action=parse_action)
     try:
         code, body = request(web, "GET", "/state?token=%C3%A9t%C3%A9")
         assert code == 403 and b"needs its token" in body
@@ -192,7 +194,7 @@ def test_tokens_that_are_not_ascii_and_nested_json_get_4xx_and_one_line(home, ca
 
 
 def test_an_action_line_never_reaches_argparse_loosely(page, capfd):
-    """Issue 26, item 9: `--help` would print the usage on the hub's stdout
+    """`--help` would print the usage on the hub's stdout
     and end the request; an abbreviation (`--po 3`, `--poo 3`) would be
     taken as an option the keeper never typed."""
     web, lines = page
@@ -279,7 +281,7 @@ def rss_kb(pid):
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
 def test_a_long_line_on_the_socket_is_refused_with_bounded_memory(home):
-    """The issue's 64 MB line, to `dicetray serve` itself: refused once
+    """A 64 MB line, to `dicetray serve` itself: refused once
     past the first line's bound (64 KB), the hub growing by far less."""
     env = dict(os.environ, DICETRAY_HOME=home, PYTHONPATH=os.path.join(ROOT, "host"))
     p = subprocess.Popen([sys.executable, "-m", "dicetray", "serve", "--port", "t=/nonexistent",

@@ -1,15 +1,12 @@
 """Property tests of the `hunt` rules on CPython: random sequences of valid
 and invalid actions replay exactly, undo is an inverse, the state encoding
 round-trips, refused actions leave no trace, and invariants hold."""
-import os
-import sys
 
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "firmware"))
-from rules import campaign as cp, systems  # noqa: E402
-from rules import hunt as h  # noqa: E402
-from rules.dice import Dice, new_pool  # noqa: E402
+from rules import campaign as cp, systems
+from rules import hunt as h
+from rules.dice import Dice, new_pool
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

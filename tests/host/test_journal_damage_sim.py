@@ -1,23 +1,21 @@
-"""Damage on the device's flash met by the tool (issue 12, item 4 (a)): one
+"""Damage on the device's flash met by the tool: one
 flipped bit in an old journal record that a snapshot covers. The boot of
 the device does not read those records (docs/store.md, recovery step 3);
 the host does, and names the events, says what to do, keeps what is
-intact in a backup (every event that reads: issue 26, item 8), and never
+intact in a backup (every event that reads), and never
 exports or counts a silent part."""
 
 import json
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from linkutil import Sim  # noqa: E402
+import linkutil
+from linkutil import Sim
 
-from dicetray import cli  # noqa: E402
-from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.fwstore import chain  # noqa: E402
-from dicetray.link.client import Device  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray import cli
+from dicetray.backup import BackupStore
+from dicetray.fwstore import chain
+from dicetray.link.client import Device
+from dicetray.rules import campaign as cp
 
 
 def run(capsys, *argv):
@@ -51,7 +49,7 @@ def test_a_damaged_old_record_is_named_and_what_is_intact_is_kept(tmp_path, monk
         code, out, err = run(capsys, "export", "--format", "csv", "-o", str(tmp_path / "x.csv"),
                              *port)
         assert code == 1 and not (tmp_path / "x.csv").exists()
-        # Read past: only the record whose header fails is lost (issue 26, item 8).
+        # Read past: only the record whose header fails is lost.
         assert "damaged at event 170" in err and "events 170..170 cannot be read" in err
         assert "`dicetray backup` keeps every event that reads" in err and err.count("\n") == 1
         code, out, err = run(capsys, "stats", *port)
@@ -64,8 +62,8 @@ def test_a_damaged_old_record_is_named_and_what_is_intact_is_kept(tmp_path, monk
         assert code == 0 and r["fetched"] == 4, r                 # and its anchor
         assert all(n.startswith("the device reports") for n in r["notes"]), r["notes"]
         # A first backup (another database) reads it all: it meets the
-        # damage, names it, and keeps every event that reads (issue 26,
-        # item 8: it kept the state and the events after the snapshot).
+        # damage, names it, and keeps every event that reads (it used to keep
+        # the state and the events after the snapshot).
         db = str(tmp_path / "fresh.sqlite3")
         code, out, err = run(capsys, "backup", "--json", "--db", db, *port)
         assert code == 0, err
@@ -96,7 +94,7 @@ def test_a_damaged_old_record_is_named_and_what_is_intact_is_kept(tmp_path, monk
 
 
 def test_damage_the_boot_found_is_in_status(tmp_path, monkeypatch, capsys):
-    """Issue 12, item 4: what the boot's STORE DAMAGE screen says is in
+    """What the boot's STORE DAMAGE screen says is in
     `status` and `status --json` too (here: both snapshots damaged; the
     campaign keeps its id and is rebuilt from its journal)."""
     monkeypatch.setenv("DICETRAY_HOME", str(tmp_path / "home"))
@@ -123,7 +121,7 @@ def test_damage_the_boot_found_is_in_status(tmp_path, monkeypatch, capsys):
 
 
 def test_three_damaged_records_every_one_that_reads_is_kept(tmp_path, monkeypatch, capsys):
-    """Issue 26, item 8, on the simulator: three damaged records in a
+    """On the simulator: three damaged records in a
     journal of segments 0, 160, 320, 480 (each base's head recorded). A
     first backup keeps events 1..149 as a version, 151..499 and 501..559
     as runs (the first chained from the head recorded at 160 and checked

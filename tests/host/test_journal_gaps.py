@@ -1,5 +1,5 @@
-"""A backup keeps every event of a damaged journal that reads (issue 26,
-item 8), on the real firmware in this process (tests/host/ramtray.py):
+"""A backup keeps every event of a damaged journal that reads, on the real
+firmware in this process (tests/host/ramtray.py):
 a first backup used to keep only the device's state, with no event at
 all, when one old record's header was damaged; then the events before the
 damage and after it, but not those between two damaged records. Now the
@@ -13,21 +13,19 @@ test_journal_damage_sim.py."""
 import csv
 import io
 import json
-import os
 import sqlite3
-import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-from linkutil import damage_record  # noqa: E402
-from ramtray import RamTray, play  # noqa: E402
+from linkutil import damage_record
+from ramtray import RamTray, play
 
-import pytest  # noqa: E402
+import pytest
 
-from dicetray import cli, restore  # noqa: E402
-from dicetray.backup import BackupStore, StoreError  # noqa: E402
-from dicetray.link.client import DeviceError, JournalDamaged  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
-from dicetray.rules import codec  # noqa: E402
+from dicetray import cli
+from dicetray.ops import restore
+from dicetray.backup import BackupStore, StoreError
+from dicetray.link.client import DeviceError, JournalDamaged
+from dicetray.rules import campaign as cp
+from dicetray.rules import codec
 
 HEADER, EVENT = 2, 11   # a byte of a record's header (its check fails), of its event (its CRC)
 TWO = ((42, HEADER), (100, EVENT))
@@ -316,7 +314,7 @@ def test_the_hub_passes_on_what_the_read_carries():
     # reach the backup as well.
     import io
 
-    from dicetray.hub import client as hc, wire
+    from dicetray.link import hubclient as hc, wire
 
     tray, whole = damaged_tray()
     with pytest.raises(JournalDamaged) as e:

@@ -1,4 +1,4 @@
-"""The device finds damage in its old journal itself (issue 12, item 4 (a)):
+"""The device finds damage in its old journal itself:
 the real firmware in the desktop simulator, one flipped bit in a record a
 snapshot covers. The boot does not read it and says nothing; the app's
 background scrub (Store.scrub_step, one segment every few idle seconds)
@@ -13,14 +13,12 @@ last event is far enough off that the tray is still running then."""
 
 import json
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fbtext  # noqa: E402
-import linkutil  # noqa: E402
-from linkutil import Sim  # noqa: E402
+import fbtext
+import linkutil
+from linkutil import Sim
 
-from dicetray import cli  # noqa: E402
+from dicetray import cli
 
 # Of the device's clock: the boot done; the scrub's second step (two
 # SCRUB_MS, ui/app.py) checks the damaged segment; a cycle of steps later.

@@ -86,12 +86,8 @@ def stored(flash, n=None):
     """(state bytes, events after it, every event of the journal) read from
     the flash directory with the firmware's own store module, for the
     current campaign (highest cN)."""
-    sys.path.insert(0, FIRMWARE)
-    try:
-        import store
-        from store import journal
-    finally:
-        sys.path.remove(FIRMWARE)
+    import store
+    from store import journal
     base = os.path.join(str(flash), "dicetray")
     if n is None:
         n = max(int(d[1:]) for d in os.listdir(base) if d[0] == "c" and d[1:].isdigit())
@@ -271,7 +267,7 @@ def test_expedition_journey(tmp_path):
 
 def test_long_session_survives_garbage_collections(tmp_path):
     """Five minutes of table time, a roll every 5 s: the heap fills and is
-    collected many times (hw/simboard.py keeps collections at a safe point);
+    collected many times (simboard/desktop.py keeps collections at a safe point);
     the run ends cleanly and every roll is on flash."""
     lines = []
     for k in range(60):
@@ -286,7 +282,7 @@ def test_long_session_survives_garbage_collections(tmp_path):
 
 
 def test_screens_say_what_their_keys_do(tmp_path):
-    """The words on the screens match the keys (issue 16): the Settings
+    """The words on the screens match the keys: the Settings
     System row shows it changes and fits 16 columns, the builder shows an
     undo's "Undone", key-in names Up/Down, OK and Left, deleting a clock
     says how to get it back."""
@@ -374,7 +370,7 @@ def ui_txt(flash):
 
 
 def test_a_new_player_from_the_tour_to_a_roll_a_slash_and_an_undo(tmp_path):
-    """The issue's "from make sim to a rolled pool, a slashed talisman and
+    """The design's "from make sim to a rolled pool, a slashed talisman and
     an undo without reading anything but the screen": keys only, each one
     what the screen before it said."""
     steps = ["shot keys",
@@ -457,8 +453,7 @@ def test_a_flash_with_a_campaign_never_shows_the_tour(tmp_path):
 # --screenshot after these keys on a fresh flash (docs/ui.md): the tour
 # skipped, Tension slashed four times (one carries into Pressure: its notes
 # on a page, OK closes it), home.
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-from docshots import SIM_SCRIPT as README_SCRIPT  # noqa: E402  (what `make docs` plays)
+from tools.docshots import SIM_SCRIPT as README_SCRIPT  # noqa: E402  (what `make docs` plays)
 
 
 def test_the_readme_screenshot_is_what_the_simulator_draws(tmp_path):
@@ -479,7 +474,7 @@ def test_the_readme_screenshot_is_what_the_simulator_draws(tmp_path):
 
 
 def test_rename_a_talisman_on_the_keys_and_it_stays_renamed(tmp_path):
-    """Issue 16, item 4: renaming with seven keys on the whole firmware;
+    """Renaming with seven keys on the whole firmware;
     the new name is an event (undo would give the old one back) and
     survives a power cycle."""
     steps = [SKIP, "DOWN", "DOWN", "OK", "OK", "shot menu", "DOWN", "DOWN", "OK", "shot rename",

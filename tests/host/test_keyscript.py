@@ -4,7 +4,7 @@ fresh flash, replayed on the real firmware on MicroPython in the desktop
 simulator (`dicetray sim --headless --script`).
 
 For each system: every kind is either made by a procedure of
-firmware/ui/keypaths.py or marked host only there, with its reason (never
+host/dicetray/catalog/keypaths.py or marked host only there, with its reason (never
 both); the script, run by the simulator on a fresh flash folder, journals
 every kind that is not host only, the walk's events byte for byte, and
 ends on the new campaign; no host-only kind is made by any key of any
@@ -15,12 +15,12 @@ marks exactly the host-only kinds, with the reason.
 
 import json
 import os
-import sys
 
 import pytest
 
 from dicetray import cli, keyscript
-from dicetray.rules import codec, events
+from dicetray.catalog import events
+from dicetray.rules import codec
 from dicetray.rules.systems import NAMES
 from dicetray.sim.script import parse
 from dicetray.sim.vm import Simulator
@@ -32,8 +32,6 @@ SYSTEMS = (0, 1, 2)
 
 def _store():
     """The firmware's store module, as the board imports it."""
-    if FIRMWARE not in sys.path:
-        sys.path.insert(0, FIRMWARE)
     import store
     return store
 
@@ -118,7 +116,7 @@ def test_no_host_only_kind_is_made_by_a_key_of_any_screen(system, walks):
     found = keyscript.reach(system, w.fs)
     host = keyscript.host_only(system)
     stale = {name: " ".join(found[name]) for name in host if name in found}
-    assert not stale, ("marked host only in firmware/ui/keypaths.py, yet made on the keys "
+    assert not stale, ("marked host only in host/dicetray/catalog/keypaths.py, yet made on the keys "
                        "(give each a procedure there): %s" % stale)
     # The reach explores: what the core's screens make (a menu row's OK,
     # a value row's Left and Right, a form's OK, a long press) it finds.

@@ -1,7 +1,7 @@
-"""Issue 30 item 5: what a player reads says the rules' words, never a
-field's identifier. Every event of every system (test_rules_listing's
-samples) is walked through what `dicetray watch`, `backups show` and
-`backups diff`, the hub's page and the CSV export say of it and of the
+"""What a player reads says the rules' words, never a
+field's identifier. Every event of every system (eventsamples.py) is
+walked through what `dicetray watch`, `backups show` and `backups diff`,
+the hub's page and the CSV export say of it and of the
 trackers after it; none of it may hold an identifier with an underscore
 (`agony_user`, `SCENE_END`) or a field's bare name with its number
 (`palace 0`, `face 4`, a talisman's `policy`, `link`, `role`, `a`, `b`).
@@ -19,13 +19,13 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, serve  # noqa: E402
-from test_rules_listing import SAMPLES  # noqa: E402
+from ramtray import RamTray, serve
+from eventsamples import SAMPLES
 
-from dicetray import export as ex  # noqa: E402
-from dicetray.rules import campaign as cp, codec, events, systems  # noqa: E402
-from dicetray.rules.dice import Dice  # noqa: E402
+from dicetray.campaign import export as ex
+from dicetray.catalog import events
+from dicetray.rules import campaign as cp, codec, systems
+from dicetray.rules.dice import Dice
 
 UNDERSCORED = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b")
 TAL_FIELDS = ("n", "cap", "policy", "link", "role", "owner", "a", "b")
@@ -87,7 +87,7 @@ def test_every_field_of_every_system_has_a_label(system):
 
 @pytest.mark.parametrize("system", [0, 1, 2])
 def test_no_identifier_reaches_a_player(system, capsys, monkeypatch):
-    from dicetray import tracked
+    from dicetray.campaign import tracked
     from dicetray.cli import watch
     from dicetray.hub import view
     monkeypatch.setattr(watch.shutil, "get_terminal_size", lambda: os.terminal_size((200, 60)))
@@ -108,7 +108,7 @@ def test_no_identifier_reaches_a_player(system, capsys, monkeypatch):
         said["backups show"] = "\n".join(tracked.lines(c, every=True))
         said["backups diff"] = "\n".join(ex.diff_trackers(before, ex.trackers(c), system))
         h = make()                                              # the hub page's
-        said["hub roll"] = view._roll(h, seq, ev)["line"]
+        said["hub roll"] = view.roll_of(h, seq, ev)["line"]
         said["hub rows"] = json.dumps(tracked.rows(h))
         said["hub journal"] = "\n".join(
             x[1] for x in ex.recent(system, c.cid, c.events, n=99, public=True))

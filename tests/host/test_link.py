@@ -11,17 +11,16 @@ import time
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from linkutil import Sim, upto  # noqa: E402
+import linkutil
+from linkutil import Sim, upto
 
-from dicetray import cli  # noqa: E402
-from dicetray.link import frame as fr  # noqa: E402
-from dicetray.link import ports  # noqa: E402
-from dicetray.link.client import AtRepl, Device, DeviceError  # noqa: E402
-from dicetray.link.transport import Transport, TransportError  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
-from dicetray.rules import codec  # noqa: E402
+from dicetray import cli
+from dicetray.link import frame as fr
+from dicetray.link import ports
+from dicetray.link.client import AtRepl, Device, DeviceError
+from dicetray.link.transport import Transport, TransportError
+from dicetray.rules import campaign as cp
+from dicetray.rules import codec
 
 N = 5000
 
@@ -245,7 +244,7 @@ def test_cli_simulator_announces_its_port(tmp_path):
         os.environ["DICETRAY_HOME"] = home
         try:
             assert linkutil.wait_for(lambda: [p.device for p in ports.simulators()] == [sim.port])
-            # what it is and where its flash is (issue 40 item 7), in ports and status
+            # what it is and where its flash is, in ports and status
             p = ports.simulators()[0]
             said = "desktop simulator (pid %d), flash folder %s" % (sim.p.pid, os.path.abspath(flash))
             assert (p.what, p.flash, p.description) == ("desktop", os.path.abspath(flash), said)

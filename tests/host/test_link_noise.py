@@ -1,4 +1,4 @@
-"""Issue 12, items 5, 6 and 9: line noise and the REPL, a Ctrl-C on either
+"""Line noise and the REPL, a Ctrl-C on either
 side, a port another program holds, a --port that is no tray, --timeout,
 and the simulator's ids.
 
@@ -17,18 +17,17 @@ import threading
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from ramtray import RamTray, play, serve  # noqa: E402
-from linkutil import Sim  # noqa: E402
+import linkutil
+from ramtray import RamTray, play, serve
+from linkutil import Sim
 
-from dicetray import backup as bk  # noqa: E402
-from dicetray import cli  # noqa: E402
-from dicetray.cli import backups  # noqa: E402
-from dicetray.link import transport  # noqa: E402
-from dicetray.link.client import AtRepl, Device, DeviceError  # noqa: E402
-from dicetray.link.transport import Transport, TransportError  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray import backup as bk
+from dicetray import cli
+from dicetray.cli import backups
+from dicetray.link import transport
+from dicetray.link.client import AtRepl, Device, DeviceError
+from dicetray.link.transport import Transport, TransportError
+from dicetray.rules import campaign as cp
 
 
 def run(capsys, *argv, open_device=None):
@@ -140,7 +139,7 @@ def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
     db = str(tmp_path / "b.sqlite3")
     assert run(capsys, "backup", "--db", db, open_device=opener)[0] == 0
     play(dev, 10, seed=3)
-    real = backups._store
+    real = backups.backup_store
 
     def store(args, **kw):
         st = real(args, **kw)
@@ -150,11 +149,11 @@ def test_a_ctrl_c_on_the_host_ends_in_one_line(tmp_path, monkeypatch, capsys):
                 raise KeyboardInterrupt
         st.fault = fault
         return st
-    monkeypatch.setattr(backups, "_store", store)   # the backup command's database
+    monkeypatch.setattr(backups, "backup_store", store)   # the backup command's database
     code, out, err = run(capsys, "backup", "--db", db, open_device=opener)
     assert code == 130 and err.count("\n") == 1 and "interrupted (Ctrl-C)" in err \
         and "nothing was stored" in err
-    monkeypatch.setattr(backups, "_store", real)
+    monkeypatch.setattr(backups, "backup_store", real)
     assert [b["last"] for b in bk.BackupStore(db, create=False).list()] == [40]
     assert run(capsys, "backup", "--db", db, open_device=opener)[0] == 0   # the next takes it all
 
@@ -233,10 +232,10 @@ def test_a_busy_port_is_tried_again_briefly(pty_pair, monkeypatch):
 
 
 # watch started with SIGINT at its default, and ignored, as a script's
-# background job starts (`make test &`): Ctrl-C ends it either way (issue 30).
+# background job starts (`make test &`): Ctrl-C ends it either way.
 @pytest.mark.parametrize("sigint", [signal.SIG_DFL, signal.SIG_IGN], ids=["default", "ignored"])
 def test_watch_holds_the_simulator_and_roll_says_so(tmp_path, monkeypatch, capsys, sigint):
-    """The issue's case: `dicetray watch` on the table's second screen."""
+    """The case that failed: `dicetray watch` on the table's second screen."""
     flash = str(tmp_path / "flash")
     linkutil.write_flash(flash, 5)
     sim = Sim(flash)
@@ -349,7 +348,7 @@ def test_each_new_simulator_flash_gets_its_own_ids(tmp_path):
 
 @pytest.mark.parametrize("damage", [b"\xff\xfe\x80garbage", b"", b"   \n", b"x" * 300, b"sim-\x00\x01"])
 def test_a_damaged_device_id_file_is_replaced_not_fatal(tmp_path, monkeypatch, capsys, damage):
-    """Issue 12, item 4 (c): a damaged /dicetray/id.txt made every command
+    """A damaged /dicetray/id.txt made every command
     fail with an empty "device error:". The device makes a new id; the
     campaign is untouched."""
     flash = str(tmp_path / "flash")

@@ -4,20 +4,17 @@ middle of a restore."""
 
 import binascii
 import json
-import os
 import random
-import sys
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from linkutil import Sim  # noqa: E402
+import linkutil
+from linkutil import Sim
 
-from dicetray.link import frame as fr  # noqa: E402
-from dicetray.link.client import Device, DeviceError  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
-from dicetray.rules import codec  # noqa: E402
+from dicetray.link import frame as fr
+from dicetray.link.client import Device, DeviceError
+from dicetray.rules import campaign as cp
+from dicetray.rules import codec
 
 ACT = json.dumps({"kind": cp.DICE, "args": [6, 5]}).encode()
 

@@ -1,4 +1,4 @@
-"""SCREEN (issue 15, the hub's live page): what the tray shows, read over
+"""SCREEN (the hub's live page): what the tray shows, read over
 the link from the real firmware on the simulator; a read that never takes
 the place of the at-most-once answer cache.
 

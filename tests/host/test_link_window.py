@@ -15,14 +15,14 @@ import time
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from linkutil import Sim  # noqa: E402
+import linkutil
+from linkutil import Sim
 
-from dicetray.link import frame as fr  # noqa: E402
-from dicetray.link.client import Device, DeviceError, JournalDamaged, records  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
-from dicetray.rules import codec  # noqa: E402
+from dicetray.link import frame as fr
+from dicetray.link.client import Device, DeviceError, JournalDamaged
+from dicetray.link.records import records
+from dicetray.rules import campaign as cp
+from dicetray.rules import codec
 
 from store import journal  # noqa: E402  (firmware/store, on the path through linkutil)
 
@@ -135,7 +135,7 @@ def test_records_check_what_the_device_scanner_checks():
 
 
 def test_records_read_past_damage_to_the_next_record_that_reads():
-    # Issue 26, item 8: one damaged record used to end the read of its
+    # One damaged record used to end the read of its
     # whole segment. With a list for the gaps, a failed CRC is stepped
     # over (its header says where the next starts) and after a failed
     # header the next record is found by its own checks.
@@ -634,7 +634,7 @@ def test_a_subscriber_far_behind_is_caught_up_reading_each_record_once():
     # journal on flash, one PUSH each: the link reads on from where its
     # last push left the segment (a cursor), not from the segment's start,
     # which in a ~750-event segment made every push parse hundreds of
-    # records (issue 12, item 2: segments grew to 16 KB).
+    # records (segments grew to 16 KB).
     import ramtray
     from link import server
     tray = ramtray.RamTray(seed=11)

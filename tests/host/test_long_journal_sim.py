@@ -1,6 +1,6 @@
 """The tray's memory at every campaign length, on the desktop simulator
 (real MicroPython, its ~1 MB heap collected only at the app's safe points:
-firmware/hw/simboard.py): a journal of JOURNAL_KEEP events after the empty
+simboard/desktop.py): a journal of JOURNAL_KEEP events after the empty
 snapshot boots and is snapshotted at once; with every snapshot damaged it
 is rebuilt from the journal; a host that acts without a pause leaves a
 snapshot every SNAP_MAX events, so a power cut then replays few; and an
@@ -9,19 +9,17 @@ incremental backup of 2,400 events made live after 3,200 completes
 tests/board/test_long_journal.py."""
 
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from linkutil import Sim  # noqa: E402
+import linkutil
+from linkutil import Sim
 
-from dicetray import cli  # noqa: E402
-from dicetray.backup import BackupStore  # noqa: E402
-from dicetray.link.client import Device  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray import cli
+from dicetray.backup import BackupStore
+from dicetray.link.client import Device
+from dicetray.rules import campaign as cp
 
 import session  # noqa: E402  (firmware/, on the path through linkutil)
-import store  # noqa: E402
+import store
 
 FULL = store.JOURNAL_KEEP
 

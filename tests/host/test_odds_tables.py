@@ -1,8 +1,6 @@
-"""Host odds tables (dicetray.odds) against icepool, brute force and the
+"""Host odds tables (dicetray.campaign.odds) against icepool, brute force and the
 device's builder_odds; the builder's fuel on real MicroPython."""
 import itertools
-import os
-import sys
 from collections import Counter
 from fractions import Fraction
 
@@ -10,13 +8,11 @@ import icepool
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dicetray import odds
+from dicetray.campaign import odds
 from dicetray.rules import odds as core
 from dicetray.rules import expedition, hunt, paths
 
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-import icepool_compare  # noqa: E402
+from bench import icepool_compare
 
 TABLES = odds.tables()
 

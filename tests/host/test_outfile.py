@@ -1,5 +1,5 @@
-"""Files the user names (issue 26, item 5): `export -o`, `stats --plot` and
-screenshots are written through dicetray.outfile: a temporary file with a
+"""Files the user names: `export -o`, `stats --plot` and
+screenshots are written through dicetray.base.outfile: a temporary file with a
 unique name beside the real target, renamed over it; the target's mode
 kept; a symlink followed, not replaced; anything that is not a regular file
 (a FIFO, a device, the tool's own stdout) written as it is. On main, `-o
@@ -17,10 +17,9 @@ import threading
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-from dicetray.backup import BackupStore  # noqa: E402
+from dicetray.backup import BackupStore
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -82,7 +81,7 @@ def test_an_existing_tmp_file_beside_it_survives_and_nothing_is_left(trays, caps
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
-    from dicetray import outfile
+    from dicetray.base import outfile
     path = tmp_path / "keep.csv"
     path.write_text("old\n")
     with pytest.raises(RuntimeError):
@@ -111,7 +110,7 @@ def test_a_fifo_is_written_into_not_replaced(trays, capsys, tmp_path):
 def test_a_character_device_is_written_into():
     """/dev/null through the helper alone (on main's code `-o /dev/null`, as
     root, would replace the machine's /dev/null: not run that way here)."""
-    from dicetray import outfile
+    from dicetray.base import outfile
     before = os.stat("/dev/null")
     outfile.write("/dev/null", b"nothing")
     with outfile.replacing("/dev/null", "w") as f:

@@ -1,4 +1,4 @@
-"""Packaging (issue 14, item 7): runtime dependencies as compatible ranges,
+"""Packaging: runtime dependencies as compatible ranges,
 the exact set in constraints.txt (what `make` installs), the simulator and
 deploy as extras that say so when missing."""
 

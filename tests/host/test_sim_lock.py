@@ -1,8 +1,8 @@
-"""One simulator a flash (issue 26, item 6): a second `dicetray sim` on a
+"""One simulator a flash: a second `dicetray sim` on a
 flash folder in use ends at once with one line naming the first; the lock
 goes with the process however it ends, so a killed simulator's lock file
 does not block the next; the firmware never sees the lock file. And
-`--flash` naming a file is one line (item 9). On main both simulators ran
+`--flash` naming a file is one line. Before, both simulators ran
 and acknowledged events, and `--flash FILE` was a traceback.
 
 The simulators are real processes on the real firmware (linkutil.Sim)."""
@@ -13,13 +13,12 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import linkutil  # noqa: E402
-from linkutil import Sim  # noqa: E402
+import linkutil
+from linkutil import Sim
 
-from dicetray.link.client import Device  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
-from dicetray.sim.flash import Flash  # noqa: E402
+from dicetray.link.client import Device
+from dicetray.rules import campaign as cp
+from dicetray.sim.flash import Flash
 
 ROOT = linkutil.ROOT
 
@@ -130,7 +129,7 @@ def test_a_flash_folder_put_on_a_board_leaves_the_lock_file_behind(tmp_path):
 
 
 def test_deleting_the_lock_file_does_not_let_a_second_simulator_share_the_flash(tmp_path):
-    """Issue 35, item 6: the lock file was the lock, and a lock file looks
+    """The lock file was the lock, and a lock file looks
     stale: deleted, a second simulator took a new one and ran on the same
     flash (acknowledged events lost, the journal damaged after a reboot).
     The lock is the folder's own, which cannot be deleted from under it;

@@ -1,4 +1,4 @@
-"""The simulator on a TCP socket (issue 14, item 6): `dicetray sim --tcp`
+"""The simulator on a TCP socket: `dicetray sim --tcp`
 serves the port as socket://127.0.0.1:N, which every --port and mpremote
 take (a simulator for systems without ptys); `--port` before the command
 as well as after it."""

@@ -3,16 +3,13 @@ face tallies per die size, success rates, the histogram PNG; the devices
 are the real firmware (RamTrays: tests/host/ramtray.py)."""
 import json
 import math
-import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-from ramtray import RamTray, play, serve  # noqa: E402
+from ramtray import RamTray, play, serve
 
-from dicetray import stats  # noqa: E402
-from dicetray.rules import campaign as cp  # noqa: E402
+from dicetray.campaign import stats
+from dicetray.rules import campaign as cp
 
 
 @pytest.mark.parametrize("x,k,p", [

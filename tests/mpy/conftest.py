@@ -1,13 +1,7 @@
 # Under pytest (CPython) the shared firmware tests import the firmware the
-# way the board does: `rules` is a top-level package from firmware/.
-# Tests marked support.micropython_only run on MicroPython from here too.
-import os
-import sys
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "firmware"))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", ".."))
+# way the board does: `rules` is a top-level package from firmware/ (on the
+# path by pyproject.toml's pythonpath). Tests marked
+# support.micropython_only run on MicroPython from here too.
 
 
 def _on_micropython(mod, name):

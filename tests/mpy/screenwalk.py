@@ -3,7 +3,7 @@ keys and read as a game master reads it (runs on CPython and on
 MicroPython). Used by tests/mpy/test_walk_*.py.
 
 Generic: nothing here names a screen. It plays the key script first
-(ui/keypaths.py: every kind the keys make, each followed by a look at the
+(catalog/keypaths.py: every kind the keys make, each followed by a look at the
 log), then from home presses, on every row of every screen it reaches (a
 screen told apart by its class, its rows and its title less digits and
 names), Left and Right until the screen stops changing, and OK, going into
@@ -152,7 +152,7 @@ def _word(c):
 def event_names(system):
     """The events' names of system 0..2 as the rules name them (each one's
     first word: "SCENE_END", "FOE" of "FOE hit"), as bytes."""
-    from rules import events
+    from dicetray.catalog import events
     out = []
     for e in events.CORE + events.TABLES[system]:
         n = e[1].split(" ")[0].encode()
@@ -379,7 +379,7 @@ class Walk:
                 self.a.top().__class__.__name__, " | ".join(rows)))
         return hits[0]
 
-    # --- the key script (ui/keypaths.py) --------------------------------------------------
+    # --- the key script (catalog/keypaths.py) --------------------------------------------------
     def step(self, st):
         if st.startswith("long "):
             return self.key(st[5:], True)
@@ -421,7 +421,7 @@ class Walk:
         """The key script's procedures (START, CORE, the system's), each
         from home and back, then the log read (every kind the keys make
         passes through it)."""
-        from ui import keypaths as kp
+        from dicetray.catalog import keypaths as kp
         self.todo = [st % NAMES[self.system] if "%" in st else st for st in kp.START]
         self.procedure(("a new campaign", self.todo))
         self.todo = [e for e in kp.CORE + kp.PROCEDURES[self.system] if not isinstance(e[1], str)]

@@ -18,7 +18,7 @@ from store import chain
 
 MPY = sys.implementation.name == "micropython"
 if MPY:
-    gc.disable()   # see test_store.py: these tests stay inside the VM's heap
+    gc.disable()   # see storesession.py: these tests stay inside the VM's heap
 # Events in the long journals: on MicroPython what its heap holds (every
 # test of this file in one VM, nothing collected), still several steps.
 LONG = 40 if MPY else 300

@@ -1,11 +1,12 @@
 """The roll builder's events against the rules' events table
-(rules/events.py): every value each field can take, in every mode, builds
+(catalog/events.py): every value each field can take, in every mode, builds
 an event of a kind the table lists, with as many arguments as its entry
 allows, each in the entry's range. The device never reads the table (it
 is host only: a boot would load its text), so this is what ties the
 builder's argument positions (ui/hunt_more.py, paths_more.py,
 expedition_more.py) to the names and ranges the host reads."""
-from rules import campaign as cp, events
+from dicetray.catalog import events
+from rules import campaign as cp
 from rules.dice import Dice
 from support import raises
 from ui import expedition_more, hunt_more, paths_more
@@ -80,7 +81,7 @@ def test_expedition_builder_events_are_the_tables():
 
 
 def test_hunt_builder_setups_are_the_tables():
-    # The builder's Setup for and Uses (issue 28 item 12) are ROLL's
+    # The builder's Setup for and Uses are ROLL's
     # `grant` and `setup`, by the table's names, in its ranges; the rules
     # take the event.
     from rules import hunt, hunt_more as hm

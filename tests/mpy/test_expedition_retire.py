@@ -1,4 +1,4 @@
-"""expedition's retirement (issue 13 item 9: "how retirement affects the
+"""expedition's retirement ("how retirement affects the
 creation of replacement characters"), on CPython and MicroPython, with
 keyed-in faces: each test quotes the sentence of the seed
 (shared/seeds/004_cd61a830e243f4ef.txt) it implements."""

@@ -1,4 +1,4 @@
-"""expedition's spells and channeling (issue 13 item 5), on CPython and
+"""expedition's spells and channeling, on CPython and
 MicroPython, with keyed-in faces: each test quotes the sentence of the
 seed (shared/seeds/004_cd61a830e243f4ef.txt) it implements."""
 from rules import campaign as cp, systems
@@ -179,7 +179,7 @@ def test_bad_channels_are_refused_and_change_nothing():
 
 
 def test_an_old_state_still_loads():
-    # A state encoded by the firmware before issue 13 items 5 and 7 (one
+    # A state encoded by the firmware before spells and the town phase (one
     # character, a torch): it decodes, and the new events work on it.
     old = (b"DT\x01\x02\x08\x14\x0c\x08\x00\x04\x04\x02\x02\x02\x03Ada\x18\x06\x08\x00\x02"
            b"\x04\x00\x00\x00\x00\x00\x02\x00\x02\x01\x05Torch\n\x06\x00\x01\x02\x01\x0c\x02")
@@ -196,7 +196,7 @@ def test_the_spells_screen_learns_and_channels():
     # the pool, the Ob and the exact odds; OK channels it.
     from hw.keys import K_DOWN, K_RIGHT, K_OK
     from rules import codec, odds
-    from test_ui import make, press
+    from fakeapp import make, press
     a, b, s = make(2)
     s.do(cp.CHAR_ADD, (), "Katie")
     s.do(ex.SHEET, (0, 8, 8, 2, 2, 1, 0, 0))      # light armor: +1 Ob

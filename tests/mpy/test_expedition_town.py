@@ -1,4 +1,4 @@
-"""expedition's town phase (issue 13 item 7), on CPython and MicroPython,
+"""expedition's town phase, on CPython and MicroPython,
 with keyed-in faces: each test quotes the sentence of the seed
 (shared/seeds/004_cd61a830e243f4ef.txt) it implements."""
 from rules import campaign as cp, systems
@@ -166,7 +166,7 @@ def test_the_town_screen_buys_with_cash():
     # test with the Ob and the exact odds of the wagered dice.
     from hw.keys import K_DOWN, K_RIGHT, K_OK
     from rules import codec
-    from test_ui import make, press
+    from fakeapp import make, press
     from ui import town
     a, b, s = make(2)
     s.do(cp.CHAR_ADD, (), "Ada")

@@ -1,10 +1,10 @@
-"""The expedition screens for issue 13's items 1-4 (runs under pytest and
+"""The expedition screens for Obstacles and monsters (runs under pytest and
 on MicroPython): the builder takes an Ob up to 30 and a monster by its
 Level (Level + 3 dice), the turn tracker's overland turn checks every turn
 and its short rest passes an Exploration Turn."""
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_ROLL
 from rules import campaign as cp, codec, expedition as ex, odds
-from test_ui import make, press
+from fakeapp import make, press
 
 
 def _builder():
@@ -121,7 +121,7 @@ def test_versus_odds_with_minus_s_exact_and_cheap():
 
 
 def test_builder_bonus_dice_to_18():
-    # issue 13 item 8: "spend Subterfuge to add +3d to the test"; a
+    # "spend Subterfuge to add +3d to the test"; a
     # Stronghold's rating 1-6; Circles "up to six bonus dice +6d)" plus
     # Reputation. The builder's Bonus dice row takes them (0..18, the most
     # a 20-die pool holds), with exact odds; past 20 dice it says so.
@@ -141,7 +141,7 @@ def test_builder_bonus_dice_to_18():
 
 
 def test_paths_builder_opposed_odds_to_20_dice():
-    # issue 13 item 12: the opposed line shows exact table odds for every
+    # The opposed line shows exact table odds for every
     # pool the rules accept (Skill 6 + Path 6 + situation +2, plus help,
     # against an opponent's 20 dice), where it said "Win pool > 12".
     from rules import paths

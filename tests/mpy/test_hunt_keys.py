@@ -1,4 +1,4 @@
-"""hunt's procedures on the device's own keys (issue 37 items 1 to 6; runs
+"""hunt's procedures on the device's own keys (runs
 under pytest and on MicroPython): each test presses keys from home to the
 screen, reads what it shows and ends in the event journaled. Scenes: a
 new scene calm or a fight, a fight breaking out, the risk die of the
@@ -13,7 +13,7 @@ to its two exorcists."""
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
 from rules import campaign as cp, codec, hunt as m
 from ui.screen import lr
-from test_ui import one_app, press
+from fakeapp import one_app, press
 
 _APP = []
 
@@ -63,7 +63,7 @@ def _sheet(a, i=0):
     return press(a, K_DOWN, K_DOWN, K_DOWN, K_OK, *((K_DOWN,) * i + (K_OK,)))
 
 
-# --- item 6: scenes, named so they cannot be misread -------------------------
+# --- scenes, named so they cannot be misread -------------------------
 def test_a_new_scene_calm_or_a_fight_and_a_fight_that_breaks_out():
     a, s = _app()
     rows = _scenes(a)
@@ -92,7 +92,7 @@ def test_the_list_does_not_wrap_onto_a_new_scene():
     assert a.top().menu.sel == n - 1 and _items(a)[-1] == "The hunt"
 
 
-# --- item 4: the risk die names the acting exorcist; hooks ---------------------
+# --- the risk die names the acting exorcist; hooks ---------------------
 def test_the_risk_die_is_rolled_for_who_last_rolled_and_slashes_their_hooks():
     a, s = _app()
     s.do(m.HOOK, (1,), "Debt")
@@ -139,7 +139,7 @@ def test_gain_a_hook_by_name_gain_it_again_and_a_bargain():
     assert rows[2] == lr("Bargain 1", "0/3")
 
 
-# --- item 1: rest, the dice shown, each spent on the keys ------------------------
+# --- rest, the dice shown, each spent on the keys ------------------------
 def test_a_rest_shows_the_dice_and_spends_each_as_chosen():
     a, s = _app()
     s.do(m.STRESS, (0, 3, 0, 0))                           # Ada: stress to heal
@@ -242,7 +242,7 @@ def test_answers_the_palace_the_sins_end_and_the_success_face():
     assert "Execute the Sin" not in _items(a)
 
 
-# --- item 5: stress of N in one move -------------------------------------------------
+# --- stress of N in one move -------------------------------------------------
 def test_stress_of_n_in_one_move():
     a, s = _app()
     rows = _sheet(a)
@@ -332,7 +332,7 @@ def test_an_undo_under_a_form_closes_what_it_no_longer_fits():
     # A long Back on the rest takes back the last event: its dice were for
     # that state, so the rest closes; on the stress form the exorcist is
     # still there, so it stays.
-    from test_ui import long
+    from fakeapp import long
     a, s = _app()
     s.do(m.WITNESS, (0,))
     _scenes(a)

@@ -1,4 +1,4 @@
-"""The idle moments' work and the keys (issue 27): each pass does at most
+"""The idle moments' work and the keys: each pass does at most
 a step of flash work (about one erase on a board), the keys' next poll
 knows the app was busy, and a tap wholly inside a pass is not lost. A real
 session on simulated flash; runs on CPython and on MicroPython
@@ -7,10 +7,10 @@ session on simulated flash; runs on CPython and on MicroPython
 import gc
 import sys
 
-from test_scrub_app import _campaign_flash
+from fakeapp import played_flash
 
 if sys.implementation.name == "micropython":
-    gc.disable()   # see test_store.py
+    gc.disable()   # see storesession.py
 
 
 def _idle_passes(a, b, until):
@@ -20,16 +20,16 @@ def _idle_passes(a, b, until):
 
 
 def test_the_scrub_reads_a_journal_its_idle_steps_folded_a_step_a_pass():
-    # Issue 27: pending records not yet due for a fold (a host's actions)
+    # Pending records not yet due for a fold (a host's actions)
     # were folded all at once by the scrub step's own read (Store.settle:
     # ~3 erases, ~150 ms on a board), a step the keys did not know had
     # kept the app busy. Now the idle passes before the scrub fold them,
     # one step (at most about one erase) a pass, and the scrub finds none.
-    from test_ui import _boot
+    from fakeapp import boot
     from rules import campaign as cp
     from ui import app as uiapp
-    fs = _campaign_flash(40)
-    a, b, s = _boot(fs)
+    fs = played_flash(40)
+    a, b, s = boot(fs)
     _idle_passes(a, b, uiapp.WARM_MS + 200)       # the boot's fold and the warm-up
     for k in range(3):                            # a host's actions: pending, no fold due
         s.do(cp.DICE, (6, 1 + k))
@@ -62,11 +62,11 @@ def test_a_tap_wholly_inside_a_scrub_step_is_a_press():
     # The key went down and up while the scrub step ran (~40 ms on a
     # board): the board noted its press (hw/pico.py fell()), no poll saw
     # it down, and the app told the keys it was busy: a roll.
-    from test_ui import _boot
+    from fakeapp import boot
     from hw.keys import K_ROLL
     from ui import app as uiapp
-    fs = _campaign_flash(40)
-    a, b, s = _boot(fs)
+    fs = played_flash(40)
+    a, b, s = boot(fs)
     noted = [0]
 
     def fell():
@@ -93,11 +93,11 @@ def test_a_tap_wholly_inside_a_long_key_is_a_press():
     # a key script's steady presses never leave one) took long enough for
     # the next tap to go down and up unseen, and the key script lost a
     # procedure on the rp2 port. The app tells the keys it was busy.
-    from test_ui import _boot
+    from fakeapp import boot
     from hw.keys import K_ROLL
     from ui import app as uiapp
-    fs = _campaign_flash(40)
-    a, b, s = _boot(fs)
+    fs = played_flash(40)
+    a, b, s = boot(fs)
     noted = [0]
 
     def fell():

@@ -215,7 +215,7 @@ def test_paths_help_weights_match_brute_force():
 
 
 def test_expedition_obstacles_to_30_and_monster_pools_exact():
-    # issue 13: an Ob is whatever the text makes it (up to 30), a monster
+    # An Ob is whatever the text makes it (up to 30), a monster
     # rolls Level + 3 dice (17 at Level 14, more with bonus dice): the
     # builder's odds cover pools 1..20 against Ob 1..30 and versus 1..20 x
     # 1..20, each exactly rounded (on MicroPython too: 2**20 is a small int).
@@ -250,9 +250,8 @@ def test_coins_above_counts_heads_exactly():
 
 
 def test_paths_opposed_exact_for_every_pool_the_rules_accept():
-    # issue 13 item 12: "Exact odds for every pool the rules accept: the
-    # device tables stop at ... 12 for paths opposed, while the rules
-    # accept 20." Seed 003: "The player and their opponent each make a
+    # Exact odds for every pool the rules accept (the device tables once
+    # stopped at 12 for paths opposed, while the rules accept 20). Seed 003: "The player and their opponent each make a
     # roll, and the one with the highest number of successes wins" -- an
     # opponent's pool is 1..20 dice, the player's Skill 6 + Path 6 +
     # situation +2 = 14 plus up to +6 of help ("The player cannot receive

@@ -1,5 +1,5 @@
-"""paths' procedures on the device's own keys (issue 37 items 7 to 10;
-runs under pytest and on MicroPython): a prolonged test opened from the
+"""paths' procedures on the device's own keys (runs under pytest
+and on MicroPython): a prolonged test opened from the
 builder (its Skill, total, timeframe, time limit, hidden) and rolled, a
 finished one showing what was rolled, a character's Paths and Skills on
 the sheet and the builder filling the pool from them (helpers too), and
@@ -12,7 +12,7 @@ from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
 from rules import campaign as cp, codec, paths as P, paths_more as pm
 from ui import paths_more
 from ui.screen import lr
-from test_ui import one_app, press
+from fakeapp import one_app, press
 
 _APP = []
 
@@ -45,7 +45,7 @@ def _prolonged(a):
     return rows
 
 
-# --- item 7: a prolonged test opened on the device -----------------------------
+# --- a prolonged test opened on the device -----------------------------
 def test_open_a_prolonged_test_hidden_with_a_time_limit_and_roll_it():
     a, s = _app()
     rows = _prolonged(a)
@@ -77,7 +77,7 @@ def test_open_a_prolonged_test_hidden_with_a_time_limit_and_roll_it():
     assert a.fb.rows[1] == lr("Open tests", "1" if out.successes else "0")
 
 
-# --- item 8: a finished prolonged test shows what was rolled --------------------
+# --- a finished prolonged test shows what was rolled --------------------
 def test_a_finished_prolonged_test_shows_ten_of_eight():
     a, s = _app()
     t = s.do(P.PRO_OPEN, (0, 8, 3, 2, 0), "Healing").tal
@@ -92,7 +92,7 @@ def test_a_finished_prolonged_test_shows_ten_of_eight():
     assert rows[3] == "margin +2" and a.top().lines[-2:] == ["Healing", "succeeded: 10/8"]
 
 
-# --- item 9: Paths and Skills on the sheet; the builder fills the pool -----------
+# --- Paths and Skills on the sheet; the builder fills the pool -----------
 def _set_hope(a, lv, eloquence):
     """Characters > the sheet on screen > Hope: its form, the levels set."""
     rows = a.fb.rows
@@ -154,7 +154,7 @@ def test_paths_and_skills_on_the_sheet_fill_the_builder():
     assert a.top().menu.items[-2:] == [lr("Helper 1", "-"), lr("Helper 2", "-")]
 
 
-# --- item 10: the cursor stays on Mode -------------------------------------------
+# --- the cursor stays on Mode -------------------------------------------
 def test_the_builder_cursor_stays_on_mode_when_it_changes():
     a, s = _app()
     press(a, K_OK, K_DOWN)
@@ -182,7 +182,7 @@ def test_the_exarch_changes_the_successes_a_prolonged_test_needs():
 
 
 def test_an_undo_under_the_capacity_form_closes_it():
-    from test_ui import long
+    from fakeapp import long
     a, s = _app()
     s.do(P.PRO_OPEN, (0, 8, 0, 2, 0), "Healing")
     press(a, K_DOWN, K_DOWN, K_OK, K_OK, K_DOWN, K_DOWN, K_DOWN, K_OK)  # Healing > Capacity

@@ -46,7 +46,7 @@ def test_dial_one_led_per_slash_when_it_fits():
     for i in range(3, 12):
         assert led(rgb, i) == (0, 0, 0)  # empty slots and beyond the capacity: off
     ring.dial(rgb, 0, 6)
-    assert max(rgb) == 0                  # 0/6: nothing lit (issue 30 item 8)
+    assert max(rgb) == 0                  # 0/6: nothing lit
 
 def test_dial_colour_follows_the_fill():
     _default_cap()

@@ -1,4 +1,4 @@
-"""A roll on flash (issue 27, item 1): the loop pass that takes the Roll
+"""A roll on flash: the loop pass that takes the Roll
 key writes one metadata commit and erases nothing (the pending journal,
 docs/store.md); the snapshot due and the fold wait for an idle moment,
 TIDY_MS after the last key with the ring's animation over, and then
@@ -7,7 +7,7 @@ happen without a key. Runs on CPython and on MicroPython."""
 from rules import campaign as cp
 from hw.keys import K_ROLL
 from ui import app as uiapp
-from test_ui import _flash, _boot
+from fakeapp import flash, boot
 
 
 def _pass(a, b):
@@ -15,14 +15,14 @@ def _pass(a, b):
 
 
 def test_the_roll_pass_commits_once_and_the_idle_moment_does_the_rest():
-    fs = _flash()
-    a, b, s = _boot(fs)
+    fs = flash()
+    a, b, s = boot(fs)
     s.set_bright(3)                                # past the first run's tour
     for k in range(15):
         s.do(cp.DICE, (6, 1 + k % 3))
     while s.tidy():
         pass
-    a, b, s = _boot(fs)
+    a, b, s = boot(fs)
     while not a.warm:                              # the boot's idle moments: the file
         assert b.now < 5000                        # opened, the builder's pool made
         _pass(a, b)
@@ -46,5 +46,5 @@ def test_the_roll_pass_commits_once_and_the_idle_moment_does_the_rest():
         _pass(a, b)
     assert a.anim < 0 and b.now - t >= uiapp.TIDY_MS
     assert s.st.snaps[-1] == 16 and s.st.pending() == 0
-    a2, b2, s2 = _boot(fs)                         # and it all reads back
+    a2, b2, s2 = boot(fs)                         # and it all reads back
     assert s2.st.seq == 16 and cp.encode_state(s2.c) == cp.encode_state(s.c)

@@ -1,40 +1,23 @@
-"""The journal's background scrub seen from the session and the app
-(issue 12, item 4 (a)): a real session on simulated flash with a flipped
+"""The journal's background scrub seen from the session and the app:
+a real session on simulated flash with a flipped
 bit in an old journal record a snapshot covers; the boot says nothing, the
 app's idle passes step the scrub every SCRUB_MS of the board's clock and
 show what it finds as the boot's damage is shown, once. Runs on CPython
 and on MicroPython (tests/mpy_run.py)."""
 
 from store import journal
+from fakeapp import played_flash
 
 
 def _offsets(img):
-    """File offsets where each record starts (as test_store.py's)."""
+    """File offsets where each record starts (storesession.record_offsets:
+    a copy, since importing that module turns the collector off here)."""
     out = []
     i = 0
     while i < len(img):
         out.append(i)
         i += journal.HDR + (img[i] | (img[i + 1] << 8))
     return out
-
-
-def _campaign_flash(n):
-    """A real session's flash (session.py: JOURNAL_KEEP, a snapshot every
-    16, segments of 3 KB) with n dice events; returns the FlashSim."""
-    from test_ui import _flash
-    import session
-    from rules import campaign as cp
-    from test_ui import FlashBoard
-    fs = _flash()
-    s = session.Session(FlashBoard(fs))
-    s.set_bright(3)                                   # past the first run's tour
-    s.st.roll = 3072   # segments of ~176 events (SEG_ROLL's are ~700): two in 200 events
-    for k in range(n):
-        s.do(cp.DICE, (6, 1 + k % 3))
-        while s.tidy():        # the app's idle moments: snapshots, folds
-            pass
-    s.st.close()
-    return fs
 
 
 def _flip_old(fs, at=10):
@@ -47,13 +30,13 @@ def _flip_old(fs, at=10):
 
 
 def test_the_session_reports_scrub_damage_once_and_the_app_shows_it():
-    from test_ui import _boot, press
+    from fakeapp import boot, press
     from hw.keys import K_BACK
     from ui import app as uiapp
-    fs = _campaign_flash(200)                          # j0 holds 1..176, snapshots cover it
+    fs = played_flash(200)                          # j0 holds 1..176, snapshots cover it
     names = _flip_old(fs)
     end = int(names[1][1:9], 16)
-    a, b, s = _boot(fs)
+    a, b, s = boot(fs)
     assert s.warnings == [] and b.display.rows[0].startswith("HUNT")   # the boot says nothing
     assert a.stack[-1].__class__.__name__ == "Home"
     home = list(b.display.rows)
@@ -84,11 +67,11 @@ def test_the_session_reports_scrub_damage_once_and_the_app_shows_it():
 
 
 def test_the_scrub_waits_for_idle_and_survives_the_clock_wrap():
-    from test_ui import _boot
+    from fakeapp import boot
     from ui import app as uiapp
     from ui.buttons import ticks_add
-    fs = _campaign_flash(3)
-    a, b, s = _boot(fs)
+    fs = played_flash(3)
+    a, b, s = boot(fs)
     calls = []
     real = s.scrub
 

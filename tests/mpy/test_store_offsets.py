@@ -4,7 +4,7 @@ tests fill one VM's heap, whose collector is off there)."""
 
 from store import journal
 from flashsim import FlashSim
-from test_store import ROOT, data, fold, reopen, write_session, _offsets
+from storesession import ROOT, data, fold, record_offsets, reopen, write_session
 
 
 def test_open_reads_no_record_the_snapshot_covers():
@@ -16,7 +16,7 @@ def test_open_reads_no_record_the_snapshot_covers():
     write_session(sim, 45)          # snapshot at 40, no roll yet: offset > 0
     path = ROOT + "/j00000000.log"
     img = sim.files[path]
-    offs = _offsets(img)
+    offs = record_offsets(img)
     assert len(offs) == 45
     img[offs[10] + journal.HDR] ^= 0x40   # damage inside event 11
     st, state, evs, rep = reopen(sim)

@@ -1,4 +1,4 @@
-"""The pending journal (issue 27, item 1; docs/store.md, "Pending
+"""The pending journal (docs/store.md, "Pending
 journal"): a device's append is one metadata commit into a small file,
 folded into the segment at an idle moment. A power cut at every unit of
 appends, folds and snapshots loses no acknowledged event; damage in the
@@ -8,10 +8,10 @@ import gc
 
 from flashsim import FlashSim, PowerCut
 from store import Store, journal, slots, PEND_FILE
-from test_store import ROOT, ROLL, MPY, data, fold, heads
+from storesession import MPY, ROLL, ROOT, data, fold, heads
 
 if MPY:
-    gc.disable()   # see test_store.py
+    gc.disable()   # see storesession.py
 
 N = 30 if MPY else 120
 SNAP = 40
@@ -192,5 +192,5 @@ def test_readers_fold_first_and_the_slot_list_counts_pending_events():
     assert st.read(1, 3) == list(EVENTS[1:3])   # the segments hold them now
     assert st.pending() == 0 and st.segments() == [0]
     st.append(EVENTS[4])
-    assert st.paging().layout(st) and st.pending() == 0  # a link's page too
+    assert st.paging().segments() == [0] and st.pending() == 0  # a link's page too
     assert st.first() == 1 and st.seq == 5

@@ -15,7 +15,7 @@ from store import chain, journal
 
 MPY = sys.implementation.name == "micropython"
 if MPY:
-    gc.disable()   # see test_store.py
+    gc.disable()   # see storesession.py
 N = 120 if MPY else 400
 
 

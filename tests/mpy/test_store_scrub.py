@@ -1,4 +1,4 @@
-"""The journal's background scrub (issue 12, item 4 (a)): damage in the old
+"""The journal's background scrub: damage in the old
 journal a snapshot covers, which the boot does not read, is found by
 Store.scrub_step one segment at a time, reported by the session as the
 boot's damage is, and shown by the app when it is idle. Runs on CPython
@@ -7,13 +7,13 @@ and on MicroPython (tests/mpy_run.py)."""
 import gc
 import sys
 
-from store import Store, journal
+from store import journal
 from flashsim import FlashSim
-from test_store import ROOT, ROLL, data, fold, _offsets
+from storesession import ROOT, data, fold, record_offsets, reopen, segments, store_events
 
 MPY = sys.implementation.name == "micropython"
 if MPY:
-    gc.disable()   # see test_store.py
+    gc.disable()   # see storesession.py
 
 
 class Counting(FlashSim):
@@ -27,39 +27,16 @@ class Counting(FlashSim):
         return FlashSim.open(self, path, mode)
 
 
-def _store(sim, n, keep=1000, snap_every=20, st=None, roll=ROLL):
-    """Events 1..n of the paths session, a snapshot every `snap_every`."""
-    EVENTS, STATES = data()
-    if st is None:
-        st = Store(sim, ROOT, keep=keep, roll=roll)
-        st.open()
-    for k in range(st.seq, n):
-        st.append(EVENTS[k])
-        if (k + 1) % snap_every == 0:
-            st.snapshot(STATES[k + 1])
-    return st
-
-
-def _segs(sim):
-    return sorted(int(nm[1:9], 16) for nm in sim.listdir(ROOT) if nm.endswith(".log"))
-
-
-def _reopen(sim, keep=1000):
-    st = Store(sim, ROOT, keep=keep, roll=ROLL)
-    state, evs, rep = st.open()
-    return st, state, evs, rep
-
-
 def test_a_flipped_bit_in_an_old_record_is_found_by_the_scrub():
     EVENTS, STATES = data()
     sim = Counting()
-    _store(sim, 85)
-    segs = _segs(sim)
+    store_events(sim, 85)
+    segs = segments(sim)
     assert len(segs) >= 2 and segs[0] == 0, segs
     img = sim.files[ROOT + "/j00000000.log"]
-    img[_offsets(img)[10] + journal.HDR] ^= 0x40      # inside event 11, long covered by a snapshot
+    img[record_offsets(img)[10] + journal.HDR] ^= 0x40      # inside event 11, long covered by a snapshot
     # The boot reads only what follows the newest snapshot: it says nothing.
-    st, state, evs, rep = _reopen(sim)
+    st, state, evs, rep = reopen(sim, keep=1000)
     assert rep.ok() and st.seq == 85 and rep.snap == 80, rep.errors
     assert fold(state, evs) == STATES[85]
     names = sorted(sim.listdir(ROOT))
@@ -92,12 +69,12 @@ def test_a_long_segment_is_checked_a_bounded_step_at_a_time():
     try:
         n = 85
         sim = Counting()
-        _store(sim, n, roll=100000)                  # one segment holds them all
-        assert _segs(sim) == [0]
+        store_events(sim, n, roll=100000)                  # one segment holds them all
+        assert segments(sim) == [0]
         img = sim.files[ROOT + "/j00000000.log"]
         bad = 2 * 30 + 7                             # checked by the third step
-        img[_offsets(img)[bad - 1] + journal.HDR] ^= 0x10
-        st = _reopen(sim)[0]
+        img[record_offsets(img)[bad - 1] + journal.HDR] ^= 0x10
+        st = reopen(sim, keep=1000)[0]
         sim.reads = 0
         assert st.scrub_step() is None and st.scrub_step() is None and sim.reads == 2
         got = st.scrub_step()
@@ -105,7 +82,7 @@ def test_a_long_segment_is_checked_a_bounded_step_at_a_time():
         assert got is not None and got.startswith("events %d..%d of the journal are damaged: "
                                                   % (bad, n)), got
         assert "record %d fails its CRC" % bad in got, got
-        img[_offsets(img)[bad - 1] + journal.HDR] ^= 0x10  # mended: the next cycle is clean
+        img[record_offsets(img)[bad - 1] + journal.HDR] ^= 0x10  # mended: the next cycle is clean
         for k in range(4):
             assert st.scrub_step() is None, k
     finally:
@@ -114,12 +91,12 @@ def test_a_long_segment_is_checked_a_bounded_step_at_a_time():
 
 def test_damage_in_a_header_and_a_missing_tail_are_named():
     sim = FlashSim()
-    _store(sim, 85)
-    segs = _segs(sim)
+    store_events(sim, 85)
+    segs = segments(sim)
     img = sim.files[ROOT + "/j00000000.log"]
-    offs = _offsets(img)
+    offs = record_offsets(img)
     img[offs[4] + 1] ^= 0x40                          # event 5's length: the header check fails
-    st = _reopen(sim)[0]
+    st = reopen(sim, keep=1000)[0]
     got = st.scrub_step()
     assert got == ("events 5..%d of the journal are damaged: record header check failed "
                    "(j00000000.log); dicetray backup keeps what is intact" % segs[1]), got
@@ -128,7 +105,7 @@ def test_damage_in_a_header_and_a_missing_tail_are_named():
     for i in range(offs[30], len(img)):
         img[i] = 0xFF
     img[offs[4] + 1] ^= 0x40
-    st = _reopen(sim)[0]
+    st = reopen(sim, keep=1000)[0]
     got = st.scrub_step()
     assert got == ("events 31..%d of the journal are damaged: j00000000.log ends after "
                    "event 30 (j00000000.log); dicetray backup keeps what is intact" % segs[1]), got
@@ -138,7 +115,7 @@ def test_a_clean_store_scrubs_clean_through_compaction_and_appends():
     EVENTS, STATES = data()
     sim = Counting()
     keep = 10   # old segments leave during the run: compaction beside the scrub
-    st = _store(sim, 20, keep, 4, roll=60)            # small segments, a snapshot every 4
+    st = store_events(sim, 20, keep, 4, roll=60)            # small segments, a snapshot every 4
     n = 20
     gone = 0
     steps = 0
@@ -148,12 +125,12 @@ def test_a_clean_store_scrubs_clean_through_compaction_and_appends():
         steps += 1
         n += 21 if steps % 5 == 1 else 2              # appends, snapshots, compaction between steps
         n = min(n, len(EVENTS))
-        _store(sim, n, keep, 4, st=st)
-        segs = _segs(sim)
+        store_events(sim, n, keep, 4, st=st)
+        segs = segments(sim)
         gone += len([b for b in q if b not in segs])
-    assert steps >= 2 * len(_segs(sim)), steps       # several cycles
+    assert steps >= 2 * len(segments(sim)), steps       # several cycles
     assert gone, "no segment was compacted away in the middle of a cycle"
-    assert st.snaps[-1] > 40 and _segs(sim)[0] > 0   # compaction did run
+    assert st.snaps[-1] > 40 and segments(sim)[0] > 0   # compaction did run
     assert st.scrub_step() is None
 
 
@@ -162,7 +139,7 @@ def test_a_scrub_step_allocates_little():
     # record, nothing that grows with the segment beyond that; the read
     # buffer is made once and kept.
     sim = FlashSim()
-    st = _store(sim, 85)
+    st = store_events(sim, 85)
     st.scrub_step()
     buf = st._sbuf
     assert len(buf) == journal.CHUNK
@@ -170,8 +147,8 @@ def test_a_scrub_step_allocates_little():
     assert st._sbuf is buf
     if not MPY:
         return
-    segs = _segs(sim)
-    n = len(_offsets(sim.files[ROOT + "/j00000000.log"]))
+    segs = segments(sim)
+    n = len(record_offsets(sim.files[ROOT + "/j00000000.log"]))
     a = gc.mem_alloc()
     for k in range(len(segs)):
         st.scrub_step()
@@ -180,5 +157,5 @@ def test_a_scrub_step_allocates_little():
           % (used, len(segs), n))
     # Measured: about 310 bytes a record (the scanner's event copy, its
     # memoryview and CRC, ~115; the chain's SHA-256 object and digest,
-    # ~190: issue 26, item 1), a few hundred a segment (file, Scan, name).
+    # ~190), a few hundred a segment (file, Scan, name).
     assert used < len(segs) * 600 + 330 * 85, used

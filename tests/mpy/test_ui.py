@@ -8,108 +8,9 @@ is covered by tests/host/test_journeys.py in the simulator.
 
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK, K_ROLL
 from rules import campaign as cp, core, hunt, expedition, odds
-from rules.dice import Dice
-from ui.buttons import PRESS, LONG
 from ui import app as uiapp, paths_more, poolodds
 
-from fakefb import FakeFB
-
-
-class FakeLeds:
-    def __init__(self):
-        self.n = 12
-        self.last = None
-        self.writes = 0
-
-    def write(self, rgb):
-        self.last = bytes(rgb)
-        self.writes += 1
-
-
-class FakeBoard:
-    def __init__(self):
-        self.display = FakeFB()
-        self.leds = FakeLeds()
-        self.raw = 0
-        self.now = 0
-
-    def keys(self):
-        return self.raw
-
-    def ticks_ms(self):
-        return self.now
-
-    def idle(self, ms):
-        self.now += ms
-
-
-class RamSession:
-    """The app's session without flash: events kept in `log`."""
-
-    def __init__(self, system=0):
-        self.c = cp.Campaign(system, 7)
-        self.dice = Dice(1)
-        self.bright = 3
-        self.warnings = []
-        self.log = []
-        self.new = False   # a new tray: the first run's tour (ui/first.py)
-        self.saves = 0     # settings saved (set_bright): the tour's end saves them
-
-    def do(self, kind, args=(), text="", faces=None):
-        out = self.c.act(kind, args, text, dice=None if faces is not None else self.dice,
-                         faces=faces)
-        self.log.append(self.c.events[-1])
-        return out
-
-    def recent(self):
-        return self.c.events
-
-    def new_campaign(self, system):
-        self.c = cp.Campaign(system, 8)
-
-    def set_bright(self, level):
-        self.bright = level
-        self.saves += 1
-
-
-def make(system=0, new=False):
-    b = FakeBoard()
-    s = RamSession(system)
-    s.new = new
-    a = uiapp.App(b, s)
-    a.render()
-    return a, b, s
-
-
-def press(a, *keys):
-    for k in keys:
-        a.handle(k, PRESS)
-    a.render()
-    return a.fb.rows
-
-
-def one_app(held, system, names):
-    """(app, session) on home with the campaign undone back to its
-    characters `names`: one app for a test file (many App instances in
-    one MicroPython test VM can crash it), kept in the list `held`."""
-    if not held:
-        a, b, s = make(system)
-        for n in names:
-            s.do(cp.CHAR_ADD, (), n)
-        held.append((a, s, len(s.c.done)))
-    a, s, base = held[0]
-    while len(s.c.done) > base:
-        s.do(cp.UNDO)
-    a.reset()
-    a.toast = ""
-    press(a)
-    return a, s
-
-
-def long(a, k):
-    a.handle(k, LONG)
-    a.render()
-    return a.fb.rows
+from fakeapp import FakeBoard, RamSession, make, press, long, flash, boot
 
 
 def test_home_hunt_trackers_and_menu():
@@ -126,7 +27,7 @@ def _lit(leds):
 
 
 def test_the_ring_lights_as_many_leds_as_home_says_slashes():
-    # Issue 30 item 8: home said "Pressure 0/6" while the ring lit six LEDs
+    # Home said "Pressure 0/6" while the ring lit six LEDs
     # (the capacity's empty slots glowing). The rules count slashes
     # (docs/rules/hunt.md: pressure full, the hunt is lost): the ring lights
     # one LED a slash, the number home shows, and nothing for an empty slot.
@@ -541,7 +442,7 @@ def _loaded_system_ui():
 
 
 def test_a_campaign_loads_the_screens_of_its_own_system_only():
-    # issue 14 item 2: each rule system's screens are modules of its own,
+    # Each rule system's screens are modules of its own,
     # loaded as rules.systems loads the rules: ui/hunt.py with home, ui/
     # hunt_more.py when the builder, Scenes or a sheet first needs it; a
     # hunt campaign never loads those of paths or expedition.
@@ -566,83 +467,34 @@ def test_a_campaign_loads_the_screens_of_its_own_system_only():
     assert a.pool.fields()[0] == "mode" and "bab" in a.pool.v and "skill" not in a.pool.v   # expedition's fields
 
 
-class _TextFile:
-    """A text-mode file on the flash simulator (ui.txt), as a board's os
-    opens one: str in, str out."""
-
-    def __init__(self, f):
-        self.f = f
-
-    def write(self, text):
-        return self.f.write(text.encode())
-
-    def read(self):
-        return self.f.read().decode()
-
-    def flush(self):
-        self.f.flush()
-
-    def close(self):
-        self.f.close()
-
-
-def _flash():
-    from flashsim import FlashSim
-
-    class Flash(FlashSim):
-        def open(self, path, mode):
-            f = FlashSim.open(self, path, mode)
-            return f if "b" in mode else _TextFile(f)
-
-    return Flash()
-
-
-class FlashBoard(FakeBoard):
-    def __init__(self, fs):
-        FakeBoard.__init__(self)
-        self.fs = fs
-
-    def seed(self):
-        return 5
-
-
-def _boot(fs):
-    import session
-    b = FlashBoard(fs)
-    s = session.Session(b)
-    a = uiapp.App(b, s)
-    a.render()
-    return a, b, s
-
-
 def test_the_tour_once_on_a_blank_flash_then_never():
-    fs = _flash()
-    a, b, s = _boot(fs)                            # blank: campaign 1 made now
+    fs = flash()
+    a, b, s = boot(fs)                            # blank: campaign 1 made now
     assert s.new and b.display.rows == TOUR1
     assert "/dicetray/ui.txt" not in fs.files
-    a, b, s = _boot(fs)                            # off before the tour ended, nothing done:
+    a, b, s = boot(fs)                            # off before the tour ended, nothing done:
     assert s.new and b.display.rows == TOUR1       # still a new tray
     rows = press(a, K_OK, K_BACK)                  # skipped
     assert rows[0] == "HUNT          #0" and not s.new
     assert bytes(fs.files["/dicetray/ui.txt"]) == b"bright=3\n"  # the settings, saved
-    a, b, s = _boot(fs)                            # the same flash again: straight home
+    a, b, s = boot(fs)                            # the same flash again: straight home
     assert not s.new and b.display.rows == HOME
     a.set_bright(2)
-    a, b, s = _boot(fs)
+    a, b, s = boot(fs)
     assert not s.new and s.bright == 2 and b.display.rows[0] == "HUNT          #0"
 
 
 def test_a_flash_with_a_campaign_never_shows_the_tour():
-    fs = _flash()
-    a, b, s = _boot(fs)
+    fs = flash()
+    a, b, s = boot(fs)
     press(a, K_ROLL)                               # the first event, the tour never ended
     assert "/dicetray/ui.txt" not in fs.files
-    a, b, s = _boot(fs)                            # a used campaign: home
+    a, b, s = boot(fs)                            # a used campaign: home
     assert not s.new and b.display.rows[0] == "HUNT          #1"
-    fs = _flash()
-    a, b, s = _boot(fs)
+    fs = flash()
+    a, b, s = boot(fs)
     s.new_campaign(1)                              # campaign 2, no event yet
-    a, b, s = _boot(fs)
+    a, b, s = boot(fs)
     assert s.n == 2 and not s.new and b.display.rows[0] == "PATHS         #0"
 
 

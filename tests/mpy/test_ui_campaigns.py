@@ -1,4 +1,4 @@
-"""Settings > Campaigns by its text rows (issue 16, item 3): the slots on
+"""Settings > Campaigns by its text rows: the slots on
 flash with system, events and KB, switch behind a second OK (and it
 survives a reboot), delete behind a second OK, never the current one.
 A real session on simulated flash; runs on CPython and on MicroPython."""
@@ -8,31 +8,24 @@ import sys
 
 from hw.keys import K_UP, K_DOWN, K_OK, K_BACK
 from rules import campaign as cp
-from test_ui import _flash, _boot, press
+from fakeapp import flash, boot, open_campaigns, press
 
 if sys.implementation.name == "micropython":
-    gc.disable()   # see test_store.py
-
-
-def _campaigns(a):
-    press(a, K_UP, K_OK)                       # Settings (the last on home)
-    rows = press(a, K_DOWN, K_DOWN, K_DOWN)
-    assert rows[4] == "Campaigns" and a.fb.inv[4]
-    return press(a, K_OK)
+    gc.disable()   # see storesession.py
 
 
 def test_campaigns_list_switch_and_delete_on_the_screen():
-    fs = _flash()
-    a, b, s = _boot(fs)
+    fs = flash()
+    a, b, s = boot(fs)
     s.set_bright(3)                            # past the first run's tour
     for k in range(5):
         s.do(cp.DICE, (6, 1 + k % 3))
     s.new_campaign(1)
     s.do(cp.DICE, (12, 2))
     s.do(cp.DICE, (12, 3))
-    a, b, s = _boot(fs)
+    a, b, s = boot(fs)
     assert s.n == 2 and b.display.rows[0].startswith("PATHS")
-    rows = _campaigns(a)
+    rows = open_campaigns(a)
     # Small files: each slot is its directory's two 4 KB blocks and its
     # pending journal's directory's two (store/__init__.py).
     assert rows[:3] == ["CAMPAIGNS    32K", " hunt      5 16K", "*paths     2 16K"]
@@ -56,9 +49,9 @@ def test_campaigns_list_switch_and_delete_on_the_screen():
     assert s.n == 2
     rows = press(a, K_OK)                      # switched: home, on that campaign
     assert rows[0] == "HUNT          #5" and s.n == 3 and s.c.nevents == 5
-    a, b, s = _boot(fs)                        # and after a reboot
+    a, b, s = boot(fs)                        # and after a reboot
     assert s.n == 3 and b.display.rows[0] == "HUNT          #5"
-    rows = _campaigns(a)
+    rows = open_campaigns(a)
     assert rows[1:3] == [" paths     2 16K", "*hunt      5 16K"]
     rows = press(a, K_UP, K_OK, K_DOWN, K_OK, K_OK)   # slot 2, Delete, OK
     assert rows[:2] == ["CAMPAIGNS    16K", "*hunt      5 16K"] and rows[2] == ""
@@ -70,16 +63,16 @@ def test_campaigns_list_switch_and_delete_on_the_screen():
 
 
 def test_info_screen_shows_the_chain_head():
-    # Settings > Info (issue 12, item 7): the campaign's events and the
+    # Settings > Info: the campaign's events and the
     # first 16 hex digits of its hash chain head, as the link's info says.
     from binascii import hexlify
     from store import chain
-    fs = _flash()
-    a, b, s = _boot(fs)
+    fs = flash()
+    a, b, s = boot(fs)
     s.set_bright(3)
     for k in range(3):
         s.do(cp.DICE, (6, 1 + k))
-    a, b, s = _boot(fs)                        # past the first run's tour
+    a, b, s = boot(fs)                        # past the first run's tour
     press(a, K_UP, K_OK)                       # Settings
     rows = press(a, K_UP)                      # the last row: Info
     assert a.fb.inv[6] and rows[6] == "Info", rows
@@ -92,9 +85,9 @@ def test_info_screen_shows_the_chain_head():
     assert rows[5] == "Chain   checking" and rows[6] == want[:16], rows
     assert all(len(r) <= 16 for r in rows)
     press(a, K_BACK)
-    s.scrub()                                  # one segment: a whole cycle (issue 26, item 1)
+    s.scrub()                                  # one segment: a whole cycle
     rows = press(a, K_OK)
     assert rows[5] == "Chain      holds" and rows[6] == want[:16], rows
     press(a, K_BACK)
-    a, b, s = _boot(fs)                        # the head survives a reboot
+    a, b, s = boot(fs)                        # the head survives a reboot
     assert s.info()[4] == want

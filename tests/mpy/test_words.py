@@ -1,4 +1,4 @@
-"""What the game master reads (issue 36 items 2 and 5 to 8; runs under
+"""What the game master reads (runs under
 pytest and on MicroPython): an action's every note, the consequence that
 matters first, on the toast rows or a page of its own; values and menus
 that stop at their ends; a hidden difficulty kept from the shared screen;
@@ -9,7 +9,7 @@ from rules import campaign as cp, codec, hunt, expedition as ex, paths
 from rules import expedition_foes as ef, expedition_chars as ec, expedition_town as tw
 from ui import notes
 from ui.screen import lr
-from test_ui import make, press, long
+from fakeapp import make, press, long
 
 
 def _sheet(a, i=0):
@@ -17,7 +17,7 @@ def _sheet(a, i=0):
     return press(a, K_OK)
 
 
-# --- item 2: every note, what matters first ------------------------------------
+# --- every note, what matters first ------------------------------------
 def test_the_brink_is_read_first_on_a_page_the_next_key_does_not_close():
     a, b, s = make()
     s.do(cp.CHAR_ADD, (), "Ada")
@@ -86,7 +86,7 @@ def test_a_usage_die_is_read_on_turns_and_listed_as_its_die():
         raise AssertionError("no usage roll in 12 turns")
 
 
-# --- item 5: values and menus stop at their ends ----------------------------------------
+# --- values and menus stop at their ends ----------------------------------------
 def test_paths_situation_and_difficulty_stop_at_their_ends():
     a, b, s = make(1)
     press(a, K_OK, *(K_DOWN,) * 5)                    # Situation (under Test of, Skill, Path)
@@ -124,7 +124,7 @@ def test_a_new_town_phase_asks_first():
     assert codec.decode_event(s.log[-1])[1] == [tw.START]
 
 
-# --- item 6: the hidden difficulty ----------------------------------------------------
+# --- the hidden difficulty ----------------------------------------------------
 def test_a_hidden_difficulty_is_the_gms_on_the_builder():
     a, b, s = make(1)
     rows = press(a, K_OK, *(K_DOWN,) * 7, K_RIGHT)    # Difficulty 2
@@ -141,7 +141,7 @@ def test_a_hidden_difficulty_is_the_gms_on_the_builder():
     assert a.fb.rows[7] == "long OK: GM view" and a.fb.rows[0].startswith("HIDDEN")
 
 
-# --- item 7: lists say whose and what; results name their sides --------------------------
+# --- lists say whose and what; results name their sides --------------------------
 def test_talismans_name_their_owners_and_show_what_roles_hold():
     a, b, s = make(2)
     for n in ("Ada", "Bo"):
@@ -186,7 +186,7 @@ def test_a_paths_opposed_result_separates_helper_roller_and_opponent():
     assert lines[1].startswith("Ada: ") and [ln for ln in lines if ln.startswith("Opponent: ")]
 
 
-# --- item 8: back where the form was opened; the dead -------------------------------
+# --- back where the form was opened; the dead -------------------------------
 def test_back_from_a_forms_result_returns_where_it_was_opened():
     a, b, s = make(2)
     s.do(cp.CHAR_ADD, (), "Ada")

@@ -3,18 +3,16 @@ chromedriver (apt-get install chromium chromium-driver), driven by
 selenium. Nothing here downloads a browser: the system's binaries are
 named explicitly, so selenium's own driver manager never runs.
 
-Shared by tests/web (conftest.py) and the bench (bench/run.py).
+Shared by tests/web (conftest.py), the bench (bench/web_bench.py) and
+tools/docshots.py, each with the repository's top on sys.path (build_site
+imports tools/web.py).
 """
 import os
 import shutil
-import sys
 import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-for p in (ROOT, os.path.join(ROOT, "host")):
-    if p not in sys.path:
-        sys.path.insert(0, p)
 
 # What each tool is for and how a user gets it, for the one-line reason.
 TOOLS = {

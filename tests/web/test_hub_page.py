@@ -1,4 +1,4 @@
-"""The table hub end to end (issue 15's done test): four simulated trays
+"""The table hub end to end (the hub's done test): four simulated trays
 of the real firmware, the hub holding them with forwarding to a local
 webhook and automatic backups; rolls driven on each by concurrent
 `dicetray roll` commands through the hub; then the live page in a real
@@ -16,21 +16,21 @@ import urllib.request
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "host"))
 
-from linkutil import ROOT, Sim, wait_for  # noqa: E402
-from webhook import Receiver  # noqa: E402
+from linkutil import ROOT, Sim, wait_for
+from webhook import Receiver
 
-from dicetray import backup as bk  # noqa: E402
+from dicetray import backup as bk
 
-from dicetray.hub.autobackup import AutoBackup  # noqa: E402
-from dicetray.hub.forward import Forwarder  # noqa: E402
-from dicetray.hub.server import Hub  # noqa: E402
-from dicetray.hub.view import View  # noqa: E402
-from dicetray.hub.web import Web  # noqa: E402
+from dicetray.hub.autobackup import AutoBackup
+from dicetray.hub.feed import Feed
+from dicetray.hub.forward import Forwarder
+from dicetray.hub.server import Hub
+from dicetray.hub.view import View
+from dicetray.cli.pageline import parse_action
+from dicetray.hub.web import Web
 
-import browser  # noqa: E402
+import browser
 
 
 def _need():
@@ -65,12 +65,13 @@ def table(tmp_path_factory):
     hub.sinks.append(view)
     said = []                  # the automatic backups' lines (a failure would be one)
     rx = Receiver()
-    view.forward = Forwarder([rx.url], str(tmp / "forward.db"))
+    fwd = Forwarder([rx.url], str(tmp / "forward.db"))
+    view.add_feed(Feed(fwd))
     db = str(tmp / "backups.db")
     auto = AutoBackup(hub, 3, db, say=said.append)
     hub.sinks.append(auto)
     hub.start()
-    view.forward.start()
+    fwd.start()
     web = Web(view, "127.0.0.1", 0, token=None)
     d = browser.chrome()
     try:
@@ -80,7 +81,7 @@ def table(tmp_path_factory):
         web.close()
         auto.close()
         hub.close()
-        view.forward.stop()
+        fwd.stop()
         rx.close()
         for s in sims:
             s.stop()
@@ -177,13 +178,13 @@ def test_the_page_draws_the_trays_screen_and_ring(table):
 
 
 def test_the_keepers_page_numbers_the_trackers_and_reads_large(table):
-    """Issue 30 item 6: the trackers in the tray's home order and the
+    """The trackers in the tray's home order and the
     rules' words; the keeper's page puts the number its commands take
     before each talisman and character; a large mode for a TV (the
     header's button, kept in the URL as ?large=1)."""
     from selenium.webdriver.common.by import By
     hub, web, d = table[:3]
-    keeper = Web(web.view, "127.0.0.1", 0, keeper="k33per")
+    keeper = Web(web.view, "127.0.0.1", 0, keeper="k33per", parse_action=parse_action)
     try:
         d.get(keeper.url(keeper=True))
         rows = browser.wait_for(lambda: d.execute_script(
@@ -233,10 +234,10 @@ def test_the_keeper_acts_from_the_page(table):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    from dicetray.hub import client as hubclient
+    from dicetray.link import hubclient
     hub, web, d = table[:3]
     reg = hubclient.find()
-    keeper = Web(web.view, "127.0.0.1", 0, keeper="k33p",
+    keeper = Web(web.view, "127.0.0.1", 0, keeper="k33p", parse_action=parse_action,
                  connect=lambda tray: hubclient.HubDevice(reg, tray=tray))
     try:
         d.get(keeper.url())                                   # the page, not the keeper's
@@ -286,14 +287,14 @@ def _sinks(d):
 
 
 def test_the_page_shows_how_forwarding_fares(table, tmp_path):
-    """Issue 26, item 2: each forwarding URL's queue, last delivery and last
+    """Each forwarding URL's queue, last delivery and last
     error under the trays (a 302 is not a delivery); its host only."""
     hub, web, d = table[:3]
     good, bad = Receiver(), Receiver()
     bad.mode = "redirect"
     view = View(hub)                  # not a sink: the trays are the table's page's
     f = Forwarder([good.url, bad.url], str(tmp_path / "q.db"), backoff=(0.05, 0.2))
-    view.forward = f
+    view.add_feed(Feed(f))
     f.start()
     page = Web(view, "127.0.0.1", 0)
     try:
@@ -317,7 +318,7 @@ def test_the_page_shows_how_forwarding_fares(table, tmp_path):
                              not s[1]["failing"] and s, what="the second one delivering again")
         assert "last delivered never" not in s[1]["text"]
         assert [b["id"] for b in bad.got] == ["dev:1:1", "dev:1:2"]
-        # Issue 35, item 5: records the queue file refuses (another
+        # Records the queue file refuses (another
         # process's write lock) are held in memory, and the page says so.
         other = sqlite3.connect(str(tmp_path / "q.db"), timeout=0, isolation_level=None)
         other.execute("BEGIN EXCLUSIVE")

@@ -12,7 +12,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def test_pack_round_trip():
-    entries = [("main.mpy", b"M\x06\x00"), ("hw/webboard.mpy", bytes(range(256)) * 3), ("e.mpy", b"")]
+    entries = [("main.mpy", b"M\x06\x00"), ("simboard/web.mpy", bytes(range(256)) * 3), ("e.mpy", b"")]
     assert web.unpack(web.pack(entries)) == entries
 
 

@@ -8,19 +8,27 @@
     BackupStore(path, create=False)         # read only what exists (every command but backup)
 
 The modules (docs/backup.md has the schema, the reasons and the costs):
-- db.py: the database. The schema, StoreError and NoDatabase, BackupStore:
-  the connection, the checks of the file and the honest words for what is
-  wrong with it, the reads (list, load, restore_payload, incomplete) and
-  the one transaction that writes a backup.
-- plan.py: taking a backup from a device (BackupStore.take calls it): the
-  plan of what it continues and fetches, the fold and the checks against
-  the device's state and chain head, then the database's write; Result.
-- damaged.py: the plan of a backup of a damaged journal: the version
-  before the damage, the device's state after it, and every run read
-  between damaged records, kept (not folded) and chained where it can be.
+- db/: the database, the only SQLite of it. schema.py (the tables),
+  errors.py (StoreError and NoDatabase, the checks of the file and the
+  honest words for what is wrong with it), connection.py (opened, the
+  tables a newer dicetray added), reads.py (list, load, resumable,
+  restore_payload, runs, incomplete), writes.py (BackupStore: the reads
+  and the one transaction that writes a backup).
+- plan.py: the plan of a backup, pure (data in, plan out): which lineage
+  the device continues, which events are new, a baseline where it
+  compacted events the host never saw; TakePlan.
+- take.py: taking a backup from a device (BackupStore.take calls it):
+  the reads plan.py asks for, the fold and the checks against the
+  device's state and chain head, then the database's write; Result.
+- damaged.py: the plan of a backup of a damaged journal, pure (take.py
+  reads what it asks for): the version before the damage, the device's
+  state after it, and every run read between damaged records, kept (not
+  folded) and chained where it can be.
 - history.py: what a backup holds, folded and digested: HOST_DEPTH,
-  start and fold, the events digest and Sha256 (resumable), unhex, the
-  chain's walk, Backup and Run.
+  start and fold, Sha256 (a resumable SHA-256), unhex, the chain's walk,
+  Backup and Run.
+- eventsdigest.py: the events digest (digest, events_digest), MicroPython: the
+  web page's backup file is digested by the same file.
 - verify.py: `dicetray verify`'s comparison of a backup with a device,
   event by event and by the hash chain (against, Verdict).
 
@@ -29,21 +37,21 @@ Every name is here as it was when this was one module (backup.py), so
 `bk.StoreError`, `bk.HOST_DEPTH`, ... work as before.
 """
 
+from .eventsdigest import digest, events_digest
 from .db import DB_NAME, LIST_SQL, SCHEMA, STORE_VERSION, BackupStore, NoDatabase, StoreError
 from .history import (
     HOST_DEPTH,
     Backup,
     Run,
     Sha256,
-    _digest,
-    events_digest,
     fold,
     sha,
     start,
     unhex,
 )
 from . import verify
-from .plan import Result, device_head, device_notes, snapshot_bytes, unchecked
+from .plan import device_notes, unchecked
+from .take import Result, device_head, snapshot_bytes
 
 __all__ = [
     "BackupStore",
@@ -59,7 +67,7 @@ __all__ = [
     "Sha256",
     "sha",
     "events_digest",
-    "_digest",
+    "digest",
     "start",
     "fold",
     "unhex",

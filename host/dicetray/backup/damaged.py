@@ -1,12 +1,20 @@
-"""A backup of a damaged journal (issue 26, item 8): every event that reads
-is kept, every gap is named (docs/backup.md, "When the device's journal
-is damaged").
+"""The plan of a backup of a damaged journal, pure (data in, plan out):
+every event that reads is kept, every gap is named (docs/backup.md,
+"When the device's journal is damaged"). Nothing here reads the device
+or the database: take.py reads what these functions say they need and
+hands it in (take.damaged_plan), as for plan.py.
 
-    p = plan(st, prev, e, dev, fetch, resumed, hasher, system, cid)
+    runs = spans(e)
+    bp = before(prev, e, runs, resumed, hasher)   # then folded by take.py: `folded`
+    base_seq = snapshot_seq(e, snap)              # snap: the device's snapshot
+    seqs, more = needs(e, runs, folded, base_seq)
+    p = intact(prev, e, runs, folded, snap, base_seq, heads, after)
+    # heads: {seq: the device's chain head after it} for seqs; after: the
+    # device's events after base_seq where `more`, else None
 
 `e` is the client's JournalDamaged: every event the read gave (None for
 each damaged one), the damaged ranges and the journal segments' bases.
-The plan is written by BackupStore._write in one transaction:
+The plan is written by BackupStore.write in one transaction:
 
 - the events before the first damage: a version of their own where they
   continue a history (from event 1, or the newest backup) and fold
@@ -23,16 +31,7 @@ The plan is written by BackupStore._write in one transaction:
 from ..fwstore import chain
 from ..rules import campaign as cp
 from .db import StoreError
-from .plan import (
-    _Mismatch,
-    _Plan,
-    _chain,
-    _events_sha,
-    _fold,
-    _prev_head,
-    device_head,
-    snapshot_bytes,
-)
+from .plan import TakePlan
 
 
 class Kept:
@@ -70,27 +69,18 @@ def spans(e):
     return out
 
 
-def plan(st, prev, e, dev, fetch, resumed, hasher, system, cid):
-    """take()'s plan for a journal that read with damage `e` (prev,
-    resumed, hasher: the newest backup take() builds on, as there): the
-    baseline of the device's state with the events after the damage,
-    carrying the version before the damage and the runs between."""
-    runs = spans(e)
-    before = _before(st, prev, e, runs, resumed, hasher, system, cid)
-    return _intact(st, prev, e, dev, fetch, runs, before)
-
-
-def _before(st, prev, e, runs, resumed, hasher, system, cid):
-    """The events a damaged journal gave before its first damage, as a
-    version of their own where they continue a history (event 1 on, or
-    the newest backup `prev`) and fold: (plan, last, state, digest, fold,
-    head, links) for BackupStore._write, or None. Their state is this
-    host's fold of them: the device's own is at its snapshot, after the
-    damage (_intact)."""
+def before(prev, e, runs, resumed, hasher):
+    """The events a damaged journal gave before its first damage, planned
+    as a version of their own where they continue a history (event 1 on,
+    or the newest backup `prev`; resumed, hasher: prev's fold and digest,
+    as take() has them): the plan, its new events those read, or None.
+    take.py folds it (its state is this host's fold of them: the device's
+    own is at its snapshot, after the damage) and keeps it only where
+    they fold; it fills in prev's chain head (`prev_head`)."""
     if e.since is None or not runs or runs[0][0] != e.since + 1:
         return None
     run = runs[0][1]
-    p = _Plan()
+    p = TakePlan()
     if prev is None:
         if e.since != 0:
             return None
@@ -103,71 +93,93 @@ def _before(st, prev, e, runs, resumed, hasher, system, cid):
         p.camp, p.prev = prev.lineage, prev.id
         p.base_seq, p.base_snap, p.base_id = prev.base_seq, prev.base_snap, prev.base
         p.first, p.old, p.new_from = prev.first, prev.events, a + 1
-        p.resume, p.hasher, p.prev_head = resumed, hasher, _prev_head(st, prev)
+        p.resume, p.hasher = resumed, hasher
     if not run:
         return None
     p.new = run
-    last = p.new_from - 1 + len(run)
-    try:
-        c = _fold(st, p, system, cid, p.resume, p.new)
-    except _Mismatch:
-        return None  # they do not fold: not a history to keep as one (a run, then)
     p.notes.append(
         "events %d..%d read from the device before its damaged journal (events %d..%d "
         "could not be read): their state is this host's fold of them; the next version "
         "holds the device's own state and the events after the damage"
-        % (p.new_from, last, e.seq, e.last)
+        % (p.new_from, p.new_from - 1 + len(run), e.seq, e.last)
     )
-    head, links = _chain(st, p, None, last)
-    return (
-        p,
-        last,
-        cp.encode_state(c),
-        _events_sha(st, p),
-        c,
-        head.hex() if head is not None else None,
-        links,
-    )
+    return p
 
 
-def _intact(st, prev, e, dev, fetch, runs, before):
-    """A baseline of what a damaged journal leaves readable (e: the
-    client's JournalDamaged): the device's snapshot with the events after
-    the damage that read (from the last damaged range on), in the lineage
-    it continues (`before`'s, or prev's where nothing read overlaps prev;
-    else a new one), carrying `before` and every
-    other run read (Kept), with a note naming the damage and where each
-    event that read is kept."""
-    p = _Plan()
-    if before is not None:
-        p.camp = before[0].camp  # None: the lineage `before` makes (BackupStore._write)
-        p.before = before
-    snap = snapshot_bytes(dev.snapshot())
+def snapshot_seq(e, snap):
+    """The event the device's snapshot `snap` is after; StoreError where it
+    does not decode or is older than the damage (nothing can be stored)."""
     try:
-        p.base_seq = cp.decode_snapshot(snap, None, False).nevents
+        seq = cp.decode_snapshot(snap, None, False).nevents
     except ValueError as err:
         raise StoreError(
             "%s, and the device's snapshot does not decode (%s): backup not taken" % (e, err)
         )
-    gaps = sorted(e.gaps)
-    top = max(g[1] for g in gaps)
-    if p.base_seq < top:
+    if seq < max(g[1] for g in e.gaps):
         raise StoreError(
             "backup not taken: %s, and its snapshot (event %d) is older: nothing "
-            "was stored; a backup that holds them restores the campaign" % (e, p.base_seq)
+            "was stored; a backup that holds them restores the campaign" % (e, seq)
         )
-    p.base_snap = snap
-    p.base_head = device_head(dev, p.base_seq)
+    return seq
+
+
+def _kept(e, runs, base_seq):
+    """The run read after the last damage that the new version holds
+    (from base_seq + 1 or before), or None: its events are read after the
+    snapshot instead."""
+    top = max(g[1] for g in e.gaps)
     kept = runs[-1] if runs and runs[-1][0] > top else None
-    if kept is not None and kept[0] <= p.base_seq + 1:
+    return kept if kept is not None and kept[0] <= base_seq + 1 else None
+
+
+def _others(runs, kept, folded):
+    """The runs kept with the version as read: all but `kept` and the one
+    before the damage that became a version of its own (`folded`)."""
+    return [r for r in runs if r is not kept and (folded is None or r is not runs[0])]
+
+
+def _bases(e):
+    """The journal segments' bases the read gave and those of its gaps."""
+    return sorted(set((getattr(e, "bases", None) or []) + [g[2] for g in e.gaps]))
+
+
+def needs(e, runs, folded, base_seq):
+    """What intact() needs read from the device: (the events after which
+    it needs the device's chain head, whether it needs the events after
+    its snapshot at base_seq)."""
+    kept = _kept(e, runs, base_seq)
+    seqs = {base_seq}
+    for r in _others(runs, kept, folded):
+        seqs.update(s for s in _bases(e) if r[0] - 1 <= s <= r[0] + len(r[1]) - 1 and s)
+    return seqs, kept is None
+
+
+def intact(prev, e, runs, before, snap, base_seq, heads, after):
+    """The plan of what a damaged journal leaves readable (e: the client's
+    JournalDamaged): a baseline of the device's snapshot `snap` (after
+    event base_seq) with the events after the damage that read (from the
+    last damaged range on; `after`, the device's events after base_seq,
+    where needs() asked for them), in the lineage it continues (`before`'s,
+    or prev's where nothing read overlaps prev; else a new one), carrying
+    `before` (the folded version before the damage, or None) and every
+    other run read (Kept, chained from `heads`: the device's chain head
+    after each seq needs() named, None where unknown), with a note naming
+    the damage and where each event that read is kept."""
+    p = TakePlan()
+    if before is not None:
+        p.camp = before[0].camp  # None: the lineage `before` makes (BackupStore.write)
+        p.before = before
+    gaps = sorted(e.gaps)
+    p.base_seq, p.base_snap, p.base_head = base_seq, snap, heads.get(base_seq)
+    kept = _kept(e, runs, base_seq)
+    if kept is not None:
         p.first = p.new_from = kept[0]
         p.new = kept[1]
     else:
-        kept = None
-        p.first = p.new_from = p.base_seq + 1
-        p.new = fetch(p.base_seq)
+        p.first = p.new_from = base_seq + 1
+        p.new = after
     p.baseline = True
-    keep = [r for r in runs if r is not kept and (before is None or r is not runs[0])]
+    keep = _others(runs, kept, before)
     parted = None
     if before is None and prev is not None:
         if min([p.first] + [r[0] for r in keep]) > prev.last:
@@ -198,10 +210,10 @@ def _intact(st, prev, e, dev, fetch, runs, before):
         said.append(
             lambda ids: "events %d..%d, before the damage, are in backup %d" % (lo, hi, ids[0])
         )
-    bases = sorted(set((getattr(e, "bases", None) or []) + [g[2] for g in gaps]))
+    bases = _bases(e)
     for r in keep:
         k = Kept(r[0], r[1], _around(r[0], r[0] + len(r[1]) - 1, gaps))
-        _chained(k, dev, bases)
+        _chained(k, heads, bases)
         p.runs.append(k)
         if k.broken:
             said.append("events %d..%d, %s" % (k.first, k.last, k.gap))
@@ -236,16 +248,16 @@ def _around(first, last, gaps):
     return "read before damaged events %s, where no stored history that folds leads to them" % hi[0]
 
 
-def _chained(k, dev, bases):
+def _chained(k, heads, bases):
     """Chain run `k` from the heads the device recorded at the bases of
-    its journal segments within it (Device.chain): from the first, each
+    its journal segments within it (`heads`, Device.chain's): from the first, each
     later one checked. Sets k's links, anchor, head, checked and adds to
     its gap what that showed; a chain that does not reach a recorded head
     leaves the run unchained (`broken`)."""
     got = {}
     for s in bases:
         if k.first - 1 <= s <= k.last:
-            h = chain.ZERO if s == 0 else device_head(dev, s)
+            h = chain.ZERO if s == 0 else heads.get(s)
             if h is not None:
                 got[s] = h
     start = min((s for s in got if s < k.last), default=None)

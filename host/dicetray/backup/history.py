@@ -1,7 +1,7 @@
 """What a backup holds, folded and digested: the host's undo window
 (HOST_DEPTH), the fold of a campaign from a new one or a device snapshot,
-the events digest (hashlib's, and Sha256, whose state can be saved so the
-next backup digests only its new events), a chain head's bytes, and
+Sha256 for the events digest (eventsdigest.py), whose state can be saved
+so the next backup digests only its new events, a chain head's bytes, and
 Backup, one verified version as BackupStore.load gives it.
 
 Every fold here keeps an undo window of HOST_DEPTH effective actions (twice
@@ -31,20 +31,6 @@ HOST_DEPTH = 2 * cp.UNDO_DEPTH
 
 def sha(b):
     return hashlib.sha256(b).hexdigest()
-
-
-def _digest(first, events, h=None):
-    """The events digest's hash object (hashlib's, or `h` continued) after
-    the events first..first+len-1, each as b"seq:len:" + event."""
-    if h is None:
-        h = hashlib.sha256()
-    h.update(b"".join(b"%d:%d:%s" % (first + i, len(ev), ev) for i, ev in enumerate(events)))
-    return h
-
-
-def events_digest(first, events):
-    """SHA-256 over the events first..first+len-1 with their seq and length."""
-    return _digest(first, events).hexdigest()
 
 
 _K = (
@@ -221,7 +207,7 @@ def start(system, cid, base=None, depth=HOST_DEPTH):
     return c
 
 
-def _undo(ev):
+def undoes(ev):
     try:
         return codec.decode_event(ev)[0] == cp.UNDO
     except ValueError:
@@ -239,7 +225,7 @@ def fold(system, cid, base, events, depth=HOST_DEPTH, wide=True):
         try:
             c.apply(ev)
         except ValueError:
-            if not (wide and c.depth is not None and _undo(ev)):
+            if not (wide and c.depth is not None and undoes(ev)):
                 raise
             return fold(system, cid, base, events, None)
     return c

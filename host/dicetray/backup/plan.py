@@ -1,70 +1,22 @@
-"""Taking a backup: what the device holds against the newest stored
-version, planned, fetched, folded and checked, then written in the
-database's one transaction (BackupStore._write).
+"""The plan of a backup, pure: from what the device says (its info's
+event count `n` and oldest event `dfirst`, its chain head, the events
+read) and the newest stored version `prev`, which lineage the device
+continues (or a new one where the histories differ), which events are
+new, and whether the version starts from the device's snapshot (events
+compacted on the device before the host saw them). Nothing here reads
+the device or the database: take.py reads what these functions say they
+need and hands it in; db/writes.py writes the plan.
 
-    r = take(st, dev)     # what BackupStore(...).take(dev) does
-
-The plan: which lineage the device continues (or a new one where the
-histories differ), which events to fetch (only those after the newest
-backup, and the one stored event it starts from, which must match), a
-baseline from the device's snapshot where the device compacted events the
-host never saw. The new events fold onto the newest version's stored fold
-and must give the device's own state; the hash chain over them must lead
-to the device's own head. The device is read through its API (info,
-events, snapshot, chain); the database through BackupStore's reads and
-its write.
+    since = continues_from(prev, n, dfirst)   # None: prev is not continued
+    evs = <the device's events after `since`>
+    p, unseen = continued(prev, since, evs, n, prev_head, dhead, resumed, hasher)
+    p = p or forked(prev, prev_events, dfirst, <events after dfirst - 1>, unseen)
 """
 
 from ..fwstore import chain
-from ..rules import campaign as cp
-from ..rules import codec, systems
-from .db import Overtaken, StoreError
-from .history import Sha256, _digest, _undo, fold, sha, unhex
 
 
-def device_head(dev, seq):
-    """The device's chain head after event `seq` (bytes), or None where it
-    cannot say (firmware before the chain, a head it no longer knows)."""
-    from ..link.client import DeviceError
-
-    ask = getattr(dev, "chain", None)
-    if ask is None:
-        return None
-    try:
-        return ask(seq)
-    except DeviceError:  # an old firmware, or a head it no longer knows
-        return None
-
-
-def snapshot_bytes(s):
-    """dev.snapshot() may answer bytes or (seq, bytes)."""
-    return s[1] if isinstance(s, tuple) else s
-
-
-class Result:
-    """What take() did: `backup` (the new or the identical old version),
-    `duplicate` (True: nothing new, no version added), `fetched` (events
-    that crossed the wire), `notes` (gaps, forks)."""
-
-    def __init__(self, backup_id, duplicate, fetched, notes, last, cid, head=None, damage=()):
-        self.backup = backup_id
-        self.head = head  # the chain's head after `last` (hex; None: unknown)
-        self.duplicate = duplicate
-        self.fetched = fetched
-        self.notes = notes
-        self.last = last
-        self.cid = cid
-        self.damage = list(damage)  # what the device reports damaged (its info's `damage`)
-        # (first, last, why): events not read, that the device's scrub has
-        # not checked against its head (plan.unchecked); None: none
-        self.unchecked = None
-
-
-class _Mismatch(Exception):
-    """The fetched history does not fold to the device's state."""
-
-
-class _Plan:
+class TakePlan:
     """What take() will store: the lineage (None: new), its parent and fork,
     the base snapshot, stored history `old` from `first`, fetched `new`
     events from seq `new_from`, notes for the user. When the device
@@ -88,120 +40,120 @@ class _Plan:
         self.runs = []
 
 
-RACES = 5  # backups of the campaign stored while this one was made, before it gives up
-
-
-def take(st, dev, progress=None, now=None):
-    """Back up the device's campaign: fetch only events after the newest
-    backup, verify that they fold to the device's state, and store a new
-    version in one transaction (or report that nothing changed).
-
-    The newest backup's events are read and checked (CRCs, digest), not
-    refolded: the new events fold onto its stored fold. A backup of the
-    campaign stored by another run meanwhile (two `backup` runs through
-    the hub) is found in the transaction, and this one is made again from
-    it: a duplicate of it is no new version."""
-    for _ in range(RACES):
-        try:
-            return _take(st, dev, progress, now)
-        except Overtaken:
-            pass
-    raise StoreError(
-        "backup not taken: %d other backups of this campaign were stored while it was "
-        "made; nothing was added (run it again)" % RACES
-    )
-
-
-def _take(st, dev, progress, now):
-    info = dev.info()
-    try:
-        system = systems.number(info["system"])
-    except ValueError as e:
-        raise StoreError("the device runs %s" % e)
-    if info["schema"] != codec.VERSION:
-        raise StoreError(
-            "the device's state schema is %d, this host reads %d: upgrade the %s"
-            % (
-                info["schema"],
-                codec.VERSION,
-                "host tool" if info["schema"] > codec.VERSION else "firmware",
-            )
+def first(dfirst, evs):
+    """The plan of a campaign with no backup yet: its events `evs` (all
+    the device holds, read after event 0), or a baseline from the
+    device's snapshot where it compacted events before (evs unread: None)."""
+    p = TakePlan()
+    if dfirst > 1:
+        p.notes.append(
+            "events 1..%d were compacted on the device before the first "
+            "backup: this version starts from the device's snapshot" % (dfirst - 1)
         )
-    cid, n, dfirst = info["campaign"], info["events"], info.get("first", 1)
-    dhead = unhex(info.get("head"))  # the device's chain head after event n
-    fetched = [0, n + 1]  # events read; the first of them
-
-    def fetch(since):
-        fetched[1] = min(fetched[1], since + 1)
-        evs = dev.events(since, progress) if progress else dev.events(since)
-        fetched[0] += len(evs)
-        return [bytes(e) for e in evs]
-
-    cur = st._current(cid, system)
-    prev, damaged, resumed, hasher, said = None, None, None, None, []
-    if cur:
-        try:
-            prev, resumed, hasher, note = st._head(cur[1])
-        except StoreError as e:
-            damaged = str(e)
-        else:
-            said = [note] if note else []  # for the user, not the new version's gap
-    from ..link.client import JournalDamaged
-
-    try:
-        p, c, last = _fetch_and_check(
-            st, prev, damaged, n, dfirst, fetch, resumed, hasher, system, cid, dev, dhead
-        )
-    except JournalDamaged as e:
-        # Keep every event that reads (damaged.py): those before the
-        # damage as a version of their own where they continue a history,
-        # the device's state (its snapshot) with the events after the
-        # damage, and every run between as read; the damaged ones named.
-        from . import damaged as dm
-
-        fetched[0] += len([x for x in e.events or () if x is not None])
-        p = dm.plan(st, prev, e, dev, fetch, resumed, hasher, system, cid)
-        try:
-            c, last = _check(st, p, system, cid, dev, fetch)
-        except _Mismatch:
-            raise StoreError(
-                "backup not taken: %s, and the device's events after its "
-                "snapshot do not fold to the state it reports; nothing was "
-                "stored" % e
-            )
-    st._stage("fetched")
-    state = cp.encode_state(c)
-    head, links = _chain(st, p, dev, last)
-    hx = head.hex() if head is not None else None
-    said += device_notes(info)
-    damage = info.get("damage") or ()
-    loose = unchecked(info, fetched[1])
-    if (
-        prev is not None
-        and p.camp == prev.lineage
-        and last == prev.last
-        and sha(state) == prev.state_sha
-        and not p.baseline
-        and (prev.head is not None or hx is None)
-    ):
-        if not st._has_fold(prev.id):
-            st._keep_fold(prev.id, c, hasher)
-        r = Result(prev.id, True, fetched[0], said + p.notes, last, cid, prev.head, damage)
+        p.baseline = True
     else:
-        bid = st._write(
-            p, cid, system, last, state, _events_sha(st, p), info, now, c, hx, links, cur
+        p.new = evs
+    return p
+
+
+def compacted(prev, n, dfirst):
+    """The plan when the device compacted events after prev's last before
+    they were backed up (a baseline in prev's lineage), else None."""
+    a = prev.last
+    if not (n >= a and dfirst > a + 1):
+        return None
+    p = TakePlan()
+    p.camp = prev.lineage
+    p.notes.append(
+        "events %d..%d were compacted on the device before they were backed "
+        "up: this version starts from the device's snapshot" % (a + 1, dfirst - 1)
+    )
+    p.baseline = True
+    return p
+
+
+def continues_from(prev, n, dfirst):
+    """Where the device may continue prev: the seq its events are read
+    after (prev's last but one: the stored event they start from must
+    match; prev's last for a baseline version, whose anchor is not
+    stored), or None where it cannot (it holds fewer events, or no longer
+    the one prev ends on)."""
+    a = prev.last
+    if n >= a and (dfirst <= a or a == prev.base_seq):
+        return a - 1 if a > prev.base_seq else a
+    return None
+
+
+def anchored(prev, since, evs):
+    """Whether the events read after `since` (continues_from's) start
+    where prev ends: the stored event read again is the same."""
+    return since == prev.last or (bool(evs) and evs[0] == prev.anchor)
+
+
+def continued(prev, since, evs, n, ph, dhead, resumed=None, hasher=None):
+    """(plan, unseen): the plan continuing prev with the events read after
+    `since`, or None where they do not (the stored event differs, or
+    prev's chain head `ph` and the new events do not lead to the device's
+    head `dhead` after event n: then `unseen`, the histories differ where
+    the bytes were not compared). `resumed`, `hasher`: prev's campaign
+    and events digest, where the new events fold and are digested."""
+    a = prev.last
+    if not anchored(prev, since, evs):
+        return None, False
+    new = evs[1:] if since < a else evs
+    if ph is not None and dhead is not None and chain.over(ph, a + 1, new[: n - a]) != dhead:
+        return None, True
+    p = TakePlan()
+    p.prev_head = ph
+    p.camp = prev.lineage
+    p.base_seq, p.base_snap, p.base_id = prev.base_seq, prev.base_snap, prev.base
+    p.first, p.old, p.new_from, p.new = prev.first, prev.events, a + 1, new
+    p.resume, p.hasher, p.prev = resumed, hasher, prev.id
+    return p, False
+
+
+def forked(prev, stored, dfirst, evs, unseen):
+    """The plan of a new lineage where the device's history does not
+    continue prev's (an older backup restored and played on, a reset...):
+    `stored`, prev's events; `evs`, the device's after dfirst - 1;
+    `unseen` (continued's): every event both hold may be the same, the
+    chains differ."""
+    a = prev.last
+    p = TakePlan()
+    fork = dfirst - 1
+    same = True
+    for i, ev in enumerate(evs):
+        s = dfirst + i
+        if s > a or s < prev.first or stored[s - prev.first] != ev:
+            same = s > a
+            break
+        fork = s
+    p.parent = prev.lineage
+    if unseen and same:
+        # Every event both hold is the same, and the chains differ: the
+        # difference is before the oldest event the device still holds.
+        p.notes.append(
+            "the device's history differs from backup %d at or before event %d "
+            "(their hash chains differ, every event both hold is the same): "
+            "stored as a new lineage from the device's snapshot (older versions "
+            "are kept); `dicetray verify` compares them" % (prev.id, dfirst - 1)
         )
-        r = Result(bid, False, fetched[0], said + p.notes, last, cid, hx, damage)
-    r.unchecked = loose
-    return r
-
-
-def _events_sha(st, p):
-    """The plan's events digest (a hash object): the previous version's
-    digest on over the new events, else over its whole history."""
-    if p.hasher is not None:
-        return _digest(p.new_from, p.new, p.hasher)
-    return _digest(p.first, _history(st, p), Sha256())
+        p.fork = 0
+        p.baseline = True
+        return p
+    p.notes.append(
+        "the device's history differs from backup %d after event %d: stored as "
+        "a new lineage (older versions are kept)" % (prev.id, fork)
+    )
+    if prev.first == 1 and prev.base is None and fork <= a:
+        p.fork, p.old, p.new_from = fork, stored[:fork], fork + 1
+        p.new = evs[fork + 1 - dfirst :]
+    elif dfirst <= 1:
+        p.fork, p.new = 0, evs
+    else:
+        p.fork = 0
+        p.baseline = True
+    return p
 
 
 def device_notes(info):
@@ -232,247 +184,3 @@ def unchecked(info, read_from):
     else:
         why = "its scrub found no recorded head to check them from"
     return first, read_from - 1, why
-
-
-def _chain(st, p, dev, last):
-    """(the new version's chain head after `last`, the head after each
-    of the plan's new events), None where unknown, from where the
-    plan's chain is known: the previous version's head (a
-    continuation: only the new events are hashed), the device's head
-    at a baseline's snapshot, or event 1. StoreError if the device's
-    own head at `last` says otherwise (the events were damaged on the
-    way, or the journal does not hold what the device chained)."""
-    links = [None] * len(p.new)
-    h, k = None, 0  # the head after event p.new_from - 1 + k
-    if p.prev_head is not None:
-        h = p.prev_head
-    elif p.baseline:
-        h, k = p.base_head, p.base_seq - p.new_from + 1
-    elif p.first == 1 and p.base_snap is None and p.hasher is None:
-        old = _history(st, p)[: p.new_from - 1]
-        h = chain.over(chain.ZERO, 1, old)
-    if h is not None:
-        for i in range(k, len(p.new)):
-            h = chain.link(h, p.new_from + i, p.new[i])
-            links[i] = h
-    dh = device_head(dev, last)
-    if h is not None and dh is not None and dh != h:
-        raise StoreError(
-            "backup not taken: the events read from the device do not lead to "
-            "the hash chain head it reports after event %d; nothing was stored "
-            "(`dicetray verify` compares the device with a backup)" % last
-        )
-    return h, links
-
-
-def _fetch_and_check(
-    st, prev, damaged, n, dfirst, fetch, resumed, hasher, system, cid, dev, dhead=None
-):
-    """take()'s plan, fetched and folded: (plan, campaign, last seq)."""
-    p = _plan(st, prev, n, dfirst, fetch, resumed, hasher, dhead)
-    if damaged:
-        p.notes.insert(0, "%s: this version does not build on it" % damaged)
-    if not p.baseline:
-        try:
-            c, last = _check(st, p, system, cid, dev, fetch)
-        except _Mismatch:
-            if dfirst <= 1:
-                raise StoreError(
-                    "backup not taken: the device's events do not fold to the "
-                    "state it reports; nothing was stored"
-                )
-            p.notes.append(
-                "the stored history does not lead to the device's state: "
-                "this version starts from the device's snapshot"
-            )
-            if p.camp is not None:  # not a continuation after all
-                p.parent, p.camp, p.fork = p.camp, None, 0
-            p.baseline = True
-            p.resume = p.hasher = p.prev_head = None
-    if p.baseline:
-        _baseline(p, dev, dfirst, fetch)
-        try:
-            c, last = _check(st, p, system, cid, dev, fetch)
-        except _Mismatch:
-            raise StoreError(
-                "backup not taken: the device's events after its snapshot do not "
-                "fold to the state it reports; nothing was stored"
-            )
-    return p, c, last
-
-
-def _plan(st, prev, n, dfirst, fetch, resumed=None, hasher=None, dhead=None):
-    """Which lineage the device continues and which events to fetch
-    (`resumed`, `hasher`: prev's campaign and events digest, where a
-    continuation's new events fold and are digested; `dhead`: the
-    device's chain head after event n, which prev's head and the new
-    events must lead to for the device to continue it)."""
-    p = _Plan()
-    if prev is None:
-        if dfirst > 1:
-            p.notes.append(
-                "events 1..%d were compacted on the device before the first "
-                "backup: this version starts from the device's snapshot" % (dfirst - 1)
-            )
-            p.baseline = True
-        else:
-            p.new = fetch(0)
-        return p
-    a = prev.last
-    unseen = False
-    if n >= a and dfirst > a + 1:
-        p.camp = prev.lineage
-        p.notes.append(
-            "events %d..%d were compacted on the device before they were backed "
-            "up: this version starts from the device's snapshot" % (a + 1, dfirst - 1)
-        )
-        p.baseline = True
-        return p
-    if n >= a and (dfirst <= a or a == prev.base_seq):
-        if a > prev.base_seq:
-            evs = fetch(a - 1)  # one stored event too: it must match
-            ok = bool(evs) and evs[0] == prev.anchor
-            evs = evs[1:]
-        else:  # a baseline version: its anchor event is not stored
-            evs, ok = fetch(a), True
-        ph = None
-        if ok:
-            ph = _prev_head(st, prev)
-            if (
-                ph is not None
-                and dhead is not None
-                and chain.over(ph, a + 1, evs[: n - a]) != dhead
-            ):
-                ok = False
-                unseen = True  # the histories differ where the bytes were not compared
-        if ok:
-            p.prev_head = ph
-            p.camp = prev.lineage
-            p.base_seq, p.base_snap, p.base_id = prev.base_seq, prev.base_snap, prev.base
-            p.first, p.old, p.new_from, p.new = prev.first, prev.events, a + 1, evs
-            p.resume, p.hasher, p.prev = resumed, hasher, prev.id
-            return p
-    # The device's history does not continue the stored one (an older
-    # backup restored and played on, a reset...): a new lineage.
-    if prev.events is None:
-        prev.events = st.load(prev.id, verify=False).events
-    evs = fetch(dfirst - 1)
-    fork = dfirst - 1
-    same = True
-    for i, ev in enumerate(evs):
-        s = dfirst + i
-        if s > a or s < prev.first or prev.events[s - prev.first] != ev:
-            same = s > a
-            break
-        fork = s
-    p.parent = prev.lineage
-    if unseen and same:
-        # Every event both hold is the same, and the chains differ: the
-        # difference is before the oldest event the device still holds.
-        p.notes.append(
-            "the device's history differs from backup %d at or before event %d "
-            "(their hash chains differ, every event both hold is the same): "
-            "stored as a new lineage from the device's snapshot (older versions "
-            "are kept); `dicetray verify` compares them" % (prev.id, dfirst - 1)
-        )
-        p.fork = 0
-        p.baseline = True
-        return p
-    p.notes.append(
-        "the device's history differs from backup %d after event %d: stored as "
-        "a new lineage (older versions are kept)" % (prev.id, fork)
-    )
-    if prev.first == 1 and prev.base is None and fork <= a:
-        p.fork, p.old, p.new_from = fork, prev.events[:fork], fork + 1
-        p.new = evs[fork + 1 - dfirst :]
-    elif dfirst <= 1:
-        p.fork, p.new = 0, evs
-    else:
-        p.fork = 0
-        p.baseline = True
-    return p
-
-
-def _baseline(p, dev, dfirst, fetch):
-    """Start the version from the device's snapshot plus what it still has."""
-    snap = snapshot_bytes(dev.snapshot())
-    try:
-        p.base_seq = cp.decode_snapshot(snap, None, False).nevents
-    except ValueError as e:
-        raise StoreError("the device's snapshot does not decode (%s): backup not taken" % e)
-    p.base_snap, p.base_id = snap, None
-    p.base_head = device_head(dev, p.base_seq)
-    p.first = p.new_from = dfirst
-    p.old = []
-    p.new = fetch(dfirst - 1)
-    if p.base_seq < dfirst - 1 or p.base_seq > dfirst - 1 + len(p.new):
-        raise StoreError(
-            "the device's snapshot (event %d) is outside the events it holds "
-            "(%d..%d): backup not taken" % (p.base_seq, dfirst, dfirst - 1 + len(p.new))
-        )
-
-
-def _history(st, p):
-    """The plan's whole history: its stored events `old` (read now if a
-    continuation did not need them) then the new ones."""
-    if p.old is None:
-        p.old = st.load(p.prev, verify=False).events
-    return p.old + p.new
-
-
-def _fold(st, p, system, cid, c, more):
-    """Apply `more` events to campaign `c` (None: fold the plan's whole
-    history from its base). An UNDO beyond c's window (a device with a
-    wider one) refolds the whole history; anything else that does not
-    apply raises _Mismatch."""
-    if c is not None:
-        for ev in more:
-            try:
-                c.apply(ev)
-            except ValueError:
-                if not _undo(ev):
-                    raise _Mismatch()
-                c = None
-                break
-        if c is not None:
-            return c
-    events = _history(st, p)
-    try:
-        return fold(system, cid, p.base_snap, events[p.base_seq - p.first + 1 :])
-    except ValueError:
-        raise _Mismatch()
-
-
-def _check(st, p, system, cid, dev, fetch):
-    """Fold the plan's history (only the new events when it resumes the
-    newest backup) and compare it with the device's own state (fetching
-    what the device added meanwhile). (campaign, last seq); _Mismatch."""
-    last = p.new_from - 1 + len(p.new)
-    c = _fold(st, p, system, cid, p.resume, p.new)
-    for _ in range(4):
-        snap = snapshot_bytes(dev.snapshot())
-        try:
-            d = cp.decode_snapshot(snap, None, False)
-        except ValueError as e:
-            raise StoreError("the device's snapshot does not decode (%s): backup not taken" % e)
-        if d.nevents <= last:
-            break
-        more = fetch(last)  # the device moved on while we read
-        p.new = list(p.new) + more
-        last += len(more)
-        c = _fold(st, p, system, cid, c, more)
-    if d.nevents != last or cp.encode_state(d) != cp.encode_state(c):
-        raise _Mismatch()
-    return c, last
-
-
-def _prev_head(st, prev):
-    """prev's chain head (bytes), computed from its events once if it
-    was stored before the chain (None: its chain start is unknown)."""
-    h = unhex(prev.head)
-    if h is None:
-        full = st.load(prev.id, verify=False)
-        h = unhex(full.head)
-        if prev.events is None:
-            prev.events = full.events
-    return h

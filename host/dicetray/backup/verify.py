@@ -158,7 +158,7 @@ def unchained(dev, info, first, evs):
     say (a device without a chain, firmware before CHAIN's segment
     heads); else why not, in words (its journal was changed on flash
     after the events were chained)."""
-    from .plan import device_head
+    from .take import device_head
 
     dh, n = unhex(info.get("head")), info["events"]
     if dh is None or len(evs) < n - first + 1:

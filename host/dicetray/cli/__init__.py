@@ -27,10 +27,10 @@ line and 1 (cli/stdout.py).
 import importlib
 import sys
 
-from ..ctrlc import interruptible
+from ..base.ctrlc import interruptible
 from . import stdout
-from .words import PROG, UsageError, _Parser, _subparsers, _unknown_message, unknown_option
-from .words import _version
+from .words import PROG, UsageError, Parser, subparsers, unknown_message, unknown_option
+from .words import version
 
 COMMANDS = (
     "odds",
@@ -54,8 +54,8 @@ __all__ = [
     "UsageError",
     "COMMANDS",
     "PROG",
-    "_Parser",
-    "_subparsers",
+    "Parser",
+    "subparsers",
 ]
 
 
@@ -85,13 +85,13 @@ def port_first(argv):
 
 def build_parser():
     """The top-level parser with every subcommand."""
-    p = _Parser(
+    p = Parser(
         prog=PROG,
         description="Dicetray host tool: odds, backup, restore, "
         "export, live watch, remote actions, deploy and the simulator.",
     )
-    p.add_argument("--version", action="version", version="%(prog)s " + _version())
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    p.add_argument("--version", action="version", version="%(prog)s " + version())
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for name in COMMANDS:
         importlib.import_module("." + name, __name__).register(sub)
@@ -107,7 +107,7 @@ def parse(parser, argv):
         if bad is None:
             raise
         p, opt = bad
-        raise UsageError(_unknown_message(p, opt), p.prog)
+        raise UsageError(unknown_message(p, opt), p.prog)
 
 
 def main(argv=None, open_device=None):
@@ -117,7 +117,7 @@ def main(argv=None, open_device=None):
     open their tray (default common.open_device: through the hub when one
     runs, else on the port); a script or a test that has its own Device
     gives it here. A Ctrl-C ends any command (exit 130), even in a process
-    started with SIGINT ignored (dicetray.ctrlc)."""
+    started with SIGINT ignored (dicetray.base.ctrlc)."""
     with interruptible():
         return _main(argv, open_device)
 
@@ -150,6 +150,6 @@ def _run(argv, open_device):
     except UsageError as e:
         sys.stderr.write("%s: error: %s\n" % (e.prog, e))
         return 2
-    except KeyboardInterrupt:  # a device command says more itself (common._wrap)
+    except KeyboardInterrupt:  # a device command says more itself (common.wrapped)
         sys.stderr.write("%s: interrupted (Ctrl-C): nothing was done\n" % PROG)
         return 130

@@ -1,44 +1,44 @@
 """`dicetray backup`, `backups [show ID | diff ID1 ID2]`, `restore ID` and
 `verify`: the backup database and the device (the work is in
-dicetray.backup and dicetray.restore; here the words)."""
+dicetray.backup and dicetray.ops.restore; here the words)."""
 
 import argparse
 import sys
 
 from .. import backup as bk
-from .. import export as ex
-from .. import tracked
-from .. import restore as rs
-from ..progress import Progress
+from ..campaign import export as ex
+from ..campaign import tracked
+from ..ops import restore as rs
+from ..base.progress import Progress
 from ..rules import campaign as cp
+from ..ops.actions import system_of
 from .common import (
     Fail,
     PROG,
-    _Dev,
-    _confirm,
-    _db,
-    _json,
-    _port,
-    _print_json,
-    _store,
-    _sysno,
+    Opened,
+    confirm,
+    db_option,
+    json_option,
+    port_options,
+    print_json,
+    backup_store,
     adder,
 )
-from .campaigns import _leave, _visit
+from .campaigns import leave_slot, visit_slot
 
 
 def _backup(args):
-    st = _store(args, create=True)
+    st = backup_store(args, create=True)
     visit = None
-    with _Dev(args) as dev:
+    with Opened(args) as dev:
         if getattr(args, "slot", None) is not None:
-            visit = _visit(dev, args.slot)
+            visit = visit_slot(dev, args.slot)
         try:
             with Progress("fetching events") as p:
                 r = st.take(dev, progress=p)
         finally:
             if visit is not None:
-                _leave(dev, visit)
+                leave_slot(dev, visit)
     rows = st.list()
     b = {x["id"]: x for x in rows}[r.backup]
     added = (
@@ -69,7 +69,7 @@ def _backup(args):
     if visit is not None:
         out["slot"] = {"backed_up": visit["now"], "was": args.slot, "current": visit["back"]}
     if args.json:
-        _print_json(out)
+        print_json(out)
         return 0
     for n in r.notes:
         print("note: " + n)
@@ -126,7 +126,7 @@ def _backup(args):
 def _read(fetched, added):
     """What the backup read from the device, in words: the events read
     again (already backed up) are the check that the new ones follow on
-    (issue 30 item 9: "(1 new); 2 events read" said neither)."""
+    ("(1 new); 2 events read" would say neither)."""
     said = "%s read from the device" % ex.plural(fetched, "event")
     again = fetched - added
     if again > 0:
@@ -200,7 +200,7 @@ def _backups(args):
     if args.sub == "diff":
         return _diff(args)
     try:
-        st = _store(args)
+        st = backup_store(args)
     except bk.NoDatabase as e:
         if args.db is not None:
             raise
@@ -209,7 +209,7 @@ def _backups(args):
     bad = st.incomplete() if st else 0
     unreadable = st.unreadable if st else []
     if args.json:
-        _print_json(
+        print_json(
             {
                 "database": st.path if st else path,
                 "backups": rows,
@@ -304,11 +304,11 @@ def _summary(b, runs=()):
 
 
 def _show(args):
-    st = _store(args, want=args.id)
+    st = backup_store(args, want=args.id)
     runs = st.runs(args.id)
     c, s = _summary(st.load(args.id), runs)
     if args.json:
-        _print_json(s)
+        print_json(s)
         return 0
     print(
         "backup %d: campaign %d (%s, schema %d), events %d..%d%s"
@@ -361,7 +361,7 @@ def _print_entries(entries):
 
 
 def _diff(args):
-    st = _store(args, want=args.id1)
+    st = backup_store(args, want=args.id1)
     a, b = st.load(args.id1, verify=False), st.load(args.id2, verify=False)
     if (a.cid, a.system) != (b.cid, b.system):
         raise Fail(
@@ -391,7 +391,7 @@ def _diff(args):
         "changes": ex.diff_trackers(ta, tb, b.system),
     }
     if args.json:
-        _print_json(out)
+        print_json(out)
         return 0
     print(
         "from backup %d (events %d..%d) to backup %d (events %d..%d)"
@@ -426,14 +426,14 @@ def _diff(args):
 
 
 def _restore(args):
-    st = _store(args, want=args.id)
-    with _Dev(args) as dev:
+    st = backup_store(args, want=args.id)
+    with Opened(args) as dev:
         plan = rs.plan(st, args.id, dev, args.force_schema, args.force_system, Progress)
         print("\n".join(plan.lines))
         if args.dry_run:
             print("dry run: nothing sent, the device is unchanged")
             return 0
-        if not _confirm("restore backup %d, as the device's current campaign?" % args.id, args.yes):
+        if not confirm("restore backup %d, as the device's current campaign?" % args.id, args.yes):
             print("restore cancelled: the device is unchanged")
             return 1
         done = rs.apply(plan, dev, Progress)
@@ -446,12 +446,12 @@ def _verify(args):
     """Check a backup's hash chain end to end (every event's link), then
     against the device, event by event: exit 0 when both hold, 1 naming
     what differs (dicetray.backup.verify)."""
-    st = _store(args, want=args.backup)
+    st = backup_store(args, want=args.backup)
     dev_wanted = args.port is not None or args.backup is None
     if args.backup is None:
-        with _Dev(args) as dev:
+        with Opened(args) as dev:
             info = dev.info()
-            cur = st._current(info["campaign"], _sysno(info))
+            cur = st.newest(info["campaign"], system_of(info))
             if cur is None:
                 raise Fail(
                     "no backup of the device's campaign %s (%s) in %s: `dicetray backup` "
@@ -464,7 +464,7 @@ def _verify(args):
 
         if not ports.find():
             return _verify_alone(b, args)
-    with _Dev(args) as dev:
+    with Opened(args) as dev:
         return _verify_against(b, dev, dev.info(), args)
 
 
@@ -485,7 +485,7 @@ def _verify_alone(b, args):
         )
     )
     if args.json:
-        _print_json(
+        print_json(
             {
                 "backup": b.id,
                 "backup_head": b.head,
@@ -519,7 +519,7 @@ def _verify_against(b, dev, info, args):
     _say_backup(b, args)
     v = bk.verify.against(b, dev, info)
     if args.json:
-        _print_json(
+        print_json(
             {
                 "backup": b.id,
                 "backup_head": b.head,
@@ -551,23 +551,23 @@ def register(sub):
         help="back up the campaign in slot N (`dicetray campaigns` lists them): the "
         "tray switches to it for the backup and back (both get new slot numbers)",
     )
-    _port(p)
-    _db(p)
-    _json(p)
+    port_options(p)
+    db_option(p)
+    json_option(p)
 
     p = add("backups", _backups, "list backups; `backups show ID`, `backups diff ID1 ID2`")
-    _db(p)
-    _json(p)
+    db_option(p)
+    json_option(p)
     bs = p.add_subparsers(dest="sub", metavar="show|diff", parser_class=type(p))
     q = bs.add_parser("show", help="a backup's campaign, system, events and trackers")
     q.add_argument("id", type=int, metavar="ID", help="the backup (`dicetray backups` lists them)")
-    _db(q, default=argparse.SUPPRESS)  # keep `backups --db X show 1` working
-    _json(q, default=argparse.SUPPRESS)
+    db_option(q, default=argparse.SUPPRESS)  # keep `backups --db X show 1` working
+    json_option(q, default=argparse.SUPPRESS)
     q = bs.add_parser("diff", help="events and tracker changes between two backups, in words")
     q.add_argument("id1", type=int, metavar="ID1", help="the earlier backup")
     q.add_argument("id2", type=int, metavar="ID2", help="the later backup")
-    _db(q, default=argparse.SUPPRESS)
-    _json(q, default=argparse.SUPPRESS)
+    db_option(q, default=argparse.SUPPRESS)
+    json_option(q, default=argparse.SUPPRESS)
     p.set_defaults(sub=None)
 
     p = add("restore", _restore, "put a backup on a device (verified by reading it back)")
@@ -589,8 +589,8 @@ def register(sub):
         action="store_true",
         help="restore even if the device reads another state schema",
     )
-    _port(p)
-    _db(p)
+    port_options(p)
+    db_option(p)
 
     p = add(
         "verify",
@@ -604,6 +604,6 @@ def register(sub):
         metavar="ID",
         help="the backup to check (default: the newest backup of the device's campaign)",
     )
-    _port(p)
-    _db(p)
-    _json(p)
+    port_options(p)
+    db_option(p)
+    json_option(p)

@@ -4,20 +4,20 @@ the campaign slots on the device's flash, and a new campaign on it."""
 import argparse
 
 from .. import backup as bk
-from .. import export as ex
+from ..campaign import export as ex
 from ..rules import systems
 from ..rules.core import name_error
 from .common import (
     Fail,
     Usage,
-    _Dev,
-    _confirm,
-    _db,
-    _json,
-    _port,
-    _print_json,
-    _store,
-    _sub_port,
+    Opened,
+    confirm,
+    db_option,
+    json_option,
+    port_options,
+    print_json,
+    backup_store,
+    sub_port_options,
     adder,
 )
 
@@ -56,8 +56,8 @@ def _what(t):
     )
 
 
-def _visit(dev, n):
-    """Switch to slot n for a while (backup --slot); what _leave needs to
+def visit_slot(dev, n):
+    """Switch to slot n for a while (backup --slot); what leave_slot needs to
     switch back."""
     d = _slots(dev)
     _slot(d, n, "back up")
@@ -68,7 +68,7 @@ def _visit(dev, n):
     return {"back": d["current"], "now": info["slot"], "cid": cur["campaign"]}
 
 
-def _leave(dev, visit):
+def leave_slot(dev, visit):
     info = dev.switch(visit["back"])
     visit["back"] = info["slot"]
 
@@ -76,7 +76,7 @@ def _leave(dev, visit):
 def _campaigns(args):
     if args.sub == "new":
         _new_args(args)  # refused before the device is opened
-    with _Dev(args) as dev:
+    with Opened(args) as dev:
         if args.sub == "switch":
             return _switch(args, dev)
         if args.sub == "delete":
@@ -85,7 +85,7 @@ def _campaigns(args):
             return _new(args, dev)
         d = _slots(dev)
     if args.json:
-        _print_json(d)
+        print_json(d)
         return 0
     print(
         "  %4s  %-10s %-10s %7s  %-24s %s"
@@ -116,14 +116,14 @@ def _switch(args, dev):
     t = _slot(d, args.slot, "switch to")
     if t["current"]:
         if args.json:
-            _print_json(dev.info())
+            print_json(dev.info())
         else:
             print("slot %d is already the current campaign: nothing changed" % args.slot)
         return 0
     old = _slot(d, d["current"], "switch from")
     info = dev.switch(args.slot)
     if args.json:
-        _print_json(info)
+        print_json(info)
         return 0
     print(
         "switched: %s is the current campaign, now slot %d (the current one is always the "
@@ -136,7 +136,7 @@ def _switch(args, dev):
 def _backed_up(args, t):
     """Whether slot t's campaign, with all its events, is in a backup."""
     try:
-        st = _store(args)
+        st = backup_store(args)
     except bk.NoDatabase:
         return False
     return any(r["campaign"] == t["campaign"] and r["last"] >= t["events"] for r in st.list())
@@ -156,7 +156,7 @@ def _delete(args, dev):
             "warning: this campaign is in no backup with all its events: `dicetray backup "
             "--slot %d` first to keep it" % args.slot
         )
-    if not _confirm(
+    if not confirm(
         "delete slot %d from the device's flash? It cannot be undone" % args.slot,
         args.yes,
         "delete",
@@ -166,7 +166,7 @@ def _delete(args, dev):
     got = dev.delete(args.slot)
     got["kb"] = _kb(got["blocks"], d.get("block", 4096))
     if args.json:
-        _print_json(got)
+        print_json(got)
         return 0
     print(
         "deleted slot %d: %d KB of flash freed (%d bytes of files)"
@@ -195,7 +195,7 @@ def _new(args, dev):
     cur = _slot(d, d["current"], "keep")
     if not args.json:  # stdout is the one JSON object then
         print("now: slot %d, %s" % (cur["slot"], _what(cur)))
-    if not _confirm(
+    if not confirm(
         "start a new %s campaign%s on the device? The current one stays on flash in slot %d"
         % (args.system, " named %s" % args.name if args.name else "", cur["slot"]),
         args.yes,
@@ -205,7 +205,7 @@ def _new(args, dev):
         return 1
     got = dev.new_campaign(args.sysno, args.name or "")
     if args.json:
-        _print_json(got)
+        print_json(got)
         return 0
     print(
         "new campaign %s%s (%s) is the current one, slot %d; campaign %s stays on flash as "
@@ -234,8 +234,8 @@ def register(sub):
         "events, flash used, name); `campaigns switch SLOT`, `campaigns delete SLOT`, "
         "`campaigns new SYSTEM`",
     )
-    _port(p)
-    _json(p)
+    port_options(p)
+    json_option(p)
     cs = p.add_subparsers(dest="sub", metavar="switch|delete|new", parser_class=type(p))
     q = cs.add_parser(
         "switch", help="make the campaign in SLOT the current one (it becomes the highest slot)"
@@ -243,8 +243,8 @@ def register(sub):
     q.add_argument(
         "slot", type=int, metavar="SLOT", help="the slot (`dicetray campaigns` lists them)"
     )
-    _sub_port(q)
-    _json(q, default=argparse.SUPPRESS)
+    sub_port_options(q)
+    json_option(q, default=argparse.SUPPRESS)
     q = cs.add_parser(
         "delete",
         help="delete the campaign in SLOT from the flash (never the current one); asks first",
@@ -253,9 +253,9 @@ def register(sub):
         "slot", type=int, metavar="SLOT", help="the slot (`dicetray campaigns` lists them)"
     )
     q.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
-    _sub_port(q)
-    _db(q)
-    _json(q, default=argparse.SUPPRESS)
+    sub_port_options(q)
+    db_option(q)
+    json_option(q, default=argparse.SUPPRESS)
     q = cs.add_parser(
         "new",
         help="start a new campaign on the device, as its Settings > New campaign does (the "
@@ -268,6 +268,6 @@ def register(sub):
         help="the campaign's name, 1 to 12 characters (letters, digits, space, ASCII punctuation)",
     )
     q.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
-    _sub_port(q)
-    _json(q, default=argparse.SUPPRESS)
+    sub_port_options(q)
+    json_option(q, default=argparse.SUPPRESS)
     p.set_defaults(sub=None)

@@ -1,7 +1,7 @@
 """What every device command shares: the device opened for it (open_device,
-_Dev: through the hub when one runs), its errors in one line and their exit
-status (_wrap: Usage 2, Fail 1, a device error 1, Ctrl-C 130), the backup
-database (_store) and the options every command takes (--port, --db,
+Opened: through the hub when one runs), its errors in one line and their exit
+status (wrapped: Usage 2, Fail 1, a device error 1, Ctrl-C 130), the backup
+database (backup_store) and the options every command takes (--port, --db,
 --json, --timeout)."""
 
 import argparse
@@ -9,44 +9,11 @@ import json
 import sys
 
 from .. import backup as bk
-from .. import restore as rs
-from ..rules import systems
+from ..link.errors import is_device_error
+from ..ops import restore as rs
+from ..ops.connect import open_device
+from ..ops.errors import Fail, Usage
 from .words import PROG
-
-
-class Usage(Exception):
-    """A bad argument (exit 2)."""
-
-
-class Fail(Exception):
-    """A device or data error (exit 1)."""
-
-
-def open_device(port=None, timeout=2.0, tray=None, **kw):
-    """Open the device (main's `open_device` replaces it): through the hub
-    when one runs and holds it (`dicetray serve`, docs/hub.md), else on
-    its port. --tray names one of the hub's trays; a --port the hub does
-    not hold is opened directly."""
-    from ..hub import client as hub
-    from ..link.client import Device
-
-    reg = hub.find()
-    if reg is not None and (
-        tray is not None or port is None or any(t["port"] == port for t in hub.trays(reg))
-    ):
-        return hub.HubDevice(reg, tray=tray, port=port, **kw)
-    if tray is not None:
-        raise Fail(
-            "--tray %s names a tray at the hub, and no hub is running: start "
-            "`dicetray serve`, or name the port with --port" % tray
-        )
-    return Device.open(port=port, timeout=timeout, **kw)
-
-
-def _is_device_error(e):
-    """A DeviceError or one of its kinds (AtRepl, JournalDamaged, AnswerLost...):
-    by name, so a test's fake device may raise its own."""
-    return any(k.__name__ == "DeviceError" for k in type(e).__mro__)
 
 
 # What a Ctrl-C (SIGINT) leaves behind, by command: said in the one line it
@@ -68,7 +35,7 @@ ACTED = (
 )
 
 
-def _wrap(name, fn):
+def wrapped(name, fn):
     def run(args):
         try:
             return fn(args) or 0
@@ -94,7 +61,7 @@ def _wrap(name, fn):
             sys.stderr.write("%s %s: error: %s\n" % (PROG, name, e))
             return 1
         except Exception as e:
-            if _is_device_error(e):
+            if is_device_error(e):
                 hint = getattr(e, "hint", None)  # what to do, where the error knows it
                 sys.stderr.write(
                     "%s %s: device error: %s%s\n" % (PROG, name, e, ": " + hint if hint else "")
@@ -105,8 +72,8 @@ def _wrap(name, fn):
     return run
 
 
-class _Dev:
-    """`with _Dev(args) as dev:` opens the device named by --port and closes it."""
+class Opened:
+    """`with Opened(args) as dev:` opens the device named by --port and closes it."""
 
     def __init__(self, args):
         self.port = getattr(args, "port", None)
@@ -130,7 +97,7 @@ class _Dev:
         return False
 
 
-def _store(args, create=False, want=None):
+def backup_store(args, create=False, want=None):
     """The backup database of --db (default under $DICETRAY_HOME). Only
     `backup` creates it; for the others a missing database is an error
     (`want`: the backup ID the command asked for, named in it)."""
@@ -142,23 +109,11 @@ def _store(args, create=False, want=None):
         raise
 
 
-def _print_json(obj):
+def print_json(obj):
     sys.stdout.write(json.dumps(obj, sort_keys=True) + "\n")
 
 
-def _sysno(info):
-    try:
-        return systems.number(info["system"])
-    except ValueError as e:
-        raise Fail("the device reports %s" % e)
-
-
-def _device_state(dev):
-    """The device's campaign (decoded from its snapshot; RestoreError when not)."""
-    return rs.device_state(dev)
-
-
-def _confirm(question, yes, what="restore"):
+def confirm(question, yes, what="restore"):
     """True to go ahead: --yes, or 'y' typed on a terminal. Fail without a tty."""
     if yes:
         return True
@@ -172,7 +127,7 @@ def _confirm(question, yes, what="restore"):
     return sys.stdin.readline().strip().lower() in ("y", "yes")
 
 
-def _seconds(text):
+def seconds(text):
     """--timeout: seconds above 0 (0 would never wait for an answer, a
     negative number never send a request twice)."""
     try:
@@ -186,7 +141,7 @@ def _seconds(text):
     return v
 
 
-def _port(p):
+def port_options(p):
     p.add_argument(
         "--port",
         metavar="PORT",
@@ -199,23 +154,23 @@ def _port(p):
     )
     p.add_argument(
         "--timeout",
-        type=_seconds,
+        type=seconds,
         default=2.0,
         metavar="S",
         help="seconds to wait for each answer, above 0 (default 2)",
     )
 
 
-def _sub_port(q):
+def sub_port_options(q):
     """--port and --timeout on a subcommand's parser too, without defaults
     there (they would undo `campaigns --port X switch 1`)."""
-    _port(q)
+    port_options(q)
     for a in q._actions:
         if {"--port", "--timeout", "--tray"} & set(a.option_strings):
             a.default = argparse.SUPPRESS
 
 
-def _db(p, **kw):
+def db_option(p, **kw):
     p.add_argument(
         "--db",
         metavar="FILE",
@@ -224,17 +179,17 @@ def _db(p, **kw):
     )
 
 
-def _json(p, what="one JSON object on stdout", **kw):
+def json_option(p, what="one JSON object on stdout", **kw):
     p.add_argument("--json", action="store_true", help=what, **kw)
 
 
 def adder(sub):
     """add(name, fn, help, **kw): a command's parser on `sub`, its run the
-    command's function wrapped in _wrap (one line for each error)."""
+    command's function wrapped in wrapped (one line for each error)."""
 
     def add(name, fn, help, **kw):
         p = sub.add_parser(name, help=help, description=help, **kw)
-        p.set_defaults(run=_wrap(name, fn))
+        p.set_defaults(run=wrapped(name, fn))
         return p
 
     return add

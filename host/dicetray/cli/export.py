@@ -4,20 +4,30 @@ CSV or JSON, and its dice's fairness, from the device or a backup."""
 import sys
 
 from .. import backup as bk
-from .. import export as ex
-from .. import outfile
-from ..progress import Progress
+from ..campaign import export as ex
+from ..base import outfile
+from ..base.progress import Progress
 from ..rules import campaign as cp
-from .common import Fail, Usage, _Dev, _db, _json, _port, _print_json, _store, adder
+from .common import (
+    Fail,
+    Usage,
+    Opened,
+    db_option,
+    json_option,
+    port_options,
+    print_json,
+    backup_store,
+    adder,
+)
 from .backups import first_seen
 
 
 def _source(args, st=None):
     """(system, cid, state, events, first, base) from --backup ID or the device."""
     if getattr(args, "backup", None) is not None:
-        b = (st or _store(args, want=args.backup)).load(args.backup)
+        b = (st or backup_store(args, want=args.backup)).load(args.backup)
         return b.system, b.cid, b.state, b.events, b.first, b.base_snap, b.base_seq
-    with _Dev(args) as dev:
+    with Opened(args) as dev:
         info = dev.info()
         first = info.get("first", 1)
         snap = bk.snapshot_bytes(dev.snapshot())
@@ -57,7 +67,7 @@ def _export(args):
     if args.backup is not None:
         # Loaded without its fold: document() folds it once and checks the
         # fold ends in the backup's state.
-        st = _store(args, want=args.backup)
+        st = backup_store(args, want=args.backup)
         b = st.load(args.backup, verify=False)
         rows = st.list()
         row = {r["id"]: r for r in rows}.get(b.id)
@@ -89,7 +99,7 @@ def _export(args):
 
 
 def _stats(args):
-    from .. import stats
+    from ..campaign import stats
 
     system, cid, _state, events, first, base, base_seq = _source(args)
     if base is None and first > 1:
@@ -111,7 +121,7 @@ def _stats(args):
         except OSError as e:
             raise Fail("cannot write %s (%s)" % (args.plot, e.strerror))
     if args.json:
-        _print_json(rep)
+        print_json(rep)
         return 0
     if rep.get("note"):
         print("note: " + rep["note"])
@@ -183,12 +193,12 @@ def register(sub):
         metavar="ID",
         help="export a backup instead of the device (adds the backup times)",
     )
-    _port(p)
-    _db(p)
+    port_options(p)
+    db_option(p)
 
     p = add("stats", _stats, "dice fairness (chi-square, p-value) and success rates")
     p.add_argument("--plot", metavar="FILE.png", help="also draw a histogram PNG (matplotlib)")
     p.add_argument("--backup", type=int, metavar="ID", help="a backup instead of the device")
-    _port(p)
-    _db(p)
-    _json(p)
+    port_options(p)
+    db_option(p)
+    json_option(p)

@@ -2,7 +2,7 @@
 
 import json
 
-from .. import odds
+from ..campaign import odds
 from .words import PROG, UsageError
 
 ODDS = PROG + " odds"
@@ -82,7 +82,7 @@ def _check_odds(args):
 
 
 def _describe(s, pool, hard):
-    sides, table = odds.core._table(s, int(hard))
+    sides, table = odds.dice(s, hard)
     first = min(f for f in range(1, sides + 1) if table[f])
     what = "only %d succeeds" % first if first == sides else "%d+ succeeds" % first
     if max(table) > 1:

@@ -1,12 +1,12 @@
-"""`dicetray rules SYSTEM`: a rule system's events, from rules/events.py;
-which of them the device's keys cannot make yet (firmware/ui/keypaths.py);
+"""`dicetray rules SYSTEM`: a rule system's events, from catalog/events.py;
+which of them the device's keys cannot make yet (catalog/keypaths.py);
 with --keys, the key script that makes the others (dicetray/keyscript.py)."""
 
 import json
 import sys
 
-from .. import odds
-from .common import Fail, _wrap
+from ..campaign import odds
+from .common import Fail, wrapped
 from .words import PROG, UsageError
 
 RULES = PROG + " rules"
@@ -17,7 +17,7 @@ def register(sub):
         "rules",
         help="a rule system's events: kind, name, arguments with ranges, what each changes",
         description="Every event the rule system's core applies (the table in "
-        "dicetray.rules.events, checked against the rules themselves): its kind "
+        "dicetray.catalog.events, checked against the rules themselves): its kind "
         "number, name, arguments with their ranges ([...] optional), the dice it "
         "draws, what it changes and, where the device's keys cannot make it yet, why "
         "(host only). --keys prints instead a script for the simulator that makes "
@@ -32,12 +32,13 @@ def register(sub):
         help="a script for `dicetray sim --headless --script` that, from a fresh flash, "
         "starts a campaign of SYSTEM on Settings and makes every event the keys can make",
     )
-    p.set_defaults(run=_wrap("rules", _run_rules))
+    p.set_defaults(run=wrapped("rules", _run_rules))
 
 
 def _run_rules(args):
     from .. import keyscript
-    from ..rules import events, systems
+    from ..catalog import events
+    from ..rules import systems
 
     try:
         s = odds.system_number(args.system)

@@ -5,12 +5,12 @@ what the device says of itself, in words a keeper reads (the internals:
 import time
 
 from .. import backup as bk
-from ..export import article, plural
-from .common import _Dev, _db, _json, _port, _print_json, _store, adder
+from ..campaign.export import article, plural
+from .common import Opened, db_option, json_option, port_options, print_json, backup_store, adder
 
 
 def _ports(args):
-    from ..hub import client as hub
+    from ..link import hubclient as hub
     from ..link import ports
 
     found = [p.as_dict() for p in ports.usb() + ports.simulators(web=True)]
@@ -21,7 +21,7 @@ def _ports(args):
             _hub_tray(t, reg, ports.simulator_at(t["port"])) for t in at.values()
         ]
     if args.json:
-        _print_json(found)
+        print_json(found)
         return 0
     if not found:
         print("no board or simulator found: plug the tray in, or start `dicetray sim`")
@@ -56,7 +56,7 @@ def _where(dev, info):
     port, via = getattr(dev, "port", None), ""
     reg = getattr(dev, "reg", None)  # a HubDevice: the hub knows the tray's port
     if reg is not None:
-        from ..hub import client as hub
+        from ..link import hubclient as hub
 
         for t in hub.trays(reg):
             if t.get("device") == info.get("device"):
@@ -85,7 +85,7 @@ def _last_backup(args, info):
     """The newest backup of the device's campaign in the backup database,
     as a dict (None: none, or no database yet)."""
     try:
-        st = _store(args)
+        st = backup_store(args)
     except bk.NoDatabase:
         return None
     try:
@@ -155,14 +155,14 @@ def health_words(info):
 
 
 def _status(args):
-    with _Dev(args) as dev:
+    with Opened(args) as dev:
         info = dev.info(heap=args.verbose or args.json)
         where = _where(dev, info)
     last = _last_backup(args, info)
     word, health = health_words(info)
     if args.json:
         info.update({k: v for k, v in where.items() if k != "description"})
-        _print_json(dict(info, where=where["description"], health=word, last_backup=last))
+        print_json(dict(info, where=where["description"], health=word, last_backup=last))
         return 0
     name = " %s" % info["name"] if info.get("name") else ""
     print("device    %s: %s" % (info.get("device"), where["description"]))
@@ -248,16 +248,18 @@ def register(sub):
         "the boards (by USB id) and running simulators a command can talk to, each with what it "
         "is and its flash folder (and `dicetray sim --web` pages, which no command reaches)",
     )
-    _json(p)
+    json_option(p)
 
     p = add(
         "status",
         _status,
         "the device, its campaign, the last backup of it and the device's health, in words",
     )
-    _port(p)
-    _db(p)
-    _json(p, "the device's own report (info) with the health and last backup, as one JSON object")
+    port_options(p)
+    db_option(p)
+    json_option(
+        p, "the device's own report (info) with the health and last backup, as one JSON object"
+    )
     p.add_argument(
         "-v",
         "--verbose",

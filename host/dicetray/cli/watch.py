@@ -3,18 +3,19 @@
 import shutil
 import sys
 
-from .. import export as ex
-from .. import tracked
+from ..campaign import export as ex
+from ..campaign import tracked
 from ..rules import campaign as cp
-from .common import _Dev, _device_state, _port, adder
+from ..ops.restore import device_state
+from .common import Opened, adder, port_options
 
 RECENT = 12  # the last rolls kept on the screen (fewer if the terminal is short)
 
 
 def _watch(args):
     tty = sys.stdout.isatty()
-    with _Dev(args) as dev:
-        c = _device_state(dev)
+    with Opened(args) as dev:
+        c = device_state(dev)
         system = c.system
         recent = _last(dev, c) if tty else []  # a screen shows the last rolls at once
         if tty:
@@ -28,7 +29,7 @@ def _watch(args):
         try:
             for seq, ev in dev.subscribe():
                 if ev is None:  # the hub: the tray's campaign is another one from here
-                    c = _device_state(dev)
+                    c = device_state(dev)
                     said = [
                         "%5d  (the tray's campaign was replaced (a restore, a switch or a new "
                         "campaign): the view is read again from the device)" % seq
@@ -46,7 +47,7 @@ def _watch(args):
                     continue
                 if seq != c.nevents + 1:  # missed some: start over from the device
                     missed = c.nevents + 1
-                    c = _device_state(dev)
+                    c = device_state(dev)
                     line = "%5d  (%s missed: the view is read again from the device)" % (
                         seq,
                         "event %d was" % missed
@@ -57,7 +58,7 @@ def _watch(args):
                     try:
                         line = ex.live(c, seq, ev)[0]
                     except ValueError as e:
-                        c = _device_state(dev)
+                        c = device_state(dev)
                         line = (
                             "%5d  (does not replay here: %s; the view is read again from the "
                             "device)" % (seq, e)
@@ -91,7 +92,7 @@ def _last(dev, c, after=None):
 
 def _draw(c, recent):
     """The screen: the campaign, its trackers in the tray's order and words
-    (tracked.py), and as many of the last rolls as the terminal has rows
+    (campaign/tracked.py), and as many of the last rolls as the terminal has rows
     for; every line cut to its width, so nothing wraps or scrolls away."""
     cols, rows = shutil.get_terminal_size()
     lines = [
@@ -110,4 +111,4 @@ def register(sub):
     add = adder(sub)
 
     p = add("watch", _watch, "a live view of the table (trackers and rolls); Ctrl-C stops")
-    _port(p)
+    port_options(p)

@@ -1,5 +1,5 @@
 """argparse's messages in the tool's words: one line naming the argument
-and what is allowed (`_Parser`), an unknown option named before anything
+and what is allowed (`Parser`), an unknown option named before anything
 else, and the version."""
 
 import argparse
@@ -9,7 +9,7 @@ import re
 PROG = "dicetray"
 
 
-def _version():
+def version():
     try:  # the installed distribution's version (works however it was installed)
         from importlib.metadata import version as _dist_version
 
@@ -23,7 +23,7 @@ def _version():
 # traceback, so the import does as little as it can.
 def __getattr__(name):
     if name == "__version__":
-        return _version()
+        return version()
     raise AttributeError(name)
 
 
@@ -38,7 +38,7 @@ class UsageError(Exception):
 _INVALID_INT = re.compile(r"argument (\S+): invalid (int|float) value: (.*)$")
 _CHOICE = re.compile(r"argument (\S+): invalid choice: (.*) \(choose from (.*)\)$")
 _REQUIRED = re.compile(r"the following arguments are required: (.*)$")
-_TAKES = re.compile(r"argument (\S+): (takes .*)$")  # a type's own words (common._seconds)
+_TAKES = re.compile(r"argument (\S+): (takes .*)$")  # a type's own words (common.seconds)
 
 
 def _words(message, parser):
@@ -76,7 +76,7 @@ def _words(message, parser):
     m = _REQUIRED.match(message)
     if m:
         if m.group(1) == "COMMAND":
-            sub = _subparsers(parser)
+            sub = subparsers(parser)
             return "a COMMAND is needed: %s (`%s --help` says what each does)" % (
                 ", ".join(sub.choices) if sub else "",
                 parser.prog,
@@ -85,14 +85,14 @@ def _words(message, parser):
     return message
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
     # argparse prints the whole usage before an error; one line is enough
     # (and `--help` still shows the usage).
     def error(self, message):
         raise UsageError(_words(message, self), self.prog)
 
 
-def _subparsers(p):
+def subparsers(p):
     for a in p._actions:
         if isinstance(a, argparse._SubParsersAction):
             return a
@@ -113,7 +113,7 @@ def _option(p, name):
     return None
 
 
-_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 
 
 def unknown_option(parser, argv):
@@ -127,7 +127,7 @@ def unknown_option(parser, argv):
         t = argv[i]
         if t == "--":
             break
-        if t.startswith("-") and len(t) > 1 and not _NUMBER.match(t):
+        if t.startswith("-") and len(t) > 1 and not NUMBER.match(t):
             a = _option(p, t.split("=", 1)[0])
             if a is None:
                 return p, t.split("=", 1)[0]
@@ -149,7 +149,7 @@ def unknown_option(parser, argv):
             ):
                 i += 1  # its value
         else:
-            sub = _subparsers(p)
+            sub = subparsers(p)
             if sub is not None:
                 if t not in sub.choices:
                     return None  # an unknown command: that is the error to name
@@ -158,13 +158,13 @@ def unknown_option(parser, argv):
     return None
 
 
-def _unknown_message(p, opt):
+def unknown_message(p, opt):
     opts = []
     for a in p._actions:
         if a.option_strings and not isinstance(a, argparse._HelpAction):
             longs = [o for o in a.option_strings if o.startswith("--")] or a.option_strings
             opts.append(longs[0])
-    sub = _subparsers(p)
+    sub = subparsers(p)
     if p.prog == PROG:
         takes = "before a COMMAND, %s takes only --help and --version" % PROG
     elif opts:

@@ -14,7 +14,7 @@ import threading
 
 from .. import backup as bk
 from ..rules import codec, expedition, hunt
-from . import client
+from ..link import hubclient as client
 
 # The events that end a scene, by system: hunt's "the scene passes", and
 # expedition's long rest (the day's end). Paths of Fate has none: its

@@ -13,16 +13,16 @@ Ctrl-C stops it (exit 0) and closes every port.
 
 import argparse
 import os
-import sqlite3
 import sys
 import threading
 import time
 
-from ..datadir import home
-from ..export import plural
+from ..base.datadir import home
+from ..campaign.export import plural
 from .autobackup import AutoBackup
-from .client import HubDevice
-from .forward import Forwarder, check, label
+from ..link.hubclient import HubDevice
+from .feed import Feed
+from .forward import Forwarder, QueueError, check, label
 from .server import Hub, HubError
 from .view import View
 from .web import Web
@@ -110,7 +110,10 @@ def _web(view, args, reg):
     host = "0.0.0.0" if args.listen else "127.0.0.1"
     port = HTTP_PORT if args.http_port is None else args.http_port
     kw = dict(
-        token=args.token, keeper=args.keeper_token, connect=lambda tray: HubDevice(reg, tray=tray)
+        token=args.token,
+        keeper=args.keeper_token,
+        connect=lambda tray: HubDevice(reg, tray=tray),
+        parse_action=args.parse_action,
     )
     try:
         return Web(view, host, port, **kw)
@@ -148,7 +151,7 @@ def run(args):
         path = args.forward_queue or os.path.join(home(), "hub-forward.db")
         try:
             fwd = Forwarder(args.forward, path)
-        except (sqlite3.Error, OSError) as e:
+        except (QueueError, OSError) as e:
             sys.stderr.write(
                 "dicetray serve: error: cannot open the forwarding queue %s: %s "
                 "(give another with --forward-queue FILE)\n" % (path, e)
@@ -162,7 +165,8 @@ def run(args):
     hub.sinks.append(_Say())
     view = View(hub)
     hub.sinks.append(view)
-    view.forward = fwd
+    if fwd is not None:
+        view.add_feed(Feed(fwd))
     auto = None
     if args.backup_every:
         auto = AutoBackup(hub, args.backup_every, args.db, say=lambda line: print(line, flush=True))
@@ -195,8 +199,8 @@ def run(args):
         if auto is not None:
             auto.close()  # the session's last events, backed up through the hub
         hub.close()
-        if view.forward is not None:
-            view.forward.stop()
+        if fwd is not None:
+            fwd.stop()
     return 0
 
 
@@ -210,8 +214,10 @@ def _positive(text):
     return n
 
 
-def register(sub, seconds):
-    """Add `serve` to an argparse subparsers object."""
+def register(sub, seconds, parse_action):
+    """Add `serve` to an argparse subparsers object; `seconds` reads
+    --timeout, `parse_action(line)` the page's action lines (both the
+    command line's, handed in)."""
     p = sub.add_parser(
         "serve",
         help="the table hub: hold every tray's port and serve every "
@@ -286,5 +292,5 @@ def register(sub, seconds):
         metavar="FILE",
         help="the backup database of --backup-every (default: $DICETRAY_HOME's)",
     )
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, parse_action=parse_action)
     return p

@@ -42,6 +42,7 @@ DEADLINE_S = 10.0  # a post, from connecting to the answer's status and headers
 BUSY_S = 0.5  # a write waits this long for another process's lock on the queue file
 RETRY_S = 2.0  # after the queue file refused a write, the next try waits this long
 HELD_MAX = 2000  # records held in memory while the queue file refuses them
+QueueError = sqlite3.Error  # the queue file cannot be opened or written
 
 
 def check(url):

@@ -25,48 +25,19 @@ import socketserver
 import threading
 
 from .. import __version__
-from ..datadir import home
 from ..link import ports as portfinder
 from ..link.client import DeviceError
-from . import limits, wire
+from ..link import wire
+from ..link.wire import TICK_S, registration, running
+from . import limits
 from .tray import Tray
 
 SCAN_S = 2.0
-TICK_S = 1.0  # a subscriber hears a tick this often, so a client that left is found
 CLIENTS = 128  # connections at once: every command, watcher and page action is one
 FIRST_S = 5.0  # a connection's first line (its token) comes within this, whole
 FIRST_MAX = 64 * 1024  # ...and is at most this long: a client starts with a small call
 LINE_MAX = 16 * 1024 * 1024  # a line once the token is known: a restore of 200,000 events
 WRITE_S = 60.0  # a client that stops reading is dropped after this
-
-
-def registration():
-    """The file a running hub announces itself in."""
-    return os.path.join(home(), "hub.json")
-
-
-def running():
-    """The running hub's registration {"pid", "port", "token", ...}, or
-    None (a stale file, left by a hub that was killed, is removed)."""
-    path = registration()
-    try:
-        with open(path, encoding="utf-8") as f:
-            reg = json.load(f)
-        pid = int(reg["pid"])
-        int(reg["port"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        try:
-            os.remove(path)
-        except OSError:
-            pass
-        return None
-    except PermissionError:
-        pass
-    return reg
 
 
 class HubError(Exception):

@@ -19,19 +19,15 @@ old app) and subscribes again.
 """
 
 import queue
-import select
 import socket
 import threading
 import time
 
-from ..link import frame as fr
 from ..link.client import AtRepl, Device, DeviceError
-from ..rules import codec
 
 RECONNECT_S = 1.0
 WAIT_S = 5.0  # a call waits this long for a tray that is reconnecting
 IDLE_S = 2.0
-PUMP_S = 0.005  # where the port has no fd to select on: how often the thread looks at calls
 LISTENER_MAX = 10000  # events queued for one slow subscriber before it is dropped
 
 # The calls a client may make: Device's methods that share the port with
@@ -212,12 +208,10 @@ class Tray:
         return True
 
     def _subscribe(self, since):
-        dev = self.dev
-        dev.pushes.clear()
-        head, _i = codec.get_int(dev._request(fr.SUB, codec_ints(since)), 0)
+        head = self.dev.sub(since)
         if since < 0:
             self.last = head
-        self.epoch = dev.recovered
+        self.epoch = self.dev.recovered
 
     def _down(self, why):
         if self.dev is not None:
@@ -281,32 +275,8 @@ class Tray:
 
     def _pump(self, wait):
         """Wait up to `wait` seconds for the device to send something or a
-        call to come; take the device's pushes. True if any came."""
-        dev = self.dev
-        if not dev.frames:
-            fd = dev.t.fileno()
-            if fd is None:  # nothing to select on: look at the calls every PUMP_S
-                end = time.monotonic() + wait
-                while self.jobs.empty() and not dev._read(
-                    min(PUMP_S, max(0, end - time.monotonic()))
-                ):
-                    if time.monotonic() >= end:
-                        return False
-            else:
-                r, _w, _x = select.select([fd, self.wake_r], [], [], wait)
-                if self.wake_r in r:
-                    self.wake_r.recv(4096)
-                if fd not in r:
-                    return False
-                dev._read(0.01)
-        came = False
-        while dev.frames:
-            f = dev.frames.popleft()
-            if f[0] == fr.PUSH:
-                s, i = codec.get_int(f[2], 0)
-                dev.pushes.append((s, bytes(f[2][i:])))
-                came = True
-        return came
+        call to come (wake_r); take the device's pushes. True if any came."""
+        return self.dev.poll(wait, self.wake_r)
 
     def _check(self):
         info = self.dev.info()
@@ -331,8 +301,7 @@ class Tray:
 
     def _hand_on(self):
         dev = self.dev
-        while dev.pushes:
-            seq, ev = dev.pushes.popleft()
+        for seq, ev in dev.pushed():
             if seq <= self.last:
                 continue  # a replay of one we have
             if self.last >= 0 and seq != self.last + 1:
@@ -356,10 +325,3 @@ class Tray:
             else:
                 q.put((seq, ev))
         self.hub.on_event(self, seq, ev)
-
-
-def codec_ints(*vals):
-    out = bytearray()
-    for v in vals:
-        codec.put_int(out, v)
-    return bytes(out)

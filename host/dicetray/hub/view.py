@@ -4,13 +4,13 @@ A sink of the hub: every tray's campaign, folded on the host from the
 device's snapshot and then event by event as they arrive (as `dicetray
 watch` does), its trackers, its last rolls in words with their faces and
 outcome, and its screen and LED ring (SCREEN) as the tray shows them,
-and how forwarding fares (each URL's queue, last error, last delivery).
-The work runs on the view's own thread: a tray's thread only queues it,
-so a slow page never holds up a tray.
+and how its feeds fare (forwarding: each URL's queue, last error, last
+delivery). The work runs on the view's own thread: a tray's thread only
+queues it, so a slow page never holds up a tray.
 
-It also makes forwarding's records: one an event as it comes, and, each
-time it reads a tray afresh (the tray came up, the hub started), the
-events the tray rolled since the last one queued (catching up).
+It feeds what it folds to its feeds (feed.py: forwarding), each an event
+as it comes with the campaign after it, and each campaign it reads afresh
+from a tray (the tray came up, the hub started).
 """
 
 import base64
@@ -19,11 +19,9 @@ import threading
 import time
 
 from .. import backup as bk
-from .. import export as ex
-from .. import tracked
-from ..rules import campaign as cp
-from ..rules import codec, systems
-from . import forward
+from ..campaign import export as ex
+from ..campaign import tracked
+from ..rules import systems
 
 RECENT = 12  # rolls kept per tray
 SCREEN_S = 1.0  # while a page is open, each tray's screen is read this often
@@ -40,22 +38,18 @@ class View:
         self.changed = threading.Condition()
         self.watching = 0  # open pages (SSE streams): the screens are read only then
         self.work = queue.Queue()
-        self._forward = None
+        self.feeds = []  # feed.py's Feed: forwarding, fed what the view folds
         self.dirty = set()  # trays whose screen changed since it was last read
         threading.Thread(target=self._run, name="hub-view", daemon=True).start()
 
-    @property
-    def forward(self):
-        """forward.Forwarder: every event, as a record (--forward); its state is shown."""
-        return self._forward
+    def add_feed(self, feed):
+        """Feed `feed` (feed.py) every event and every campaign read afresh;
+        the page shows how it fares."""
+        self.feeds.append(feed)
+        feed.listen(self.touch)
 
-    @forward.setter
-    def forward(self, f):
-        self._forward = f
-        if f is not None:
-            f.listeners.append(lambda url: self._touch())
-
-    def _touch(self):
+    def touch(self):
+        """Tell the pages something they show changed."""
         with self.changed:
             self.version += 1
             self.changed.notify_all()
@@ -69,10 +63,7 @@ class View:
 
     def snapshot(self):
         """{"version", "trays": [a tray's view, ...]} in the hub's order."""
-        f = self.forward
-        sinks = (
-            [] if f is None else [dict(st, sink=forward.label(u)) for u, st in f.stats().items()]
-        )
+        sinks = [s for feed in self.feeds for s in feed.shown()]
         with self.changed:
             names = list(self.hub.trays)
             return {
@@ -96,8 +87,9 @@ class View:
                     self._event(tray, seq, ev)
             except Exception as e:  # a tray that went away mid-read: its state says so
                 self._put(tray, why=str(e))
-            if self.forward is not None:
-                self._retry_forward()
+            for feed in self.feeds:
+                for t, why in feed.idle(self.hub.trays, self.camps):
+                    self._put(t, why=why)
             if not self.work.empty():
                 continue  # events first: the screens once they are all shown
             if self.watching and time.monotonic() - shot >= SCREEN_S:
@@ -130,7 +122,7 @@ class View:
 
     def _fresh(self, tray):
         """The tray's campaign read again from the device (it came up, or
-        the view lost track); forwarding catches up with it."""
+        the view lost track); the feeds catch up with it."""
         if tray.state != "up":
             self._put(tray)
             return
@@ -139,8 +131,8 @@ class View:
         c = bk.start(None, None, bytes(snap), bk.HOST_DEPTH)
         for e in tray.call("events", [seq]) if seq < tray.last else ():
             c.apply(bytes(e))
-        if self.forward is not None:
-            self._catch_up(tray, c)  # first: if it fails, the next event reads the tray again
+        for feed in self.feeds:
+            feed.fresh(tray, c)  # first: if it fails, the next event reads the tray again
         self.camps[tray.name] = c
         self._put(
             tray,
@@ -165,61 +157,6 @@ class View:
             for n, line, faces, said in reversed(got)
         ]
 
-    def _catch_up(self, tray, c):
-        """Queue the records of what tray campaign `c` did since the last
-        event queued of it: folded from the state kept with that one, and
-        checked against the device's own state at the end (a campaign
-        restored meanwhile is not the one forwarded: skipped, said)."""
-        f, dev, head = self.forward, (tray.info or {}).get("device"), c.nevents
-        if dev is None:
-            return
-        snap = cp.encode_snapshot(c)
-        back = f.resume(dev, c.cid, head, snap)
-        if back is None:
-            return
-        seq, kept = back
-        first = tray.call("info").get("first", 1)
-        try:
-            if first > seq + 1:
-                raise ValueError("the tray holds events from %d only" % first)
-            # (a link error raises DeviceError: not caught, so the next up tries again)
-            evs = tray.call("events", [seq])[: head - seq]
-            if len(evs) < head - seq:
-                raise ValueError("the tray gave %d of them" % len(evs))
-            k = bk.start(c.system, c.cid, kept, bk.HOST_DEPTH)
-            items = []
-            for i, ev in enumerate(evs):
-                n, ev = seq + 1 + i, bytes(ev)
-                items.append((record(tray, k, n, ev, _roll(k, n, ev), ex.trackers(k)), None))
-            if cp.encode_state(k) != cp.encode_state(c):
-                raise ValueError("the campaign is not the one forwarded (restored meanwhile?)")
-        except ValueError as e:
-            f.skip(
-                dev,
-                c.cid,
-                head,
-                snap,
-                "tray %s: events %d..%d of campaign %d not forwarded: %s"
-                % (tray.name, seq + 1, head, c.cid, e),
-            )
-            return
-        items[-1] = (items[-1][0], snap)
-        f.put_many(items)
-
-    def _retry_forward(self):
-        """The records the forwarding queue's file refused, queued again;
-        a campaign it could not hold is read from its tray (catching up)."""
-        for dev, cid in self.forward.retry():
-            for name, c in list(self.camps.items()):
-                t = self.hub.trays.get(name)
-                if t is None or t.state != "up" or (t.info or {}).get("device") != dev:
-                    continue
-                if c.cid == cid:
-                    try:
-                        self._catch_up(t, c)
-                    except Exception as e:  # its link: the tray's next coming up tries again
-                        self._put(t, why=str(e))
-
     def _event(self, tray, seq, ev):
         c = self.camps.get(tray.name)
         if c is None or seq <= c.nevents:
@@ -227,7 +164,7 @@ class View:
                 self._fresh(tray)
             return
         try:
-            roll = _roll(c, seq, ev)
+            roll = roll_of(c, seq, ev)
         except ValueError:
             self._fresh(tray)
             return
@@ -236,8 +173,8 @@ class View:
             v["recent"] = ([roll] + v["recent"])[:RECENT]
         t = ex.trackers(c)
         self._put(tray, trackers=t, rows=tracked.rows(c))
-        if self.forward is not None:
-            self.forward.put(record(tray, c, seq, ev, roll, t), cp.encode_snapshot(c))
+        for feed in self.feeds:
+            feed.event(tray, c, seq, ev, roll, t)
         self.dirty.add(tray.name)  # its screen changed: read once the events are shown
 
     def _screen(self, tray):
@@ -255,7 +192,7 @@ class View:
             self._put(tray, screen=shown)
 
 
-def _roll(c, seq, ev):
+def roll_of(c, seq, ev):
     """Event `seq` applied to the view's campaign `c`: what the page shows
     of it; ValueError if it does not follow or does not replay."""
     line, kind, out = ex.live(c, seq, ev, public=True)
@@ -265,29 +202,4 @@ def _roll(c, seq, ev):
         "line": line.strip(),
         "faces": list(out.faces) if out else [],
         "outcome": None if said is None or said["hidden"] else said,
-    }
-
-
-def record(tray, c, seq, ev, roll, trackers):
-    """An event as forwarding posts it (schema dicetray.event/1, docs/hub.md):
-    what the page shows of it, and the trackers after it."""
-    kind, args, _faces, text = codec.decode_event(ev)
-    i = tray.info or {}
-    return {
-        "schema": forward.SCHEMA,
-        "id": "%s:%s:%d" % (i.get("device"), c.cid, seq),
-        "tray": tray.name,
-        "device": i.get("device"),
-        "campaign": c.cid,
-        "system": systems.NAMES[c.system],
-        "seq": seq,
-        "time": round(time.time(), 3),
-        "kind": kind,
-        "event": ex.kind_name(c.system, kind).lower(),
-        "args": list(args),
-        "text": text,
-        "faces": roll["faces"],
-        "outcome": roll["outcome"],
-        "trackers": trackers,
-        "summary": "%s: %s" % (tray.name, roll["line"].split(None, 1)[-1]),
     }

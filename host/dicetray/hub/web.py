@@ -27,7 +27,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from . import actions, limits, page, wire
+from . import actions, limits, page
+from ..link import wire
 
 KEEPALIVE_S = 15.0  # a comment line on a quiet stream, so proxies and browsers keep it
 MAX_BODY = 4096  # an action's request: a tray's name and a command line
@@ -49,18 +50,25 @@ class Web:
         token=None,
         keeper=None,
         connect=None,
+        parse_action=None,
         conns=CONNS,
         request_s=REQUEST_S,
         log=None,
     ):
         """`keeper`: the keeper's token, which turns remote actions on;
         `connect(tray)`: an open device of that tray (the hub's HubDevice);
+        `parse_action(line)`: how an action line is read (the command
+        line's parser, cli/pageline.py: handed in, so the hub never
+        imports the command line; a keeper's page needs it);
         `conns`, `request_s`: the bounds (CONNS, REQUEST_S); `log(line)`:
         where refusals are said (default stderr)."""
         self.view = view
         self.token = token
         self.keeper = keeper
+        if keeper is not None and parse_action is None:
+            raise ValueError("a keeper's page reads action lines: give it parse_action")
         self.connect = connect
+        self.parse_action = parse_action
         self.request_s = request_s
         self.log = limits.Log(log)
         busy = (
@@ -232,7 +240,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         try:
-            self._json(200, actions.run(line, lambda: web.connect(tray)))
+            self._json(200, actions.run(line, web.parse_action, lambda: web.connect(tray)))
         except actions.ActionError as e:
             self._json(e.status, {"error": str(e)})
 

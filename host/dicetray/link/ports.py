@@ -9,7 +9,7 @@ runs: what it is, its port or address and its flash folder, as JSON).
 import json
 import os
 
-from ..datadir import home
+from ..base.datadir import home
 
 # (vid, pid or None for any): boards that run the Dicetray firmware.
 USB_IDS = (

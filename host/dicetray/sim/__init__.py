@@ -14,6 +14,7 @@ import sys
 
 from .flash import default_dir
 from .flashlock import FlashError
+from .mount import default_boards
 from .script import ScriptError, parse
 from .vm import Simulator
 
@@ -169,6 +170,14 @@ def main(argv=None):
         print(
             "dicetray sim: no main.py in %s: pass --firmware DIR (a directory with the "
             "firmware's main.py)" % args.firmware,
+            file=err,
+        )
+        return 2
+    boards = os.path.join(args.firmware, "simboard")
+    if not args.rp2040 and not os.path.isdir(boards) and not os.path.isdir(default_boards()):
+        print(
+            "dicetray sim: no simulator board (simboard/ of the checkout, %s): run it "
+            "from a checkout, or put a simboard/ in the --firmware DIR" % default_boards(),
             file=err,
         )
         return 2

@@ -1,6 +1,6 @@
 """Host side of the simulated flash: a directory on the desktop.
 
-The firmware's `board.fs` (hw/simboard.py SimFS) calls these functions by
+The firmware's `board.fs` (simboard/desktop.py SimFS) calls these functions by
 name. Paths are relative to the flash root ('/a' == 'a'); a path with a '..'
 component or one that resolves (through symlinks) outside the root is
 refused with EACCES. OS errors go back to the guest as {"oserror": "ENAME"}
@@ -15,7 +15,7 @@ import base64
 import errno
 import os
 
-from ..datadir import home
+from ..base.datadir import home
 from .flashlock import LOCK_NAME, Lock, folder
 
 MODES = {"r": "rb", "w": "wb", "a": "ab", "r+": "r+b", "w+": "w+b", "a+": "a+b"}
@@ -79,7 +79,7 @@ class Flash:
             f.close()
         self._files.clear()
 
-    # -- host functions (names match the calls in hw/simboard.py) --
+    # -- host functions (names match the calls in simboard/desktop.py) --
 
     @_oserror
     def f_open(self, path, mode="r"):

@@ -10,7 +10,7 @@ it boots, and what a board wrote can be read back after a power cut.
 
 import os
 
-from .. import outfile
+from ..base import outfile
 from .flashlock import LOCK_NAME
 
 FS_OFFSET = 0xA0000

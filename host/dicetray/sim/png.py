@@ -7,7 +7,7 @@ the 128x64 panel, then a row of n LED squares (index 0 on the left) under it.
 import struct
 import zlib
 
-from .. import outfile
+from ..base import outfile
 
 W, H = 128, 64
 MARGIN = 8

@@ -49,7 +49,7 @@ def default_uf2():
 def default_flash_dir():
     """<home>/rp2040: beside the backups, under $DICETRAY_HOME when it is
     set (datadir.home(); else ~/.local/share/dicetray/rp2040)."""
-    from ..datadir import home
+    from ..base.datadir import home
 
     return os.path.join(home(), "rp2040")
 
@@ -144,7 +144,7 @@ def flash_unique_id(flash):
     time, so each emulated board keeps its own machine.unique_id(). A new
     image (no file yet) is a new chip: it gets a new ID, so its campaign
     ids, which the firmware mixes with it (hw/pico.py entropy), are its
-    own even on a folder that held a board before (issue 30 item 3)."""
+    own even on a folder that held a board before."""
     if flash is None:
         return os.urandom(8).hex()
     path = os.path.splitext(flash)[0] + ".id"

@@ -234,7 +234,7 @@ def view(size):
     return "small"
 
 
-# Every wording says how to quit (issue 30 item 7: at 60x20 it did not).
+# Every wording says how to quit, the shortest too (60x20).
 SMALL = (
     "Needs a %dx%d terminal (this is %dx%d): enlarge it or shrink the font; q quits",
     "Needs %dx%d, is %dx%d: enlarge or shrink font; q quits",

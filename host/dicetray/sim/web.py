@@ -16,9 +16,11 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+from ..base import checkout
+
+ROOT = checkout.ROOT
 SITE = os.path.join(ROOT, "build", "web")
-TOOL = os.path.join(ROOT, "tools", "web.py")
+TOOL = checkout.tool_path("web")
 DEFAULT_PORT = 8017
 
 TYPES = {
@@ -48,15 +50,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 def ensure_built(site=SITE, err=sys.stderr):
     """Build the site if it is missing or stale; returns an error line or None."""
     if os.path.isfile(TOOL):
-        sys.path.insert(0, ROOT)
         try:
-            from tools import web as tool
-
-            stale = tool.stale(site)
+            stale = checkout.tool("web").stale(site)
         except ImportError:  # tools/ without its dependencies: let the build say why
             stale = True
-        finally:
-            sys.path.remove(ROOT)
         if not stale:
             return None
         print("dicetray sim --web: building %s (make web)" % site, file=err, flush=True)
