@@ -10,28 +10,17 @@ One app for the whole file (many App instances in one MicroPython test
 VM can crash it): each test starts on home with the campaign undone back
 to its two characters."""
 from hw.keys import K_UP, K_DOWN, K_LEFT, K_RIGHT, K_OK, K_BACK
-from rules import campaign as cp, codec, expedition as ex
+from rules import codec, expedition as ex
 from rules import expedition_foes as ef, expedition_town as tw, expedition_spells as sp
 from ui.screen import lr
-from fakeapp import make, press, long
+from fakeapp import press, long, one_app
 
 _APP = []
 
 
 def _app():
     """(app, session) on home, the campaign back at Ada and Bram."""
-    if not _APP:
-        a, b, s = make(2)
-        for n in ("Ada", "Bram"):
-            s.do(cp.CHAR_ADD, (), n)
-        _APP.append((a, s, len(s.c.done)))
-    a, s, base = _APP[0]
-    while len(s.c.done) > base:
-        s.do(cp.UNDO)
-    a.reset()
-    a.toast = ""
-    press(a)
-    return a, s
+    return one_app(_APP, 2, ("Ada", "Bram"))
 
 
 def _last(s):

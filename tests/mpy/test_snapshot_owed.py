@@ -6,15 +6,7 @@ from flashsim import FlashSim
 from rules import campaign as cp
 import session
 
-
-class Board:
-    name = "test"
-
-    def __init__(self, fs):
-        self.fs = fs
-
-    def seed(self):
-        return 99
+from campaignslots import Board  # a flash and seed 99, nothing else
 
 
 def test_after_a_boot_that_replayed_a_snapshot_owed_the_bound_still_holds():

@@ -135,14 +135,7 @@ def _take(st, dev, progress, now):
         # damage, and every run between as read; the damaged ones named.
         fetched[0] += len([x for x in e.events or () if x is not None])
         p = damaged_plan(st, prev, e, dev, fetch, resumed, hasher, system, cid)
-        try:
-            c, last = _check(st, p, system, cid, dev, fetch)
-        except Mismatch:
-            raise StoreError(
-                "backup not taken: %s, and the device's events after its "
-                "snapshot do not fold to the state it reports; nothing was "
-                "stored" % e
-            )
+        c, last = _checked(st, p, system, cid, dev, fetch, "%s, and the device's" % e)
     st.stage("fetched")
     state = cp.encode_state(c)
     head, links = chain_of(st, p, dev, last)
@@ -264,13 +257,7 @@ def _fetch_and_check(
             p.resume = p.hasher = p.prev_head = None
     if p.baseline:
         _baseline(p, dev, dfirst, fetch)
-        try:
-            c, last = _check(st, p, system, cid, dev, fetch)
-        except Mismatch:
-            raise StoreError(
-                "backup not taken: the device's events after its snapshot do not "
-                "fold to the state it reports; nothing was stored"
-            )
+        c, last = _checked(st, p, system, cid, dev, fetch, "the device's")
     return p, c, last
 
 
@@ -343,6 +330,18 @@ def fold_on(st, p, system, cid, c, more):
         return fold(system, cid, p.base_snap, events[p.base_seq - p.first + 1 :])
     except ValueError:
         raise Mismatch()
+
+
+def _checked(st, p, system, cid, dev, fetch, whose):
+    """_check, a mismatch refused in words: `whose` begins the sentence
+    that names what did not fold ("the device's", or the damage first)."""
+    try:
+        return _check(st, p, system, cid, dev, fetch)
+    except Mismatch:
+        raise StoreError(
+            "backup not taken: %s events after its snapshot do not fold to "
+            "the state it reports; nothing was stored" % whose
+        ) from None
 
 
 def _check(st, p, system, cid, dev, fetch):
