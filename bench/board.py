@@ -71,14 +71,14 @@ def image(stock=False):
 class Board:
     """An emulated board on a flash image made from host files."""
 
-    def __init__(self, uf2_path, files, seed=1, xip=True, boot_s=120):
+    def __init__(self, uf2_path, files, seed=1, xip=True, boot_s=120, **profile):
         from dicetray.sim import lfsimage
         from dicetray.sim.rp2040 import Emulator
 
         self.dir = tempfile.mkdtemp(prefix="dicetray-bench-")
         flash = os.path.join(self.dir, "flash.bin")
         lfsimage.install(flash, files)
-        self.em = Emulator(uf2_path, flash, seed=seed, xip=xip).start()
+        self.em = Emulator(uf2_path, flash, seed=seed, xip=xip, **profile).start()
         self.em.wait_app(boot_s)
         self.marks = 0
 

@@ -101,7 +101,7 @@ export class Board {
     this.appQueue = [];       // [nanos after the app is up, fn]
     this.appUp = false;
     this.appT = 0;
-    this.stats = { i2cBytes: 0, i2cQueued: 0, i2cNanos: 0, flashNanos: 0, erases: 0, programs: 0,
+    this.stats = { i2cBytes: 0, i2cQueued: 0, i2cNanos: 0, i2cDma: 0, flashNanos: 0, erases: 0, programs: 0,
                    idleNanos: 0, busyCycles: 0, ledFrames: 0, spiBytes: 0, serialDropped: 0,
                    cdcIn: 0, cdcOut: 0, xipHits: 0, xipMisses: 0, xipCycles: 0 };
     this.spans = false;       // report every run of the CPU that drew or sent on USB
@@ -133,6 +133,13 @@ export class Board {
   _wake() {
     const st = this.stats;
     this._xipStats();
+    // --pc-profile: this run's cycles by instruction address, kept if the
+    // run is reported; before and after its first flash program (a key's
+    // event made durable) and the mark apart (main.mjs --pc-mark).
+    this.pcSpan = this.opts.pcProfile ? new Map() : null;
+    this.pcPrograms = st.programs;
+    this.pcMarked = false;
+    this.pcQueued = st.i2cQueued + st.spiBytes;
     this.span = [this.now(), st.busyCycles, st.i2cNanos, st.i2cQueued + st.spiBytes, st.flashNanos,
                  st.cdcIn, st.xipCycles, st.xipMisses];
   }
@@ -146,6 +153,8 @@ export class Board {
     const drawn = st.i2cQueued + st.spiBytes - db0;
     const sent = st.cdcIn - u0;
     if (!drawn && !sent) return;
+    const pcs = this.pcSpan;
+    if (pcs) for (const [pc, c] of pcs) this.opts.pcProfile.set(pc, (this.opts.pcProfile.get(pc) || 0) + c);
     this._xipStats();
     this.emit({ ev: 'span', t0, t1: this.now(), cycles: st.busyCycles - c0, i2cNanos: st.i2cNanos - in0, bus0: in0,
                 i2cBytes: drawn, flashNanos: st.flashNanos - f0, usbBytes: sent,
@@ -189,6 +198,7 @@ export class Board {
       const st = this.stats;
       this.xip0 = [st.xipHits, st.xipMisses, st.xipCycles];
       this.xip = attachXip(mcu, new XipCache());
+      if (this.opts.pyCode) [this.xip.pyStart, this.xip.pyEnd] = this.opts.pyCode;
       this.xip.where = this.spans && this.opts.xipProfile || null;
     }
     flash.mem = mcu.flash.subarray(0, flash.mem.length);  // the harness's operations land in the chip's own flash
@@ -378,9 +388,22 @@ export class Board {
             cut !== null ? cut : Infinity) - this.nanos0;
           let cycles = 0;
           let n = 0;
+          // Profiled: the run's cycles before its first byte for the display
+          // after its first flash program (a roll's result, not its head).
+          const st = this.stats;
+          const pcs = this.span && (st.programs === this.pcPrograms ||
+            st.i2cQueued + st.spiBytes === this.pcQueued) ? this.pcSpan : null;
           do {
+            const pc = pcs ? core.PC : 0;
             let c = core.executeInstruction();
             if (xip && xip.pending) c += xip.take();   // stalled on flash: cache misses
+            if (pcs) {
+              if (st.programs === this.pcPrograms) this.pcQueued = st.i2cQueued + st.spiBytes;
+              else if (pc === this.opts.pcMark) this.pcMarked = true;
+              const at = this.opts.pyCode ? 'b' + xip.pyAt : pc;
+              const k = st.programs === this.pcPrograms ? at : at + (this.pcMarked ? '*' : '+');
+              pcs.set(k, (pcs.get(k) || 0) + c);
+            }
             clock.tick(c * CYCLE_NS);
             cycles += c;
           } while (++n < BATCH && !core.waiting && clock.nanosCounter < limit &&

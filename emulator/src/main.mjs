@@ -4,7 +4,9 @@
 //
 //   node emulator/src/main.mjs --uf2 FILE --flash FILE --profile JSON
 //        [--serial-fd N] [--seed N] [--paced] [--cut-at NS] [--unique-id HEX]
-//        [--no-xip-cache] [--xip-profile FILE] [--gc-heap START:END]
+//        [--no-xip-cache] [--xip-profile FILE] [--pc-profile FILE [--pc-mark ADDR]
+//        [--py-code START:END]]
+//        [--gc-heap START:END]
 //
 // stdout: one JSON event a line (boot, usb, app, i2c, spi, leds, mark,
 //         stats, reset, cut, exit); stdin: one JSON command a line (keys,
@@ -37,6 +39,9 @@ function parseArgs(argv) {
     else if (a === '--cut-at') o.cutAt = Number(v());
     else if (a === '--no-xip-cache') o.xip = false;
     else if (a === '--xip-profile') o.xipProfile = v();
+    else if (a === '--pc-profile') o.pcProfile = v();
+    else if (a === '--pc-mark') o.pcMark = Number(v()) & ~1;
+    else if (a === '--py-code') o.pyCode = v().split(':').map(Number);
     else if (a === '--gc-heap') {
       // MicroPython's heap (__GcHeapStart:__GcHeapEnd): watched, stats heapFree/heapLow (heap.mjs)
       const m = /^(\d+):(\d+)$/.exec(v());
@@ -68,6 +73,16 @@ const opts = parseArgs(process.argv.slice(2));
 // spans are on, as JSON at the end: where misses cost (docs/emulator.md).
 const profilePath = opts.xipProfile;
 if (profilePath) opts.xipProfile = new Map();
+// --pc-profile FILE: the CPU's cycles (stalls included) by instruction
+// address in the runs reported as spans, up to their first byte for the display, as JSON at the end: where a key's time goes
+// (bench/pcprofile.py names the functions from the image's ELF). The keys:
+// "pc" before the run's first flash program, "pc+" after it, "pc*" after
+// the first execution of --pc-mark ADDR after that (a function's entry).
+// With --py-code START:END (the frozen bytecode's addresses) the cycles are
+// keyed by the last bytecode byte the VM read instead, "b<addr>": the
+// Python function they went to, its C calls included.
+const pcPath = opts.pcProfile;
+if (pcPath) opts.pcProfile = new Map();
 let flash;
 try {
   flash = new Flash(opts.flash);
@@ -84,7 +99,8 @@ try {
 let serial = null;
 const board = new Board({
   profile: opts.profile, flash, seed: opts.seed, paced: opts.paced, cutAt: opts.cutAt, emit, xip: opts.xip,
-  xipProfile: opts.xipProfile, gcHeap: opts.gcHeap,
+  xipProfile: opts.xipProfile, pcProfile: opts.pcProfile, pcMark: opts.pcMark, pyCode: opts.pyCode,
+  gcHeap: opts.gcHeap,
   uniqueId: opts.uniqueId,
   serialOut: (data) => { if (serial) serial.write(Buffer.from(data)); },
   onStop: (why) => stop(why),
@@ -94,6 +110,7 @@ function stop(why) {
   board.stopped = true;
   emit({ ev: 'exit', why, t: board.now(), stats: stats() });
   if (profilePath) writeFileSync(profilePath, JSON.stringify(Object.fromEntries(opts.xipProfile)));
+  if (pcPath) writeFileSync(pcPath, JSON.stringify(Object.fromEntries(opts.pcProfile)));
   flash.close();
   process.exit(0);
 }

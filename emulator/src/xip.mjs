@@ -36,6 +36,8 @@ export class XipCache {
     this.misses = 0;
     this.stallCycles = 0;
     this.where = null;                   // a Map line -> misses, when profiling (main.mjs --xip-profile)
+    this.pyStart = this.pyEnd = 0;       // frozen bytecode's range, when profiling (--py-profile)
+    this.pyAt = 0;                       // the last byte the VM read from it
     this.flush();
   }
 
@@ -134,6 +136,8 @@ export function attachXip(mcu, cache) {
   mcu.readUint8 = function (addr) {
     if (addr >= XIP_START && addr < XIP_END) {
       cache.access(addr);
+      // The frozen bytecode the VM reads, for main.mjs --py-profile.
+      if (addr >= cache.pyStart && addr < cache.pyEnd) cache.pyAt = addr;
       return flash[addr & 0xffffff];
     }
     return readUint8.call(this, addr);

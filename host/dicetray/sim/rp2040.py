@@ -242,6 +242,9 @@ class Emulator(Shown):
         unique_id=None,
         xip=True,
         xip_profile=None,
+        pc_profile=None,
+        pc_mark=None,
+        py_code=None,
     ):
         self.uf2 = uf2
         self.flash = flash
@@ -252,6 +255,11 @@ class Emulator(Shown):
         self.cut_at_ns = cut_at_ns
         self.xip = xip
         self.xip_profile = xip_profile  # a file: the XIP misses by flash line while spans are on
+        self.pc_profile = pc_profile  # a file: the CPU's cycles by instruction address, the same
+        self.pc_mark = (
+            pc_mark  # ...in phases: the address of a function whose entry starts the last
+        )
+        self.py_code = py_code  # ...by Python function: (start, end) of the frozen bytecode
         self.panel = Panel(self.profile["display"]["controller"])
         self.leds = bytes(3 * self.profile["ring"]["n"])
         self.pty = SerialPty() if serial else None
@@ -336,6 +344,12 @@ class Emulator(Shown):
             cmd.append("--no-xip-cache")
         if self.xip_profile:
             cmd += ["--xip-profile", self.xip_profile]
+        if self.pc_profile:
+            cmd += ["--pc-profile", self.pc_profile]
+        if self.pc_mark is not None:
+            cmd += ["--pc-mark", str(self.pc_mark)]
+        if self.py_code is not None:
+            cmd += ["--py-code", "%d:%d" % self.py_code]
         heap = gc_heap(self.uf2)
         if heap is not None:
             cmd += ["--gc-heap", "%d:%d" % heap]
