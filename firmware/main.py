@@ -6,8 +6,9 @@ run the app (ui/app.py) on the screen it left. When the simulator ends the
 run, the state digest is printed: `STATE <hex of encode_state>`.
 """
 
-# Taken before anything else, freed once the app is built: a free run at
-# the bottom of the heap for the app's short-lived allocations. After each
+# Taken before anything else, freed once the app has made what its first
+# roll needs (at its first idle moment): a free run at the bottom of the
+# heap for the app's short-lived allocations. After each
 # collection the allocator searches for free blocks from the heap's start;
 # without this run, that search walks past all the firmware's code on
 # every allocation (about 13 % of a builder key: docs/architecture.md).
@@ -53,7 +54,8 @@ def _ended(app):
 # while this frame is active, and only small frames are safe then (see
 # simboard/desktop.py).
 app = boot()
-del _low  # App.run collects it before its loop
+app.low = _low  # the app lets it go after its first idle work (ui/app.py idle)
+del _low
 if hasattr(app.b, "steps"):
     app.b.steps(app)  # a web page: it calls app.step() itself, never blocking (simboard/web.py)
 else:

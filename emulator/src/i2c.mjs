@@ -48,7 +48,10 @@ export class BusTarget {
       : offset === IC_DMA_TDLR ? this.dmaTdlr : read(offset));
     i2c.writeUint32 = (offset, value) => {
       if (offset === IC_DATA_CMD) stats.i2cQueued++;   // a byte into the TX FIFO, by the CPU or the DMA
-      if (offset === IC_DMA_CR) this.dmaCr = value & 3;
+      if (offset === IC_DMA_CR) {
+        this.dmaCr = value & 3;
+        stats.i2cDma = (value >> 1) & 1;   // TDMAE: the frames go by DMA (hw/i2cdma.py)
+      }
       else if (offset === IC_DMA_TDLR) this.dmaTdlr = value & 0xf;
       else write(offset, value);
       this._request();

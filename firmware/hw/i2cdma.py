@@ -15,11 +15,18 @@ use of the bus; wait() raises OSError if the panel stopped answering (a
 NACK aborts the transfer, as writeto's OSError).
 """
 
-import framebuf
+import sys
+
+import micropython
 import rp2
 from machine import mem32
 from micropython import const
 from uctypes import addressof
+
+if "RP2040" not in sys.implementation._machine:  # type: ignore[attr-defined]
+    # The registers and DREQ numbers below are the RP2040's; an RP2350
+    # (a Pico 2) has its own: its frames go by writeto (hw/pico.py).
+    raise ImportError("I2C by DMA: the RP2040's registers only")
 
 _I2C = (0x40044000, 0x40048000)
 _DREQ_TX = (32, 34)
@@ -44,6 +51,43 @@ _AL3_READ_TRIG = const(15)
 _STOP = const(0x02)         # IC_DATA_CMD's STOP (bit 9), in a word's high byte
 
 
+# Staging in machine code (viper; this module is compiled with
+# -march=armv6m, tools/mpy.py NATIVE): a page is a copy into every other
+# byte, where framebuf.blit's per-pixel calls cost ~0.1 ms a page on the
+# board and a Python loop more.
+@micropython.viper
+def _widen(dst: ptr8, src: ptr8, n: int):  # noqa: F821 (viper types)
+    """src[0:n] into the low bytes of the words at dst."""
+    i = 0
+    while i < n:
+        dst[i << 1] = src[i]
+        i += 1
+
+
+@micropython.viper
+def _widen_keep(dst: ptr8, src: ptr8, keep: ptr8, n: int):  # noqa: F821 (viper types)
+    """_widen, and src[0:n] copied to keep (the panel's copy) too."""
+    i = 0
+    while i < n:
+        b = src[i]
+        dst[i << 1] = b
+        keep[i] = b
+        i += 1
+
+
+@micropython.viper
+def _span(a: ptr8, b: ptr8, w: int) -> int:  # noqa: F821 (viper types)
+    """The first and the last index where a[0:w] and b[0:w] differ, as
+    first << 8 | last (they differ somewhere)."""
+    x0 = 0
+    while a[x0] == b[x0]:
+        x0 += 1
+    x1 = w - 1
+    while a[x1] == b[x1]:
+        x1 -= 1
+    return (x0 << 8) | x1
+
+
 class I2cDma:
     """DMA sender for the controller at `addr` on I2C block `bus` (0 or 1),
     whose machine.I2C is set up already (clock, pins)."""
@@ -66,25 +110,22 @@ class I2cDma:
         self.regs = self.dma.registers  # type: ignore[attr-defined]  # v1.21+, not in the stubs
         self.bufs = [bytearray(0), bytearray(0)]  # prepare() makes them
 
-    def prepare(self, cmd, ncmd, tx):
-        """Buffers for pages whose window command is ncmd bytes of `cmd` and
-        whose data transaction is the first bytes of `tx` (its control byte
-        first); the block set to take words from the DMA."""
-        words = ncmd + len(tx)
+    def prepare(self, cmd, ncmd, frame, shadow, width):
+        """Buffers for pages whose window command is the first ncmd bytes of
+        `cmd` and whose data is a span of `frame` (the display's buffer,
+        `width` bytes a page, copied into `shadow`, the panel's copy, as it
+        is staged); the block set to take words from the DMA."""
+        words = ncmd + 1 + width  # the command, the data's control byte, a page at most
         self.ncmd = ncmd
         self.bufs = [bytearray(2 * words), bytearray(2 * words)]
         self.at = [addressof(b) for b in self.bufs]
-        gs8 = framebuf.GS8
-        # Column views: pixel (0, i) of a word view is the low byte of word
-        # i, so blit copies bytes into every other byte, in C.
-        self.cmd_dst = [framebuf.FrameBuffer(b, 1, ncmd, gs8, 2) for b in self.bufs]
-        self.dat_dst = [framebuf.FrameBuffer(memoryview(b)[2 * ncmd:], 1, len(tx), gs8, 2)
-                        for b in self.bufs]
-        self.cmd_src = framebuf.FrameBuffer(cmd, 1, ncmd, gs8, 1)
-        self.dat_src = framebuf.FrameBuffer(tx, 1, len(tx), gs8, 1)
+        self.cmd = addressof(cmd)
+        self.frame = addressof(frame)
+        self.shadow = addressof(shadow)
         self.stop = [0, 0]      # where each buffer's data STOP is
         for b in self.bufs:
             b[2 * ncmd - 1] = _STOP
+            b[2 * ncmd] = 0x40  # Co=0 D/C#=1: the rest is display data
         self.k = 0
         mem32[self.enable] = 0
         mem32[self.tar] = self.addr
@@ -92,22 +133,31 @@ class I2cDma:
         mem32[self.dma_cr] = 2
         mem32[self.enable] = 1
 
-    def page(self, n):
-        """Send the window command and the first n bytes of tx: staged into
-        the free buffer, then started once the running transfer is done."""
+    def span(self, off, w):
+        """The changed span of frame[off:off + w] against the shadow (which
+        differ), as first << 8 | last: machine code, a scan in Python being
+        ~0.2 ms a page on the board."""
+        return _span(self.frame + off, self.shadow + off, w)
+
+    def page(self, off, n):
+        """Send the window command and frame[off:off + n] (copied to the
+        shadow): staged into the free buffer, then started once the running
+        transfer is done."""
         k = self.k
         b = self.bufs[k]
-        self.cmd_dst[k].blit(self.cmd_src, 0, 0)
-        self.dat_dst[k].blit(self.dat_src, 0, 0)
+        at = self.at[k]
+        ncmd = self.ncmd
+        _widen(at, self.cmd, ncmd)  # type: ignore[arg-type]  # addresses: viper takes ints
+        _widen_keep(at + 2 * ncmd + 2, self.frame + off, self.shadow + off, n)
         b[self.stop[k]] = 0
-        s = 2 * (self.ncmd + n) - 1
+        s = 2 * (ncmd + n) + 1
         b[s] = _STOP
         self.stop[k] = s
         r = self.regs
         while r[_CTRL] & _BUSY:
             pass
-        r[_AL3_COUNT] = self.ncmd + n
-        r[_AL3_READ_TRIG] = self.at[k]    # an SRAM address: a small int
+        r[_AL3_COUNT] = ncmd + n + 1
+        r[_AL3_READ_TRIG] = at    # an SRAM address: a small int
         self.k = k ^ 1
 
     def wait(self):

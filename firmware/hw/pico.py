@@ -149,7 +149,12 @@ class Board:
             return None
         try:
             from hw.i2cdma import I2cDma
-        except ImportError:
+        except (ImportError, SyntaxError, ValueError):
+            # Not an RP2040 (ImportError); a MicroPython without the native
+            # emitter its staging needs (SyntaxError: the tests' WASI build)
+            # or a deployed .mpy of it for another CPU (ValueError). The
+            # board's tests check that its frames go by DMA
+            # (tests/board/test_frames.py).
             return None
         return I2cDma(bus, addr)
 

@@ -108,7 +108,7 @@ class SSD1306(framebuf.FrameBuffer):
         self.init_display()
         self._dma = dma
         if dma is not None:
-            dma.prepare(self._cmd, self._wincmd(0, 0, 0), self._tx)
+            dma.prepare(self._cmd, self._wincmd(0, 0, 0), self.buffer, self._shadow, width)
 
     # -- commands --------------------------------------------------------
     def _init_seq(self):
@@ -211,63 +211,87 @@ class SSD1306(framebuf.FrameBuffer):
             return 0
         return self._push(-1 if self._stale else pages)
 
+    def streams(self):
+        """True when a page can go out alone (page()): the panel's RAM is
+        known, so no frame owes it every page."""
+        return not self._stale
+
+    def page(self, p):
+        """Send page p now if it changed; False, sending nothing, while the
+        panel's RAM is unknown (the frame's show() sends every page then).
+        A screen drawing a row at a time puts each on the bus while it
+        draws the next (ui/screen.py row())."""
+        if self._stale:
+            return False
+        if self._bp[p] != self._sp[p]:
+            n = self._page(p, False)
+            self.last_bytes = n
+            self.last_txns = 2
+        return True
+
     def _push(self, pages):
-        buf = self.buffer
-        sh = self._shadow
         stale = self._stale
-        w = self.width
         bp = self._bp
         sp = self._sp
-        bc = self._bc
-        sc = self._sc
-        nc = self._nc
         sent = 0
         txns = 0
         for p in range(self.pages):
-            o = p * w
-            x0 = 0
-            x1 = w - 1
-            if not stale:
-                if not (pages >> p) & 1 or bp[p] == sp[p]:
-                    continue
-                k0 = p * nc
-                k = k0
-                while bc[k] == sc[k]:
-                    k += 1
-                x0 = (k - k0) * _CHUNK
-                while buf[o + x0] == sh[o + x0]:
-                    x0 += 1
-                k = k0 + nc - 1
-                while bc[k] == sc[k]:
-                    k -= 1
-                x1 = min((k - k0 + 1) * _CHUNK, w) - 1
-                while buf[o + x1] == sh[o + x1]:
-                    x1 -= 1
-            k = self._wincmd(p, x0, x1)
-            sent += k
-            n = x1 - x0 + 1
-            # Stage columns x0.. of the page after the control byte, then
-            # copy them back into the shadow (bytes past x1 are equal anyway).
-            # GS8 views make blit copy a byte per "pixel", in C, allocation
-            # free; a Python byte loop costs ~10x more.
-            self._txg.blit(self._bg, -x0, -p)
-            self._sg.blit(self._txg, x0, p)
-            if self._dma is not None:
-                self._dma.page(n + 1)
-            else:
-                self._send(self._cv[k])
-                v = self._txv[n + 1]
-                if v is None:
-                    v = self._txv[n + 1] = memoryview(self._tx)[:n + 1]
-                self._send(v)
-            sent += n + 1
-            txns += 2
+            if stale or ((pages >> p) & 1 and bp[p] != sp[p]):
+                sent += self._page(p, stale)
+                txns += 2
         self._stale = False
         if self._dark:                 # the first frame is in: light it
             self.poweron()
         self.last_bytes = sent
         self.last_txns = txns
         return sent
+
+    def _page(self, p, whole):
+        """Send the changed span of page p (all of it if `whole`), which
+        differs from the panel's; returns the bytes sent."""
+        w = self.width
+        x0 = 0
+        x1 = w - 1
+        if not whole and self._dma is not None:
+            x0 = self._dma.span(p * w, w)  # in machine code
+            x1 = x0 & 0xFF
+            x0 >>= 8
+        elif not whole:
+            buf = self.buffer
+            sh = self._shadow
+            bc = self._bc
+            sc = self._sc
+            o = p * w
+            k0 = p * self._nc
+            k = k0
+            while bc[k] == sc[k]:
+                k += 1
+            x0 = (k - k0) * _CHUNK
+            while buf[o + x0] == sh[o + x0]:
+                x0 += 1
+            k = k0 + self._nc - 1
+            while bc[k] == sc[k]:
+                k -= 1
+            x1 = min((k - k0 + 1) * _CHUNK, w) - 1
+            while buf[o + x1] == sh[o + x1]:
+                x1 -= 1
+        k = self._wincmd(p, x0, x1)
+        n = x1 - x0 + 1
+        if self._dma is not None:
+            self._dma.page(p * w + x0, n)  # staged from the frame, the shadow kept
+        else:
+            # Stage columns x0.. of the page after the control byte, then
+            # copy them back into the shadow (bytes past x1 are equal anyway).
+            # GS8 views make blit copy a byte per "pixel", in C, allocation
+            # free; a Python byte loop costs ~10x more.
+            self._txg.blit(self._bg, -x0, -p)
+            self._sg.blit(self._txg, x0, p)
+            self._send(self._cv[k])
+            v = self._txv[n + 1]
+            if v is None:
+                v = self._txv[n + 1] = memoryview(self._tx)[:n + 1]
+            self._send(v)
+        return k + n + 1
 
 
 SSD1306_I2C = SSD1306  # the name micropython-lib users look for

@@ -71,6 +71,8 @@ class App:
         self.rgb = ring.new(board.leds.n)
         self.toast = ""
         self.fresh = False   # the toast came after the last key (the builder shows it then)
+        self.owed = None     # a roll's Outcome whose notes are made into the toast after its frame
+        self.low = None      # main.py's free run at the heap's bottom, until the first idle work
         self.sel_tal = -1
         self.anim = -1       # roll animation frame, -1: none
         self.flash_ok = -1   # 1 success, 0 failure, -1 no flash (hidden verdict)
@@ -155,8 +157,10 @@ class App:
     def act(self, kind, args=(), text="", faces=None, refresh=True):
         """Apply an action through the session (durable when it returns);
         a refusal is shown on screen. Returns the Outcome or None.
-        refresh=False: the screen on top is not refreshed (a roll pushes
-        its result over it; pop() refreshes it when it shows again)."""
+        refresh=False: the screen on top is not refreshed (a form pushes
+        a result over it; pop() refreshes it when it shows again); None:
+        neither, and the notes become the toast after the next frame (a
+        roll: its result shows them, and is drawn first)."""
         try:
             out = self.s.do(kind, args, text, faces)
         except ValueError as e:
@@ -171,7 +175,7 @@ class App:
 
     def roll(self, faces=None):
         """Roll the builder's pool (live dice, or faces keyed in by hand)."""
-        from ui.result import Result
+        from ui.result import Result, heading
         from ui.keyin import KeyIn
         while isinstance(self.top(), (Result, KeyIn)):
             self.stack.pop()
@@ -182,10 +186,14 @@ class App:
         except ValueError as e:
             self.push(Message(self, "REFUSED", str(e)))
             return None
-        out = self.act(kind, args, text, faces, False)
+        # The result's head (what is rolled, no die of it) goes on the bus
+        # while the roll is made durable; the dice go out after that only.
+        head = heading(what)
+        screen.early(self.fb, 0, head, True)
+        out = self.act(kind, args, text, faces, None)
         if out is None:
             return None
-        self.push(Result(self, out, what))
+        self.push(Result(self, out, what, head))
         self.anim = 0
         self.flash_ok = -1 if getattr(out, "hidden", 0) else (1 if out.verdict == 1 else 0)
         return out
@@ -208,7 +216,7 @@ class App:
 
     def applied(self, kind, out, refresh=True):
         """An action applied through the session (here, or by the host over
-        the link): show it (refresh=False: see act()), every note, what
+        the link): show it (refresh False or None: see act()), every note, what
         matters first (ui/notes.py: on a page when they overflow the
         screen's toast rows; a roll's are on its result)."""
         self.c = self.s.c
@@ -217,8 +225,11 @@ class App:
             self.pool.fix(self.c)
         if refresh:
             self.top().refresh()
-        from ui import notes
-        notes.show(self, out, refresh)
+        if refresh is None:
+            self.owed = out
+        else:
+            from ui import notes
+            notes.show(self, out, refresh)
         self.dirty = self.ring_dirty = True
 
     def restored(self, word="Restored"):
@@ -283,6 +294,10 @@ class App:
         if painted:
             fb.show(painted)  # screens draw only through screen.row
         self.dirty = False
+        if self.owed is not None:  # a roll's notes: the toast its builder shows after it
+            from ui import notes
+            notes.show(self, self.owed, False)
+            self.owed = None
 
     def dial_tal(self, rgb, t):
         """The ring as talisman t's dial (off if there is none)."""
@@ -325,7 +340,6 @@ class App:
         a free run grows with the heap (MicroPython's gc_alloc): this runs
         every poll, idle or not.
         """
-        busy = self.link is not None and self.link.poll()
         now = self.b.ticks_ms()
         if self.fell is not None:
             # The presses noted since the last poll, read before the keys (a
@@ -337,9 +351,13 @@ class App:
             self.dispatch(n)
             self.scrub_at = ticks_add(now, SCRUB_MS)  # the scrub waits for SCRUB_MS without keys
             self.quiet_at = ticks_add(now, TIDY_MS)
-        if self.dirty:
+        drew = self.dirty
+        if drew:
             self.render()
-        elif not n and not busy and self.anim < 0 and ticks_diff(now, self.quiet_at) >= 0:
+        # The host after the frame: a key's frame waits for no USB poll; a
+        # host's action is drawn at the next pass, at once (busy).
+        busy = self.link is not None and self.link.poll()
+        if not drew and not n and not busy and self.anim < 0 and ticks_diff(now, self.quiet_at) >= 0:
             if self.idle(now):
                 self.buttons.busy = True  # a tap meanwhile is still one (ui/buttons.py)
                 return 1  # work done (up to ~50 ms on a board): the keys polled again at once
@@ -376,6 +394,14 @@ class App:
                 self.need_pool()   # its first making reads the journal after a boot
             except ValueError:
                 pass               # the roll will say why
+            if self.low is not None:
+                # What stays (the modules, the pool) is made: the free run
+                # at the heap's bottom is the next key's, and the garbage
+                # goes. Freed at boot, the run was gone by the first roll,
+                # whose allocations then searched for free blocks (2.6 ms
+                # of an expedition roll on the board, docs/performance.md).
+                self.low = None
+                gc.collect()
             return True
         if scrub:
             self.scrubbed(now)

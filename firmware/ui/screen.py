@@ -37,17 +37,19 @@ _fb = None
 _text = [None] * 8
 _inv = [False] * 8
 _drawn = 0  # bit r: row r was drawn in this frame
-_painted = 0  # bit r: row r's pixels changed in this frame
+_painted = 0  # bit r: row r's pixels changed in this frame, not yet sent
 _pv = None    # _fb's page buffers (hw/ssd1306.py pagebufs) when 128 wide
+_ship = None  # _fb's page(r), when it has one (hw/ssd1306.py)
 _CLEAR = bytes(128)
 _BAR = b"\xff" * 128
 
 
 def begin(fb):
     """Start a frame on fb (a different framebuffer starts from scratch)."""
-    global _fb, _drawn, _painted, _pv
+    global _fb, _drawn, _painted, _pv, _ship
     if fb is not _fb:
         _fb = fb
+        _ship = getattr(fb, "page", None)
         _pv = getattr(fb, "pagebufs", None)
         if _pv is not None and len(_pv[0]) != 128:
             _pv = None
@@ -58,7 +60,8 @@ def begin(fb):
 
 def end(fb):
     """Finish a frame: rows nobody drew this time become blank. Returns a
-    bit per row whose pixels changed (for display.show(pages))."""
+    bit per row whose pixels changed and did not go out as they were drawn
+    (for display.show(pages))."""
     if _drawn != 0xFF:
         for r in range(ROWS):
             if not (_drawn >> r) & 1:
@@ -80,16 +83,29 @@ def row(fb, r, s, inv=False):
         s = s[:_COLS]  # (a slice is a new str even when it is all of s)
     if fb is _fb and _text[r] == s and _inv[r] == inv:
         return
+    y = r * 8
     if fb is _fb:
         _text[r] = s
         _inv[r] = inv
-    _painted |= 1 << r
-    y = r * 8
-    if _pv is not None and fb is _fb:
-        _pv[r][:] = _BAR if inv else _CLEAR  # fill_rect sets 1,024 pixels one by one
+        if _pv is not None:
+            _pv[r][:] = _BAR if inv else _CLEAR  # fill_rect sets 1,024 pixels one by one
+        else:
+            fb.fill_rect(0, y, 128, 8, 1 if inv else 0)
+        fb.text(s, 0, y, 0 if inv else 1)
+        if _ship is not None and _ship(r):
+            return  # on the bus (by DMA on a board) while the next row is drawn
     else:
         fb.fill_rect(0, y, 128, 8, 1 if inv else 0)
-    fb.text(s, 0, y, 0 if inv else 1)
+        fb.text(s, 0, y, 0 if inv else 1)
+    _painted |= 1 << r
+
+
+def early(fb, r, s, inv=False):
+    """Draw row r and send it now, ahead of the frame (a roll's result
+    head while the roll is made durable: its pages go out after), when the
+    panel takes a page alone; else nothing, and the frame draws it."""
+    if _ship is not None and fb is _fb and fb.streams():
+        row(fb, r, s, inv)
 
 
 _PAD = tuple(" " * n for n in range(_COLS + 1))
@@ -114,6 +130,14 @@ def lrn(a, n):
     return "%s%s%d" % (a, _PAD[room - len(a)], n)
 
 
+def nlr(n, a, b):
+    """lr("%d%s" % (n, a), b) for 0 <= n < 1000 in one new str when it fits."""
+    room = _COLS - len(b) - len(a) - (1 if n < 10 else (2 if n < 100 else 3))
+    if room < 1:
+        return lr("%d%s" % (n, a), b)
+    return "%d%s%s%s" % (n, a, _PAD[room], b)
+
+
 def lrd(a, n, sides, tail="", vs=-1):
     """lr(a, "%dd%d%s" % (n, sides, tail)) for 0 <= n, sides < 100, in one
     new str; with vs (0..99) the tail is " v<vs>" (a versus pool)."""
@@ -127,16 +151,24 @@ def lrd(a, n, sides, tail="", vs=-1):
 
 
 def wrap(s, w=_COLS):
-    """Break s into lines of at most w columns, at spaces where possible."""
+    """Break s into lines of at most w columns, at spaces where possible
+    (the spaces at a break dropped). One slice a line: on MicroPython every
+    new str costs a search of the interned strings."""
+    n = len(s)
+    if n <= w:
+        return [s] if n else []
     out = []
-    while len(s) > w:
-        k = s.rfind(" ", 0, w + 1)
-        if k <= 0:
-            k = w
-        out.append(s[:k])
-        s = s[k:].lstrip()
-    if s:
-        out.append(s)
+    i = 0
+    while n - i > w:
+        k = s.rfind(" ", i, i + w + 1)
+        if k <= i:
+            k = i + w
+        out.append(s[i:k])
+        i = k
+        while i < n and s.startswith(" ", i):
+            i += 1
+    if i < n:
+        out.append(s[i:])
     return out
 
 

@@ -71,6 +71,7 @@ def test_open_a_prolonged_test_hidden_with_a_time_limit_and_roll_it():
     assert rows[0] == "ROLL        2d12"
     assert a.top().menu.items[1] == "Languages    0/?"      # no room for `Test`: never `Te`
     out = a.roll()
+    press(a)                                               # its result drawn
     assert _last(s)[:2] == (P.PRO_ROLL, [len(s.c.tals) - 1, 1, 1, 0, 0])
     assert a.top().lines[len(out.faces) // 16 + 1] == lr("%d succ" % out.successes, "hidden")
     press(a, K_BACK, K_BACK)
