@@ -305,8 +305,8 @@ def main(fuel=None):
     p = Board(frozen, campaign_files("bench-paths"))
     p.em.spans(True)
     p.tap("OK")
-    p.tap("DOWN")
-    p.tap("DOWN")
+    for _ in range(3):  # past Who, Mode and Test of: the Skill, as the fuel row
+        p.tap("DOWN")
     keys("paths builder: skill 3<->4 (a key)", p, ["RIGHT", "LEFT"], "paths")
     # Helpers of 19 dice: Skill and Path 6, Difficulty 7, both helpers 19.
     for k, times in (

@@ -75,12 +75,10 @@ def main():
     ap.add_argument("--rolls", type=int, default=5)
     ap.add_argument("--first", action="store_true", help="the first roll of a boot, from home")
     o = ap.parse_args()
-    from tools import uf2
-
     uf2_path = board.image()
-    elf = os.path.join(os.path.dirname(uf2.image_path("RPI_PICO", False)), "firmware.elf")
-    if not os.path.isfile(elf):
-        elf = os.path.join(board.ROOT, "build", "rp2", "RPI_PICO", "firmware.elf")
+    elf = os.path.join(
+        board.ROOT, "build", "rp2", "RPI_PICO", "firmware.elf"
+    )  # the image's (tools/uf2.py)
     funcs = symbols(elf, False)
     syms = symbols(elf, True) if o.py else funcs
     mark = [a for a, _, name in funcs if name == o.mark][0]
