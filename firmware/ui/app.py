@@ -357,6 +357,8 @@ class App:
         # The host after the frame: a key's frame waits for no USB poll; a
         # host's action is drawn at the next pass, at once (busy).
         busy = self.link is not None and self.link.poll()
+        if busy and self.low is not None:
+            self.low = None  # a host talking holds the idle work off: the heap's free run back now
         if not drew and not n and not busy and self.anim < 0 and ticks_diff(now, self.quiet_at) >= 0:
             if self.idle(now):
                 self.buttons.busy = True  # a tap meanwhile is still one (ui/buttons.py)
