@@ -393,21 +393,30 @@ export class Board {
           const st = this.stats;
           const pcs = this.span && (st.programs === this.pcPrograms ||
             st.i2cQueued + st.spiBytes === this.pcQueued) ? this.pcSpan : null;
-          do {
-            const pc = pcs ? core.PC : 0;
-            let c = core.executeInstruction();
-            if (xip && xip.pending) c += xip.take();   // stalled on flash: cache misses
-            if (pcs) {
+          if (pcs) {
+            // A loop of its own: the profile's work is off the plain loop's path.
+            do {
+              const pc = core.PC;
+              let c = core.executeInstruction();
+              if (xip && xip.pending) c += xip.take();
               if (st.programs === this.pcPrograms) this.pcQueued = st.i2cQueued + st.spiBytes;
               else if (pc === this.opts.pcMark) this.pcMarked = true;
               const at = this.opts.pyCode ? 'b' + xip.pyAt : pc;
               const k = st.programs === this.pcPrograms ? at : at + (this.pcMarked ? '*' : '+');
               pcs.set(k, (pcs.get(k) || 0) + c);
-            }
-            clock.tick(c * CYCLE_NS);
-            cycles += c;
-          } while (++n < BATCH && !core.waiting && clock.nanosCounter < limit &&
-                   !this.rebooting && !this.cutting && !this.stopped);
+              clock.tick(c * CYCLE_NS);
+              cycles += c;
+            } while (++n < BATCH && !core.waiting && clock.nanosCounter < limit &&
+                     !this.rebooting && !this.cutting && !this.stopped);
+          } else {
+            do {
+              let c = core.executeInstruction();
+              if (xip && xip.pending) c += xip.take();   // stalled on flash: cache misses
+              clock.tick(c * CYCLE_NS);
+              cycles += c;
+            } while (++n < BATCH && !core.waiting && clock.nanosCounter < limit &&
+                     !this.rebooting && !this.cutting && !this.stopped);
+          }
           this.stats.busyCycles += cycles;
           if (this.heap) this.heap.busy(cycles);
           i += n - 1;
