@@ -2,7 +2,9 @@
 # (FROZEN_MANIFEST). MicroPython's tools/makemanifest.py executes it as
 # Python; tools/uf2.py stages the firmware and names the staging folder in
 # $DICETRAY_FREEZE_DIR: every firmware/**/*.py with firmware/main.py renamed
-# dtmain.py, and rp2/main.py (the boot launcher) as main.py (docs/image.md).
+# dtmain.py, rp2/main.py (the boot launcher) as main.py, and rp2/i2cstage.py
+# (machine code: the port's MICROPY_CROSS_FLAGS give mpy-cross its -march)
+# (docs/image.md).
 import os
 
 # The port's own manifest: _boot.py (mounts littlefs at /), rp2.py,

@@ -11,9 +11,9 @@ def main():
     out = os.path.join(ROOT, "build", "firmware")
     total_src = total_mpy = 0
     print("%-32s %8s %8s" % ("module", "source", ".mpy"))
-    for m in compile_firmware(out):
+    for path, m in compile_firmware(out):
         rel = os.path.relpath(m, out)
-        src = os.path.getsize(os.path.join(ROOT, "firmware", rel[:-4] + ".py"))
+        src = os.path.getsize(path)
         size = os.path.getsize(m)
         total_src += src
         total_mpy += size

@@ -32,14 +32,17 @@ def run(code, root=ROOT, fuel=2_000_000_000, memory_bytes=64 << 20, **kw):
     )
 
 
-# Firmware files holding machine code (@micropython.viper), for the RP2040
-# only: compiled for its Cortex-M0+, as the frozen image's build compiles
-# every module (ports/rp2's MICROPY_CROSS_FLAGS). No simulator imports them.
-NATIVE = {"hw/i2cdma.py": "armv6m"}
+# Machine code (@micropython.viper) for the RP2040 only, kept out of
+# firmware/ (whose every file compiles for any MicroPython): {source:
+# -march}, compiled for its Cortex-M0+ as the frozen image's build compiles
+# it (ports/rp2's MICROPY_CROSS_FLAGS) and put at the root of the board's
+# path. No simulator imports it.
+NATIVE = {"rp2/i2cstage.py": "armv6m"}
 
 
-def compile_firmware(out_dir):
-    """Compile every firmware .py to .mpy under out_dir (same tree); returns the paths."""
+def compile_firmware(out_dir, native=True):
+    """Compile every firmware .py to .mpy under out_dir (same tree) and, with
+    `native`, the NATIVE modules at its root; returns [(source, .mpy)]."""
     made = []
     for base, _dirs, files in os.walk(FIRMWARE):
         for name in sorted(files):
@@ -47,8 +50,11 @@ def compile_firmware(out_dir):
                 continue
             src = os.path.join(base, name)
             rel = os.path.relpath(src, FIRMWARE)
-            dst = os.path.join(out_dir, rel[:-3] + ".mpy")
-            made.append(compile_file(src, dst, rel, NATIVE.get(rel.replace(os.sep, "/"))))
+            made.append((src, compile_file(src, os.path.join(out_dir, rel[:-3] + ".mpy"), rel)))
+    for rel, arch in NATIVE.items() if native else ():
+        name = os.path.basename(rel)
+        src = os.path.join(ROOT, *rel.split("/"))
+        made.append((src, compile_file(src, os.path.join(out_dir, name[:-3] + ".mpy"), name, arch)))
     return made
 
 

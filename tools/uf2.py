@@ -15,7 +15,9 @@ MicroPython v1.27.0 (nothing of Dicetray frozen in), for testing
    build/mp-src/; else a `git clone` of the pinned commits (rp2/pins.json);
 2. mpy-cross, built in that tree unless it is there already;
 3. staging: firmware/**/*.py into build/rp2/freeze/ (main.py as dtmain.py)
-   plus rp2/main.py, the boot launcher, as main.py; rp2/manifest.py freezes
+   plus rp2/main.py, the boot launcher, as main.py, and rp2/i2cstage.py
+   (the RP2040's machine code, compiled by the port's cross flags);
+   rp2/manifest.py freezes
    the staged folder (named in $DICETRAY_FREEZE_DIR);
 4. `make -C ports/rp2 BOARD=... BUILD=build/rp2/<BOARD> FROZEN_MANIFEST=...`
    with CMAKE_ARGS=-DPICO_NO_PICOTOOL=1 and SOURCE_DATE_EPOCH (pinned) in
@@ -47,6 +49,7 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 RP2 = os.path.join(ROOT, "rp2")
 MANIFEST = os.path.join(RP2, "manifest.py")
 LAUNCHER = os.path.join(RP2, "main.py")
+STAGING = os.path.join(RP2, "i2cstage.py")  # viper: no firmware/ file (tools/mpy.py NATIVE)
 PINS_FILE = os.path.join(RP2, "pins.json")
 SRAM_FILE = os.path.join(RP2, "sram.txt")
 BUILD = os.path.join(ROOT, "build")
@@ -271,6 +274,7 @@ def input_files(stock=False, sram=None):
     if not stock:
         files["rp2/manifest.py"] = MANIFEST
         files["rp2/main.py"] = LAUNCHER
+        files["rp2/i2cstage.py"] = STAGING
         for rel in firmware_files():
             files["firmware/" + rel] = os.path.join(FIRMWARE, *rel.split("/"))
     return files
@@ -312,6 +316,7 @@ def stage(dest, inputs=None):
     if MAIN_MODULE + ".py" not in files:
         raise Uf2Error("firmware/main.py is missing: nothing to boot")
     files["main.py"] = inputs["rp2/main.py"]
+    files["i2cstage.py"] = inputs["rp2/i2cstage.py"]
     for target, data in files.items():
         dst = os.path.join(dest, *target.split("/"))
         os.makedirs(os.path.dirname(dst), exist_ok=True)

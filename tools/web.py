@@ -121,7 +121,8 @@ def build(out=OUT, quiet=False):
     npm_ci()
     os.makedirs(out, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        made = compile_firmware(tmp)
+        # The RP2040's machine code (NATIVE) runs on no browser.
+        made = [m for _, m in compile_firmware(tmp, native=False)]
         for rel in BOARD_FILES:
             made.append(
                 compile_file(

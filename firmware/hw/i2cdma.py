@@ -17,7 +17,6 @@ NACK aborts the transfer, as writeto's OSError).
 
 import sys
 
-import micropython
 import rp2
 from machine import mem32
 from micropython import const
@@ -27,6 +26,10 @@ if "RP2040" not in sys.implementation._machine:  # type: ignore[attr-defined]
     # The registers and DREQ numbers below are the RP2040's; an RP2350
     # (a Pico 2) has its own: its frames go by writeto (hw/pico.py).
     raise ImportError("I2C by DMA: the RP2040's registers only")
+
+# The staging, in machine code for this CPU: rp2/i2cstage.py (ImportError
+# where it is not deployed, ValueError where it is for another CPU).
+from i2cstage import span as _span, widen as _widen, widen_keep as _widen_keep  # noqa: E402
 
 _I2C = (0x40044000, 0x40048000)
 _DREQ_TX = (32, 34)
@@ -49,43 +52,6 @@ _BUSY = const(0x1000000)
 _AL3_COUNT = const(14)
 _AL3_READ_TRIG = const(15)
 _STOP = const(0x02)         # IC_DATA_CMD's STOP (bit 9), in a word's high byte
-
-
-# Staging in machine code (viper; this module is compiled with
-# -march=armv6m, tools/mpy.py NATIVE): a page is a copy into every other
-# byte, where framebuf.blit's per-pixel calls cost ~0.1 ms a page on the
-# board and a Python loop more.
-@micropython.viper
-def _widen(dst: ptr8, src: ptr8, n: int):  # noqa: F821 (viper types)
-    """src[0:n] into the low bytes of the words at dst."""
-    i = 0
-    while i < n:
-        dst[i << 1] = src[i]
-        i += 1
-
-
-@micropython.viper
-def _widen_keep(dst: ptr8, src: ptr8, keep: ptr8, n: int):  # noqa: F821 (viper types)
-    """_widen, and src[0:n] copied to keep (the panel's copy) too."""
-    i = 0
-    while i < n:
-        b = src[i]
-        dst[i << 1] = b
-        keep[i] = b
-        i += 1
-
-
-@micropython.viper
-def _span(a: ptr8, b: ptr8, w: int) -> int:  # noqa: F821 (viper types)
-    """The first and the last index where a[0:w] and b[0:w] differ, as
-    first << 8 | last (they differ somewhere)."""
-    x0 = 0
-    while a[x0] == b[x0]:
-        x0 += 1
-    x1 = w - 1
-    while a[x1] == b[x1]:
-        x1 -= 1
-    return (x0 << 8) | x1
 
 
 class I2cDma:

@@ -49,10 +49,13 @@ def test_stock_image_then_dicetray_deploy(tmp_path, monkeypatch):
         em.wait(lambda: em.boots >= 2 and em.app_t is not None, boards.HANG,
                 "the tray after deploy's reset")
         deployed = em.display
+        # The machine code deployed for the Cortex-M0+ (tools/mpy.py NATIVE)
+        # loads: the frames go by DMA, as the frozen image's do.
+        assert em.stats()["i2cDma"] == 1, "the deployed tray's frames went by writeto"
         ls = subprocess.run(MPREMOTE + ["connect", em.port, "exec",
                                         "import os; print(sorted(os.listdir('/')))"],
                             capture_output=True, text=True, timeout=boards.HANG)
-    assert "dtmain.mpy" in ls.stdout and "main.py" in ls.stdout, ls.stdout
+    assert "dtmain.mpy" in ls.stdout and "main.py" in ls.stdout and "i2cstage.mpy" in ls.stdout, ls.stdout
     with boards.board(tmp_path / "frozen.bin", seed=3) as em:
         em.wait_app(boards.HANG)
         assert deployed == em.display
@@ -93,7 +96,7 @@ def test_ports_and_status_say_an_emulated_board_and_its_flash_folder(tmp_path):
 
     def tool(*argv):
         return subprocess.run([sys.executable, "-m", "dicetray"] + list(argv), env=env,
-                              capture_output=True, text=True, timeout=120)
+                              capture_output=True, text=True, timeout=boards.HANG)
     try:
         line = p.stdout.readline()
         assert line.startswith("serial: /dev/"), line + p.stderr.read()
@@ -107,7 +110,7 @@ def test_ports_and_status_say_an_emulated_board_and_its_flash_folder(tmp_path):
             time.sleep(0.2)
         assert [(x["port"], x["kind"], x["simulator"], x["flash"], x["description"])
                 for x in got] == [(port, "sim", "emulated RP2040 board", flash, said)], got
-        r = tool("status", "--port", port)
+        r = tool("status", "--port", port, "--timeout", str(boards.HANG))
         assert r.returncode == 0, r.stderr
         assert r.stdout.splitlines()[0].endswith(": an " + said), r.stdout
     finally:

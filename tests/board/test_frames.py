@@ -227,8 +227,9 @@ def test_rp2_frames_equal_the_simulators(system, tmp_path):
                   seed=seed)
         assert sim.run() == 0, "the simulator failed:\n" + sim.output[-3000:]
         em.wait_mark("end", timeout=boards.HANG)
-        # The frames went by DMA, staged in machine code (hw/i2cdma.py: the
-        # board falls back to writeto when that module cannot load).
+        # The frames went by DMA, staged in machine code (hw/i2cdma.py,
+        # rp2/i2cstage.py: the board falls back to writeto when either
+        # cannot load).
         assert em.stats()["i2cDma"] == 1, "the OLED's frames went by writeto, not by DMA"
     # A mark due while the CPU waited for the flash (interrupts off: an
     # idle moment's erase) fires when the wait ends, before the

@@ -113,7 +113,7 @@ def test_malformed_uf2_is_refused():
 # --- inputs, sources, tools ----------------------------------------------------------
 def test_input_hash_follows_its_documented_recipe():
     h = hashlib.sha256()
-    paths = ["rp2/main.py", "rp2/manifest.py", "rp2/pins.json", "rp2/sram.txt"]
+    paths = ["rp2/i2cstage.py", "rp2/main.py", "rp2/manifest.py", "rp2/pins.json", "rp2/sram.txt"]
     for base, dirs, files in os.walk(os.path.join(uf2.ROOT, "firmware")):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         paths += [os.path.relpath(os.path.join(base, f), uf2.ROOT).replace(os.sep, "/")
@@ -224,13 +224,15 @@ def test_missing_tool_is_one_line_with_the_apt_get_line(monkeypatch):
             "libstdc++-arm-none-eabi-newlib cmake build-essential") in msg
 
 
-def test_stage_renames_main_and_adds_the_launcher(tmp_path):
+def test_stage_renames_main_and_adds_the_launcher_and_the_staging(tmp_path):
     mods = uf2.stage(str(tmp_path / "freeze"))
     fw = uf2.firmware_files()
-    assert len(mods) == len(fw) + 1
+    assert len(mods) == len(fw) + 2
     assert "dtmain.py" in mods and "main.py" in mods and "hw/board.py" in mods
     with open(uf2.LAUNCHER, "rb") as f:
         assert (tmp_path / "freeze" / "main.py").read_bytes() == f.read()
+    with open(uf2.STAGING, "rb") as f:  # hw/i2cdma.py's machine code, at the root
+        assert (tmp_path / "freeze" / "i2cstage.py").read_bytes() == f.read()
     with open(os.path.join(uf2.FIRMWARE, "main.py"), "rb") as f:
         assert (tmp_path / "freeze" / "dtmain.py").read_bytes() == f.read()
 
@@ -432,8 +434,8 @@ def test_every_firmware_module_is_frozen_in(twice):
     a, _b, side = twice
     _base, img = uf2.uf2_to_bin(_read(a))
     expected = sorted(("dtmain.py" if r == "main.py" else r) for r in uf2.firmware_files())
-    assert sorted(m for m in side["frozen"] if m != "main.py") == expected
-    for name in expected + ["main.py", "neopixel.py", "_boot.py"]:
+    assert sorted(m for m in side["frozen"] if m not in ("main.py", "i2cstage.py")) == expected
+    for name in expected + ["main.py", "i2cstage.py", "neopixel.py", "_boot.py"]:
         assert name.encode() + b"\0" in img, name  # mp_frozen_names: "hw/board.py\0..."
     assert b"MicroPython v1.27.0 on 2025-12-09" in img  # the pinned SOURCE_DATE_EPOCH
     assert b"Raspberry Pi Pico with RP2040" in img

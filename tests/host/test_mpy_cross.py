@@ -1,16 +1,29 @@
 """Every firmware file compiles with mpy-cross: it is valid MicroPython."""
 import os
 
-from tools.mpy import FIRMWARE, compile_firmware
+
+from tools.mpy import FIRMWARE, NATIVE, ROOT, compile_firmware
 
 
 def test_every_firmware_file_compiles(tmp_path):
+    """firmware/ with plain mpy-cross (no -march: any MicroPython runs it,
+    as a builder's own mpy-cross makes it); the RP2040's machine code
+    (NATIVE, in rp2/) for its CPU."""
     sources = [os.path.join(b, f) for b, _, fs in os.walk(FIRMWARE) for f in fs if f.endswith(".py")]
     made = compile_firmware(str(tmp_path))
-    assert len(made) == len(sources) > 0
-    for m in made:
+    assert sorted(src for src, _ in made) == sorted(
+        sources + [os.path.join(ROOT, *n.split("/")) for n in NATIVE]
+    )
+    for src, m in made:
         with open(m, "rb") as fh:
-            assert fh.read(1) == b"M"  # the .mpy header
+            head = fh.read(3)
+        assert head[:1] == b"M"  # the .mpy header
+        # Byte 2's high bits: the machine code's architecture, none for the
+        # firmware (any MicroPython runs it), the Cortex-M0+'s (ARMV6M, 4)
+        # for the RP2040's staging, at the root of the board's path.
+        native = os.path.relpath(src, ROOT).replace(os.sep, "/") in NATIVE
+        assert head[2] >> 2 == (4 if native else 0), src
+        assert not native or os.path.dirname(m) == str(tmp_path)
 
 
 def test_the_simulators_boards_and_the_catalog_compile(tmp_path):

@@ -1,0 +1,49 @@
+"""Machine code for the RP2040's Cortex-M0+ (viper): the page staging of
+firmware/hw/i2cdma.py. A page is a copy into every other byte of the DMA's
+word buffer, where framebuf.blit's per-pixel calls cost ~0.1 ms a page on
+the board and a Python loop more; a changed span found in a Python scan
+costs ~0.2 ms a page.
+
+Kept out of firmware/, whose every file compiles for any MicroPython
+(plain mpy-cross): this one compiles only for an architecture
+(-march=armv6m), as the release image's build compiles it (ports/rp2's
+MICROPY_CROSS_FLAGS; tools/uf2.py freezes it) and `make deploy` does
+(tools/mpy.py NATIVE). It sits at the root of the board's path. Where it
+is missing or is for another CPU, hw/i2cdma.py does not load and the
+frames go by writeto (hw/pico.py).
+"""
+
+import micropython
+
+
+@micropython.viper
+def widen(dst: ptr8, src: ptr8, n: int):  # noqa: F821 (viper types)
+    """src[0:n] into the low bytes of the words at dst."""
+    i = 0
+    while i < n:
+        dst[i << 1] = src[i]
+        i += 1
+
+
+@micropython.viper
+def widen_keep(dst: ptr8, src: ptr8, keep: ptr8, n: int):  # noqa: F821 (viper types)
+    """widen, and src[0:n] copied to keep (the panel's copy) too."""
+    i = 0
+    while i < n:
+        b = src[i]
+        dst[i << 1] = b
+        keep[i] = b
+        i += 1
+
+
+@micropython.viper
+def span(a: ptr8, b: ptr8, w: int) -> int:  # noqa: F821 (viper types)
+    """The first and the last index where a[0:w] and b[0:w] differ, as
+    first << 8 | last (they differ somewhere)."""
+    x0 = 0
+    while a[x0] == b[x0]:
+        x0 += 1
+    x1 = w - 1
+    while a[x1] == b[x1]:
+        x1 -= 1
+    return (x0 << 8) | x1
