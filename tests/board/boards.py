@@ -27,6 +27,16 @@ from tools import uf2  # noqa: E402
 HANG = 1800
 
 
+def device(port, **kw):
+    """dicetray.link's Device on the emulated board at `port`, waiting up to
+    HANG for each answer: how soon an answer comes in wall time is the
+    machine's load, not the firmware's (the stock client's 2 s is for a
+    real board)."""
+    from dicetray.link.client import Device
+
+    return Device.open(port, timeout=HANG, **kw)
+
+
 MPREMOTE = [sys.executable, "-m", "mpremote"]
 
 

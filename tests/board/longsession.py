@@ -5,7 +5,8 @@ animation and result screen, a long-Back undo); after every 100 the
 device collects and reports its free heap (INFO "gc")."""
 
 
-from dicetray.link.client import Device
+import boards
+
 from dicetray.rules import campaign as cp
 from dicetray.rules import hunt
 
@@ -41,7 +42,7 @@ def play(em, actions=ACTIONS, every=EVERY):
     history): [(actions done, heap free, heap used)] after a collection at
     the start and every `every` actions, the last info, every event."""
     heap = []
-    with Device.open(em.port, timeout=5.0) as dev:
+    with boards.device(em.port) as dev:
         dev.act(cp.CHAR_ADD, (), "Ada")
         dev.act(cp.CHAR_ADD, (), "Bo")
         dev.act(cp.TAL_NEW, (6, 0, -1, 0, -1, 0, 0), "Lair")

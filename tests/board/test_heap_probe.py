@@ -5,13 +5,12 @@ long-journal tests and make bench report is MicroPython's own figure."""
 
 import boards
 
-from dicetray.link.client import Device
 
 
 def test_the_probe_reads_the_heap_the_collector_counts(tmp_path):
     with boards.board(tmp_path / "flash.bin", seed=3) as em:
         em.wait_app()
-        with Device.open(em.port, timeout=10.0) as dev:
+        with boards.device(em.port) as dev:
             info = dev.info(collect=True)
         st = em.stats()
     # The table's layout: every block free or used, as gc counts them.

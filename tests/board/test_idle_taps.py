@@ -14,7 +14,6 @@ work sees it down, the next idle poll sees it up, too few for the
 debounce; the interrupt's note makes it a press at that first poll."""
 
 import boards
-from dicetray.link.client import Device
 
 NS = 1_000_000
 ROLL, BACK = 64, 32          # hw/keys.py K_ROLL, K_BACK
@@ -40,7 +39,7 @@ def _run(flash, marks=(), tap=()):
             em.at(list(tap), base="power")
         app = em.wait_app(boards.HANG)
         em.wait_mark("end", timeout=boards.HANG)
-        with Device.open(em.port, timeout=5.0) as dev:
+        with boards.device(em.port) as dev:
             events = dev.info()["events"]
         return app, events, dict(em.marks)
 

@@ -7,14 +7,13 @@ for each new flash image) into the ring oscillator's bits."""
 
 import boards
 
-from dicetray.link.client import Device
 
 
 def campaign(flash, seed=1):
     """The campaign id and device id of a board booted on `flash`."""
     with boards.board(flash, seed=seed) as em:
         em.wait_app(boards.HANG)
-        with Device.open(em.port) as dev:
+        with boards.device(em.port) as dev:
             info = dev.info()
     return info["campaign"], info["device"]
 

@@ -48,7 +48,7 @@ def test_the_key_script_makes_every_kind_on_the_rp2_port(system, tmp_path):
     flash = tmp_path / "flash.bin"
     with boards.board(flash, image, seed=1) as em:
         em.play(parse(text))
-        em.wait_mark("end", timeout=900)
+        em.wait_mark("end", timeout=boards.HANG)
     files = lfsimage.read(str(flash))
     slots = sorted({p.split("/")[2] for p in files if p.startswith("/dicetray/c")})
     assert slots == ["c1", "c2"]

@@ -12,7 +12,6 @@ import boards
 
 from dicetray import cli
 from dicetray.backup import BackupStore
-from dicetray.link.client import Device
 from dicetray.rules import campaign as cp
 
 from linkutil import Sim
@@ -32,9 +31,10 @@ SESSION = [
 
 
 def tool(capsys, *argv):
-    """Run `dicetray ARGV`; returns (exit status, stdout)."""
+    """Run `dicetray ARGV` (a device command), each answer awaited up to the
+    suite's hang bound; returns (exit status, stdout)."""
     capsys.readouterr()
-    code = cli.main(list(argv))
+    code = cli.main(list(argv) + ["--timeout", str(boards.HANG)])
     return code, capsys.readouterr().out
 
 
@@ -50,7 +50,7 @@ def play(capsys, port):
 
 def campaign(port):
     """(snapshot with its seq, every event) as the device serves them."""
-    with Device.open(port) as dev:
+    with boards.device(port) as dev:
         return dev.snapshot(), dev.events(0)
 
 

@@ -12,7 +12,6 @@ from longjournal import HEAP_TARGET, install, low_heap
 
 from dicetray import cli
 from dicetray.backup import BackupStore
-from dicetray.link.client import Device
 from dicetray.rules import campaign as cp
 from dicetray.sim import lfsimage
 
@@ -39,7 +38,7 @@ def test_a_full_journal_after_the_empty_snapshot_boots(tmp_path):
     c, flash = install(tmp_path, FULL, linkutil.NO_SNAPSHOT)
     with boards.board(flash, seed=2) as em:
         ns = em.wait_app(BOOT_S)
-        with Device.open(em.port, timeout=10.0) as dev:
+        with boards.device(em.port) as dev:
             info = dev.info(collect=True)
             assert info["events"] == FULL and "damage" not in info
             assert state_of(dev) == cp.encode_state(c)
@@ -52,7 +51,7 @@ def test_a_full_journal_after_the_empty_snapshot_boots(tmp_path):
     assert snaps(flash)[-1] == FULL  # snapshotted at boot
     with boards.board(flash, seed=3) as em:  # the next boot replays nothing
         em.wait_app()
-        with Device.open(em.port, timeout=10.0) as dev:
+        with boards.device(em.port) as dev:
             assert dev.info()["events"] == FULL and state_of(dev) == cp.encode_state(c)
 
 
@@ -60,7 +59,7 @@ def test_every_snapshot_damaged_a_full_journal_is_rebuilt(tmp_path):
     c, flash = install(tmp_path, FULL, damage=True)
     with boards.board(flash, seed=2) as em:
         ns = em.wait_app(BOOT_S)
-        with Device.open(em.port, timeout=10.0) as dev:
+        with boards.device(em.port) as dev:
             info = dev.info(collect=True)
             assert info["events"] == FULL and info["campaign"] == c.cid
             assert any("rebuilt from its journal as hunt" in d for d in info["damage"]), info
@@ -86,7 +85,7 @@ def test_an_incremental_backup_of_2400_events_after_3200(tmp_path, monkeypatch, 
         capsys.readouterr()
         assert cli.main(["backup", "--port", em.port]) == 0, capsys.readouterr().err
         assert "2400 of them new" in capsys.readouterr().out
-        with Device.open(em.port, timeout=10.0) as dev:
+        with boards.device(em.port) as dev:
             info = dev.info(collect=True)
         low = low_heap(em)
     assert low >= HEAP_TARGET

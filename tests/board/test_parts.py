@@ -8,7 +8,6 @@ import pytest
 import boards
 from boards import repl
 
-from dicetray.link.client import Device
 from dicetray.rules import campaign as cp
 from dicetray.sim import lfsimage
 
@@ -98,9 +97,9 @@ def test_the_macropad_profile_shows_the_same_home_screen(tmp_path):
         em.wait_app(boards.HANG)
         assert em.panel.kind == "sh1106" and em.display == home  # SPI, 2-column RAM offset
         assert not any(em.leds)                          # the ring's dial: Pressure 0/6, none lit
-        with Device.open(em.port) as dev:                # the key LEDs as the ring: 2 slashes,
+        with boards.device(em.port) as dev:                # the key LEDs as the ring: 2 slashes,
             dev.act(cp.SLASH, (0, 2, 0))                 # 2 LEDs
-        em.wait(lambda: lit(em.leds) == [0, 1], 60, "the ring showing Pressure 2/6")
+        em.wait(lambda: lit(em.leds) == [0, 1], boards.HANG, "the ring showing Pressure 2/6")
 
 
 def test_the_oled_answers_only_on_its_pins(stock):

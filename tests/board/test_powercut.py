@@ -128,7 +128,7 @@ def flash_ops(em, dev, do, marks=MARKS, every=MARK_NS):
         em.at([(t + k * every, None, "f%d" % k) for k in range(marks)])
     dev.t.after = after_write
     do()
-    em.wait(lambda: "f%d" % (marks - 1) in em.marks, 60, "the timing marks")
+    em.wait(lambda: "f%d" % (marks - 1) in em.marks, HANG, "the timing marks")
     got = [em.marks.pop("f%d" % k) for k in range(marks)]
     ops = []
     for a, b in zip(got, got[1:]):
@@ -263,7 +263,7 @@ def test_power_cuts_on_littlefs_lose_no_acknowledged_event(tmp_path):
         return "seed %d, cut %d" % (SEED, state["cut"])
 
     def open_dev(em):
-        dev = CutAware.open(em.port, timeout=10)
+        dev = CutAware.open(em.port, timeout=HANG)   # a cut it notices by the harness
         dev.t = AfterWrite(dev.t)
         dev.retries = 0
         dev.em = em
@@ -493,7 +493,7 @@ def test_a_retry_that_reaches_the_next_boot_is_not_applied_again(tmp_path):
     answer was lost (AnswerLost), or the action had not reached the flash
     and the retry applies it, once (docs/protocol.md, At most once)."""
     boards.node()
-    from dicetray.link.client import AnswerLost, Device
+    from dicetray.link.client import AnswerLost
     from dicetray.rules import campaign as cp
     from dicetray.rules import codec
     rng = random.Random(SEED)
@@ -504,7 +504,7 @@ def test_a_retry_that_reaches_the_next_boot_is_not_applied_again(tmp_path):
             # emulated board answers in wall time is the machine's load, not
             # the firmware's (it failed after 2 s twice beside other work).
             # The act below is the stock client's own, 2 s and 4 retries.
-            dev = Device.open(em.port, timeout=boards.HANG)
+            dev = boards.device(em.port)
             dev.timeout = 2.0
             dev.t = AfterWrite(dev.t)
             text = "once %d" % attempt
@@ -527,7 +527,7 @@ def test_a_retry_that_reaches_the_next_boot_is_not_applied_again(tmp_path):
             except AnswerLost as e:
                 seq = e.seq
                 outcomes["answer lost"] += 1
-            em.wait(lambda: em.cuts > cuts and em.app_t is not None, 60, "the reboot")
+            em.wait(lambda: em.cuts > cuts and em.app_t is not None, HANG, "the reboot")
             evs = dev.events(head)
             dev.close()
             mine = [codec.decode_event(e) for e in evs if codec.decode_event(e)[3] == text]
