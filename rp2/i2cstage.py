@@ -1,8 +1,8 @@
 """Machine code for the RP2040's Cortex-M0+ (viper): the page staging of
 firmware/hw/i2cdma.py. A page is a copy into every other byte of the DMA's
 word buffer, where framebuf.blit's per-pixel calls cost ~0.1 ms a page on
-the board and a Python loop more; a changed span found in a Python scan
-costs ~0.2 ms a page.
+the board and a Python loop more; a page's changed spans found in a Python scan would
+cost ~0.2 ms.
 
 Kept out of firmware/, whose every file compiles for any MicroPython
 (plain mpy-cross): this one compiles only for an architecture
@@ -37,13 +37,26 @@ def widen_keep(dst: ptr8, src: ptr8, keep: ptr8, n: int):  # noqa: F821 (viper t
 
 
 @micropython.viper
-def span(a: ptr8, b: ptr8, w: int) -> int:  # noqa: F821 (viper types)
-    """The first and the last index where a[0:w] and b[0:w] differ, as
-    first << 8 | last (they differ somewhere)."""
-    x0 = 0
-    while a[x0] == b[x0]:
-        x0 += 1
-    x1 = w - 1
-    while a[x1] == b[x1]:
-        x1 -= 1
-    return (x0 << 8) | x1
+def runs(a: ptr8, b: ptr8, w: int, out: ptr8) -> int:  # noqa: F821 (viper types)
+    """The changed spans of a[0:w] against b[0:w] (which differ) into out,
+    first and last index of each, cut where a whole 16-byte chunk between
+    two changes is equal (hw/ssd1306.py _split's rule); returns how many
+    bytes it wrote."""
+    n = 0
+    start = -1
+    last = 0
+    i = 0
+    while i < w:
+        if a[i] != b[i]:
+            if start < 0:
+                start = i
+            elif (i >> 4) - (last >> 4) >= 2:
+                out[n] = start
+                out[n + 1] = last
+                n += 2
+                start = i
+            last = i
+        i += 1
+    out[n] = start
+    out[n + 1] = last
+    return n + 2

@@ -29,7 +29,7 @@ if "RP2040" not in sys.implementation._machine:  # type: ignore[attr-defined]
 
 # The staging, in machine code for this CPU: rp2/i2cstage.py (ImportError
 # where it is not deployed, ValueError where it is for another CPU).
-from i2cstage import span as _span, widen as _widen, widen_keep as _widen_keep  # noqa: E402
+from i2cstage import runs as _runs, widen as _widen, widen_keep as _widen_keep  # noqa: E402
 
 _I2C = (0x40044000, 0x40048000)
 _DREQ_TX = (32, 34)
@@ -99,11 +99,12 @@ class I2cDma:
         mem32[self.dma_cr] = 2
         mem32[self.enable] = 1
 
-    def span(self, off, w):
-        """The changed span of frame[off:off + w] against the shadow (which
-        differ), as first << 8 | last: machine code, a scan in Python being
-        ~0.2 ms a page on the board."""
-        return _span(self.frame + off, self.shadow + off, w)
+    def runs(self, off, w, out):
+        """The changed spans of frame[off:off + w] against the shadow (which
+        differ) into the bytearray `out`, first and last index of each, cut
+        at a whole unchanged 16-byte chunk; returns how many bytes: machine
+        code (hw/ssd1306.py _split is the same rule in Python)."""
+        return _runs(self.frame + off, self.shadow + off, w, out)
 
     def page(self, off, n):
         """Send the window command and frame[off:off + n] (copied to the

@@ -23,14 +23,18 @@ MAX_TALS = 32
 class Outcome:
     """What the last action did, for the screen and the host (not encoded)."""
 
+    # Set on the few outcomes that have them: on MicroPython an instance's
+    # attributes are a table grown 2, 4, 6, 8 entries as they are set, each
+    # growth an allocation the collector searches the heap for (a roll's).
+    hidden = 0              # 1: verdict and margin are for the GM's eyes only
+    tal = -1                # a talisman the action created or acted on
+
     def __init__(self, kind, faces=b"", successes=0, verdict=0, margin=0):
         self.kind = kind
         self.faces = faces
         self.successes = successes
         self.verdict = verdict  # 1 success, 0 failure, 2 tie; meaning per kind
         self.margin = margin
-        self.hidden = 0         # 1: verdict and margin are for the GM's eyes only
-        self.tal = -1           # a talisman the action created or acted on
         self.notes = []         # short strings: what the action changed
 
     def note(self, s):

@@ -68,14 +68,17 @@ def heading(what):
 
 
 class Result(Screen):
+    # Set when they change (a GM's long OK, a scroll): six attributes fit
+    # the instance's table at its third size (rules/core.py Outcome).
+    gm = False
+    top = 0
+
     def __init__(self, app, out, what, head=None):
         """`head`: the first row when the caller has it (App.roll drew it
         before the roll was durable), else made from `what`."""
         Screen.__init__(self, app)
         self.out = out
         self.head = head or heading(what)
-        self.gm = False
-        self.top = 0
         p = app.pool
         self.sides = p.split(app.c, out) if p is not None else None
         self._build()

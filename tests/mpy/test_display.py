@@ -157,12 +157,22 @@ def test_one_pixel_sends_one_column_of_one_page():
             assert [len(b) for _, b in new] == [cmd, 2]
             if kind == K_SSD:
                 assert new[0][1][2:4] == bytes((x, x))
-        # A span: first and last changed columns of each page, nothing outside.
+        # A span: first and last changed columns of each page, nothing
+        # outside; cut where a whole 16-column chunk between is unchanged
+        # (its 16 bytes cost more than a second window command).
         d.pixel(5, 3, 1)
-        d.pixel(60, 6, 1)
+        d.pixel(20, 6, 1)     # the next chunk: one span, 5..20
         d.pixel(30, 62, 1)
         new = sync(d, i2c, panel)
-        assert [len(b) for _, b in new] == [cmd, 57, cmd, 2]
+        assert [len(b) for _, b in new] == [cmd, 17, cmd, 2]
+        d.pixel(5, 3, 0)
+        d.pixel(60, 6, 1)     # chunks 1 and 2 unchanged: 5, then 60 alone
+        d.pixel(100, 1, 1)    # chunks 4 and 5 unchanged too: 100 alone
+        d.pixel(127, 1, 1)    # ...with 127: chunks 6 and 7, one span
+        new = sync(d, i2c, panel)
+        assert [len(b) for _, b in new] == [cmd, 2, cmd, 2, cmd, 29]
+        if kind == K_SSD:
+            assert [b[2:4] for _, b in new[::2]] == [bytes((5, 5)), bytes((60, 60)), bytes((100, 127))]
 
 
 @micropython_only
