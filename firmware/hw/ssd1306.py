@@ -3,7 +3,8 @@
 The driver IS a 128x64 MONO_VLSB `framebuf.FrameBuffer` (like micropython-lib's
 ssd1306, whose init sequence this follows). `show()` compares the frame with a
 shadow copy of what the panel RAM holds and, per 8-row page, sends only the
-span of columns between the first and the last changed byte. MONO_VLSB byte
+span of columns between the first and the last changed byte, cut in two
+where a whole 16-column chunk between them is unchanged. MONO_VLSB byte
 (page p, column x) is exactly panel RAM byte (p, x), so a byte compare is a
 pixel compare.
 
@@ -74,7 +75,7 @@ class SSD1306(framebuf.FrameBuffer):
         # one with a slice copy instead of fill_rect's pixel-by-pixel loop.
         self.pagebufs = self._bp
         self._sp = [ms[p * width:(p + 1) * width] for p in range(self.pages)]
-        # ...and per 16-column chunk, so the changed span of a page is found
+        # ...and per 16-column chunk, so the changed spans of a page are found
         # with a few C compares plus at most 15 byte steps at each end
         # (~2.6 KB of views for 128x64; halves show() time for a typical
         # small change against a plain byte scan).
