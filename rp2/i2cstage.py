@@ -1,8 +1,8 @@
 """Machine code for the RP2040's Cortex-M0+ (viper): the page staging of
 firmware/hw/i2cdma.py. A page is a copy into every other byte of the DMA's
 word buffer, where framebuf.blit's per-pixel calls cost ~0.1 ms a page on
-the board and a Python loop more; a page's changed spans found in a Python scan would
-cost ~0.2 ms.
+the board and a Python loop more; and a page's changed spans, which a
+Python scan would find in ~0.2 ms.
 
 Kept out of firmware/, whose every file compiles for any MicroPython
 (plain mpy-cross): this one compiles only for an architecture

@@ -81,7 +81,7 @@ class SSD1306(framebuf.FrameBuffer):
         # small change against a plain byte scan).
         nc = (width + _CHUNK - 1) // _CHUNK
         self._nc = nc
-        self._runs = bytearray(nc + 1)  # a page's spans (_split): at most one a two chunks
+        self._runs = bytearray(nc + 1)  # a page's spans, first and last column: one per two chunks at most
         self._bc = []
         self._sc = []
         for p in range(self.pages):
@@ -267,7 +267,7 @@ class SSD1306(framebuf.FrameBuffer):
 
     def _split(self, p, runs):
         """The changed spans of page p into runs (first and last column of
-        each); returns how many ints. One span from the first changed byte
+        each); returns how many bytes. One span from the first changed byte
         to the last, cut where a whole chunk between them is unchanged: a
         span's window command costs ~10 bytes on the bus, a chunk skipped
         saves 16 (a result over the builder: ~110 bytes, 2.5 ms at 400 kHz,
